@@ -1,0 +1,3 @@
+#!/bin/sh
+# Lints the Dockerfile in the current folder.
+exec hadolint Dockerfile

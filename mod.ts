@@ -1,0 +1,60 @@
+/**
+ * skillrt — a skill runtime for AI agents.
+ *
+ * A skill is a folder with a `SKILL.md` (YAML frontmatter + Markdown). skillrt shows an
+ * agent a cheap map of all skills (Level 0), loads one skill in full when it is used
+ * (Level 1), and one of its files only when needed (Level 2). It reads Hermes homes
+ * (`~/.hermes`), Agent Skills and Claude Code skills.
+ *
+ * In-process, the runtime works with whatever permissions its host grants; an
+ * unreadable root becomes a diagnostic ([X-4] in SPEC.md).
+ *
+ * @example
+ * ```ts
+ * import { SkillRuntime } from "./mod.ts";
+ *
+ * const runtime = new SkillRuntime({ home: "examples/home" });
+ * const map = runtime.list();               // Level 0
+ * console.log(map.count, map.categories);
+ * const skill = runtime.view("docker-basics"); // Level 1
+ * console.log(skill.linked_files?.references);
+ * const file = runtime.viewFile("docker-basics", "references/layers.md"); // Level 2
+ * console.log(file.bytes);
+ * ```
+ *
+ * @module
+ */
+export { type PromptOptions, type RuntimeOptions, SkillRuntime } from "./src/runtime.ts";
+export { openSandboxedRuntime, type SandboxedRuntime } from "./src/sandbox/sandboxed_runtime.ts";
+export { NotPermittedError, SkillrtError, UsageError } from "./src/errors.ts";
+export type { Diagnostic, Severity } from "./src/diagnostics.ts";
+export type { SkillsConfig } from "./src/home/config.ts";
+export type { HostFacts } from "./src/home/host.ts";
+export {
+  type PluginRoot,
+  resolveSetup,
+  type Root,
+  type Setup,
+  type SetupOptions,
+} from "./src/home/setup.ts";
+export type { SkillRecord, SkillSource } from "./src/scan/record.ts";
+export type { CategoryInfo, ListedSkill, ListResult } from "./src/level0/list.ts";
+export type { PromptFormat, PromptResult } from "./src/level0/prompt.ts";
+export type { ViewResult } from "./src/view/view.ts";
+export type { RequiredEnvVar } from "./src/view/env_vars.ts";
+export type { ContentWarning } from "./src/view/warnings.ts";
+export type { FileSummary, LinkedFiles } from "./src/view/skill_files.ts";
+export type { FileResult } from "./src/files/file_view.ts";
+export type { Finding, Profile } from "./src/validate/rules.ts";
+export type { ValidateResult } from "./src/validate/validate.ts";
+export { type PermissionPlan, planFlags, planFor, workerPermissions } from "./src/sandbox/plan.ts";
+export { type ParsedFrontmatter, parseFrontmatter } from "./src/frontmatter/parse.ts";
+export { type Fence, splitFrontmatter } from "./src/frontmatter/fence.ts";
+export type { Frontmatter } from "./src/frontmatter/parse.ts";
+export type { SkillFiles } from "./src/view/skill_files.ts";
+export { Catalog, type ScannedRoot } from "./src/scan/catalog.ts";
+export type { Resolved } from "./src/resolve/resolve.ts";
+export type { Availability, VisibilityFacts } from "./src/level0/visibility.ts";
+export type { ErrorDetails } from "./src/errors.ts";
+export type { IndexEntry, SkillIndex } from "./src/scan/index.ts";
+export type { FoundFlat, WalkLimits } from "./src/scan/walk.ts";

@@ -1,0 +1,73 @@
+/**
+ * `doctor` ([C-4]).
+ *
+ * @module
+ */
+import { doctorReport } from "../../doctor/doctor.ts";
+import type { SkillRuntime } from "../../runtime.ts";
+import type { ExecuteContext } from "../execute.ts";
+import { paint, respond } from "../render.ts";
+import type { CommandRequest, Outcome } from "../request.ts";
+
+/** Runs `doctor`; exits 1 when any finding is an error. */
+export function run(runtime: SkillRuntime, request: CommandRequest, ctx: ExecuteContext): Outcome {
+  const report = doctorReport(runtime.setup, runtime.catalog().index(), ctx.plan);
+  const c = request.global.color;
+  return respond(request.global, report, () => {
+    const lines = [
+      `${paint(c, "bold", "Home")}  ${report.home}`,
+      `${paint(c, "bold", "Config")}  ${report.config.file}${
+        report.config.exists ? "" : " (absent)"
+      }`,
+      "",
+      paint(c, "bold", "Roots"),
+    ];
+    for (const r of report.roots) {
+      lines.push(
+        `  ${r.source.padEnd(8)} ${r.status.padEnd(10)} ${
+          String(r.skills).padStart(5)
+        } skills  ${r.path}`,
+      );
+    }
+    for (const p of report.plugins) {
+      lines.push(
+        `  plugin   ${p.namespace.padEnd(10)} ${String(p.skills).padStart(5)} skills  ${p.path}`,
+      );
+    }
+    if (report.shadowed.length) {
+      lines.push("", paint(c, "bold", "Shadowed"));
+      for (const s of report.shadowed) {
+        lines.push(`  ${s.name}: ${s.path} (shadowed by ${s.shadowed_by})`);
+      }
+    }
+    if (report.ambiguous.length) {
+      lines.push("", paint(c, "bold", "Ambiguous"));
+      for (const a of report.ambiguous) lines.push(`  ${a.name}: ${a.matches.join(", ")}`);
+    }
+    if (report.diagnostics.length) {
+      lines.push("", paint(c, "bold", "Diagnostics"));
+      for (const d of report.diagnostics) {
+        const color = d.severity === "error" ? "red" : d.severity === "warning" ? "yellow" : "dim";
+        lines.push(
+          `  ${paint(c, color, d.severity.padEnd(7))} ${d.code}  ${d.message}${
+            d.path ? `  (${d.path}${d.line ? `:${d.line}` : ""})` : ""
+          }`,
+        );
+      }
+    }
+    lines.push(
+      "",
+      `${
+        paint(c, "bold", "Sandbox")
+      }  list reads ${report.sandbox.read.length} paths, writes ${report.sandbox.write.length}, runs ${report.sandbox.run.length}`,
+    );
+    lines.push(
+      `${paint(c, "bold", "Hub lock")}  ${report.hub.lock} (${report.hub.installed} installed)`,
+    );
+    lines.push(
+      "",
+      `${report.summary.errors} errors, ${report.summary.warnings} warnings, ${report.summary.info} notes`,
+    );
+    return lines.join("\n");
+  }, report.success ? 0 : 1);
+}

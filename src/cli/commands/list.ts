@@ -1,0 +1,45 @@
+/**
+ * `list [--category C] [--categories]` ([L0-1], [L0-6]).
+ *
+ * @module
+ */
+import type { SkillRuntime } from "../../runtime.ts";
+import type { ListResult } from "../../level0/list.ts";
+import { clip, paint, respond, table } from "../render.ts";
+import type { CommandRequest, GlobalOptions, Outcome } from "../request.ts";
+
+/** Renders a list document as a table for people. */
+export function listText(doc: ListResult, global: GlobalOptions, withScore = false): string {
+  if (doc.count === 0) return doc.message ?? "No skills found.";
+  const rows = doc.skills.map((s) => [
+    ...(withScore ? [String(s.score ?? 0)] : []),
+    s.ambiguous ? `${s.name} ${paint(global.color, "yellow", "(ambiguous)")}` : s.name,
+    s.category ?? "-",
+    clip(s.ambiguous ? `matches: ${s.matches!.join(", ")}` : s.description, 80),
+  ]);
+  const header = [...(withScore ? ["SCORE"] : []), "NAME", "CATEGORY", "DESCRIPTION"];
+  return `${table(header, rows, global.color)}\n\n${doc.count} skill${doc.count === 1 ? "" : "s"}`;
+}
+
+/** Runs `list`. */
+export function run(runtime: SkillRuntime, request: CommandRequest): Outcome {
+  const { global, options } = request;
+  if (options.categories) {
+    const doc = runtime.categories();
+    return respond(
+      global,
+      doc,
+      () =>
+        doc.count === 0 ? "No categories found." : table(
+          ["CATEGORY", "COUNT", "DESCRIPTION"],
+          doc.categories.map((
+            c,
+          ) => [c.category, String(c.count), clip(c.description ?? "-", 80)]),
+          global.color,
+        ),
+    );
+  }
+  const category = typeof options.category === "string" ? options.category : undefined;
+  const doc = runtime.list({ category });
+  return respond(global, doc, () => listText(doc, global));
+}

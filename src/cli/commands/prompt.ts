@@ -1,0 +1,35 @@
+/**
+ * `prompt [--format xml|markdown|json] [--budget-chars N]` ([L0-8]).
+ *
+ * @module
+ */
+import { UsageError } from "../../errors.ts";
+import type { PromptFormat } from "../../level0/prompt.ts";
+import type { SkillRuntime } from "../../runtime.ts";
+import { respond } from "../render.ts";
+import type { CommandRequest, Outcome } from "../request.ts";
+
+/** Runs `prompt`. */
+export function run(runtime: SkillRuntime, request: CommandRequest): Outcome {
+  const format = (request.options.format ?? "xml") as string;
+  if (!["xml", "markdown", "json"].includes(format)) {
+    throw new UsageError(`Unknown prompt format '${format}'; use xml, markdown or json.`);
+  }
+  let budget: number | undefined;
+  if (request.options.budgetChars !== undefined) {
+    budget = Number(request.options.budgetChars);
+    if (!Number.isInteger(budget) || budget < 0) {
+      throw new UsageError(
+        `Budget '${request.options.budgetChars}' must be a whole number of characters.`,
+      );
+    }
+  }
+  const doc = runtime.prompt({ format: format as PromptFormat, budgetChars: budget });
+  const dropped = doc.descriptions_dropped.length
+    ? `; descriptions dropped: ${doc.descriptions_dropped.join(", ")}`
+    : "";
+  const over = doc.over_budget ? "; still over budget with every description dropped" : "";
+  const summary =
+    `${doc.count} skills, ${doc.chars} characters, ~${doc.estimated_tokens} tokens${dropped}${over}\n`;
+  return respond(request.global, doc, () => doc.prompt, 0, summary);
+}

@@ -1,0 +1,15 @@
+/**
+ * `search QUERY` ([L0-7]).
+ *
+ * @module
+ */
+import type { SkillRuntime } from "../../runtime.ts";
+import { respond } from "../render.ts";
+import type { CommandRequest, Outcome } from "../request.ts";
+import { listText } from "./list.ts";
+
+/** Runs `search`. */
+export function run(runtime: SkillRuntime, request: CommandRequest): Outcome {
+  const doc = runtime.search(request.args.join(" "));
+  return respond(request.global, doc, () => listText(doc, request.global, true));
+}

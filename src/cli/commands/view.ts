@@ -1,0 +1,34 @@
+/**
+ * `view NAME [PATH] [--strict]` ([V-1..6], [F-1..3]).
+ *
+ * @module
+ */
+import type { SkillRuntime } from "../../runtime.ts";
+import { paint, respond } from "../render.ts";
+import type { CommandRequest, Outcome } from "../request.ts";
+
+/** Runs `view`. */
+export function run(runtime: SkillRuntime, request: CommandRequest): Outcome {
+  const [name, path] = request.args;
+  const { global } = request;
+  if (path !== undefined) {
+    const doc = runtime.viewFile(name, path);
+    return respond(
+      global,
+      doc,
+      () => doc.content ?? `Binary file '${doc.file}' (${doc.bytes} bytes, sha256 ${doc.sha256}).`,
+    );
+  }
+  const doc = runtime.view(name, { strict: request.options.strict === true });
+  const notes = doc.warnings.map((w) =>
+    `${paint(global.color, "yellow", "warning:")} ${w.message}`
+  );
+  if (doc.setup_needed) {
+    notes.push(
+      `setup needed: set ${
+        doc.missing_required_environment_variables.join(", ")
+      } (in the environment or ${runtime.setup.home}/.env).`,
+    );
+  }
+  return respond(global, doc, () => doc.content, 0, notes.length ? notes.join("\n") + "\n" : "");
+}

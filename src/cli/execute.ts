@@ -1,0 +1,84 @@
+/**
+ * Runs one parsed command against a setup and turns every error into an outcome of
+ * [C-3]: one line, the right exit code, never a stack trace. This is what runs inside
+ * the sandbox Worker; each command's code is loaded only when that command runs.
+ *
+ * @module
+ */
+import { explainPermissionError, SkillrtError } from "../errors.ts";
+import type { Setup } from "../home/setup.ts";
+import type { PermissionPlan } from "../sandbox/plan.ts";
+import { SkillRuntime } from "../runtime.ts";
+import { failure } from "./render.ts";
+import type { CommandRequest, Outcome } from "./request.ts";
+
+/** What a command runs with besides its request. */
+export interface ExecuteContext {
+  /** The setup the warden computed. */
+  setup: Setup;
+  /** The plan the Worker was created with. */
+  plan: PermissionPlan;
+}
+
+/** One command's implementation. */
+export interface CommandModule {
+  /** Runs the command and returns what to print. */
+  run(
+    runtime: SkillRuntime,
+    request: CommandRequest,
+    ctx: ExecuteContext,
+  ): Outcome | Promise<Outcome>;
+}
+
+const COMMANDS: Record<string, () => Promise<CommandModule>> = {
+  list: () => import("./commands/list.ts"),
+  search: () => import("./commands/search.ts"),
+  view: () => import("./commands/view.ts"),
+  prompt: () => import("./commands/prompt.ts"),
+  validate: () => import("./commands/validate.ts"),
+  doctor: () => import("./commands/doctor.ts"),
+  probe: () => import("./commands/probe.ts"),
+};
+
+/** The sandbox rule named in an exit-3 error. */
+export function sandboxRule(plan: PermissionPlan): string {
+  const granted = plan.read.length
+    ? `reads only ${plan.read.length} path(s) of its plan`
+    : "reads nothing";
+  const run = plan.run.length ? `runs only ${plan.run.join(", ")}` : "runs no program";
+  return `the sandbox plan of '${plan.command}' ${granted} and ${run}; see 'skillrt sandbox ${plan.command}'`;
+}
+
+/** Converts any thrown value into an outcome: known errors keep their code, permission errors exit 3. */
+export function outcomeOfError(
+  error: unknown,
+  request: CommandRequest,
+  plan?: PermissionPlan,
+): Outcome {
+  const explained = plan ? explainPermissionError(error, sandboxRule(plan)) : error;
+  if (explained instanceof SkillrtError) return failure(request.global, explained);
+  const message = explained instanceof Error ? explained.message.split("\n")[0] : String(explained);
+  return failure(request.global, new SkillrtError(`Unexpected error: ${message}`));
+}
+
+/** Runs a request: builds the runtime from the setup and calls the command. */
+export async function executeCommand(
+  request: CommandRequest,
+  ctx: ExecuteContext,
+): Promise<Outcome> {
+  try {
+    const load = COMMANDS[request.command];
+    if (!load) throw new SkillrtError(`Unknown command '${request.command}'.`, {}, 2);
+    const runtime = new SkillRuntime({
+      setup: ctx.setup,
+      platform: request.global.platform,
+      sessionId: request.global.sessionId,
+      toolsets: request.global.toolsets,
+      tools: request.global.tools,
+      env: () => undefined,
+    });
+    return await (await load()).run(runtime, request, ctx);
+  } catch (error) {
+    return outcomeOfError(error, request, ctx.plan);
+  }
+}

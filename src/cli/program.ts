@@ -1,0 +1,140 @@
+/**
+ * The command line ([C-1..3], [C-5]): commander builds the grammar; parsing yields a
+ * plain {@linkcode CommandRequest} (or help/version text), never runs anything.
+ *
+ * @module
+ */
+import { Command, CommanderError } from "../deps/commander.ts";
+import { UsageError } from "../errors.ts";
+import type { CommandRequest, GlobalOptions } from "./request.ts";
+
+/** A parse result: a command to run, or text to print (help, version). */
+export type Parsed =
+  | { kind: "command"; request: CommandRequest }
+  | { kind: "print"; text: string };
+
+const splitList = (value: string) => value.split(",").map((s) => s.trim()).filter(Boolean);
+
+/** Builds the commander program of skillrt. */
+export function buildProgram(version: string): Command {
+  const program = new Command("skillrt")
+    .description(
+      "A skill runtime for AI agents: list, view and check skills inside Deno's sandbox.",
+    )
+    .version(version, "-V, --version", "print the version")
+    .option("--home <dir>", "the home folder (default: $HERMES_HOME, else ~/.hermes)")
+    .option("--json", "print one JSON document")
+    .option(
+      "--platform <name>",
+      "platform for skills.platform_disabled (default: $HERMES_PLATFORM)",
+    )
+    .option("--session-id <id>", "session id for ${HERMES_SESSION_ID}")
+    .option(
+      "--toolsets <list>",
+      "available toolsets, comma-separated (applies requires/fallback conditions)",
+    )
+    .option("--tools <list>", "available tools, comma-separated")
+    .option("--no-color", "no colours (also NO_COLOR)")
+    .showSuggestionAfterError(true);
+
+  program.command("list").description("list visible skills (Level 0)")
+    .option("--category <name>", "only skills of this top-level category")
+    .option("--categories", "one line per category with counts and descriptions");
+  program.command("search").description("rank visible skills by a query").argument(
+    "<query...>",
+    "words to look for",
+  );
+  program.command("view").description("show one skill (Level 1) or one of its files (Level 2)")
+    .argument("<name>", "skill name, category/name path, or plugin:name")
+    .argument("[path]", "a file inside the skill, e.g. references/api.md")
+    .option("--strict", "refuse a skill whose content has warnings");
+  program.command("prompt").description("the Level-0 block for a system prompt")
+    .option("--format <format>", "xml, markdown or json", "xml")
+    .option("--budget-chars <n>", "largest size in characters");
+  program.command("validate").description("check skills without changing them")
+    .argument("[paths...]", "SKILL.md files or folders (default: every skill)")
+    .option("--profile <profile>", "hermes, agentskills or claude", "hermes");
+  program.command("doctor").description(
+    "report roots, shadowed names, diagnostics, sandbox and hub state",
+  );
+  program.command("sandbox").description(
+    "print the permission plan of a command (and try accesses under it)",
+  )
+    .argument("[command]", "the command whose plan to print", "list")
+    .option("--try-read <path>", "try to read this path inside the sandbox")
+    .option("--try-run <program>", "try to run this program inside the sandbox");
+  program.command("completions").description("print a shell completion script")
+    .argument("<shell>", "bash, zsh or fish");
+  return program;
+}
+
+/** Parses arguments (without the program name). Throws {@linkcode UsageError} on bad usage. */
+export function parseArgs(
+  argv: string[],
+  version: string,
+  env: (name: string) => string | undefined,
+  isTerminal: boolean,
+): Parsed {
+  const program = buildProgram(version);
+  let out = "";
+  let usageOf = program;
+  let captured: { name: string; args: string[]; options: Record<string, unknown> } | undefined;
+  for (const cmd of [program, ...program.commands]) {
+    cmd.exitOverride();
+    cmd.configureOutput({
+      writeOut: (s) => (out += s),
+      writeErr: (s) => (out += s),
+      outputError: () => (usageOf = cmd),
+    });
+    if (cmd !== program) {
+      cmd.action((...params: unknown[]) => {
+        const self = params.at(-1) as Command;
+        captured = {
+          name: self.name(),
+          args: (self.processedArgs as unknown[]).flat().filter((a) => a !== undefined).map(String),
+          options: self.opts(),
+        };
+      });
+    }
+  }
+  const helpUsage = () =>
+    `Usage: ${usageOf === program ? "" : "skillrt "}${usageOf.name()} ${usageOf.usage()}`;
+  try {
+    program.parse(argv, { from: "user" });
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      if (
+        error.code === "commander.helpDisplayed" || error.code === "commander.version" ||
+        error.code === "commander.help"
+      ) {
+        return { kind: "print", text: out };
+      }
+      const message = error.message.replace(/^error: /, "");
+      throw new UsageError(message.charAt(0).toUpperCase() + message.slice(1), helpUsage());
+    }
+    throw error;
+  }
+  if (!captured) {
+    const text = program.helpInformation();
+    throw new UsageError("A command is required.", text.trimEnd());
+  }
+  const g = program.opts();
+  const global: GlobalOptions = {
+    json: g.json === true,
+    color: g.color !== false && !env("NO_COLOR") && isTerminal,
+    ...(g.home ? { home: String(g.home) } : {}),
+    ...(g.platform ? { platform: String(g.platform) } : {}),
+    ...(g.sessionId ? { sessionId: String(g.sessionId) } : {}),
+    ...(g.toolsets !== undefined ? { toolsets: splitList(String(g.toolsets)) } : {}),
+    ...(g.tools !== undefined ? { tools: splitList(String(g.tools)) } : {}),
+  };
+  return {
+    kind: "command",
+    request: {
+      command: captured.name,
+      args: captured.args,
+      options: captured.options as CommandRequest["options"],
+      global,
+    },
+  };
+}

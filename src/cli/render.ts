@@ -1,0 +1,56 @@
+/**
+ * Output for people and for programs: one JSON document with `--json` ([C-2]),
+ * aligned tables and colour only on a terminal otherwise.
+ *
+ * @module
+ */
+import type { SkillrtError } from "../errors.ts";
+import type { GlobalOptions, Outcome } from "./request.ts";
+
+/** A successful outcome: the JSON document, or the text for people. */
+export function respond(
+  global: GlobalOptions,
+  json: unknown,
+  text: () => string,
+  exitCode = 0,
+  stderr = "",
+): Outcome {
+  if (global.json) return { exitCode, stdout: JSON.stringify(json, null, 2) + "\n", stderr: "" };
+  const out = text();
+  return { exitCode, stdout: out === "" || out.endsWith("\n") ? out : out + "\n", stderr };
+}
+
+/** The outcome of an error: one line on stderr, and the JSON with `success:false` under `--json`. */
+export function failure(global: Pick<GlobalOptions, "json">, error: SkillrtError): Outcome {
+  const usage = typeof error.details.usage === "string" ? `\n${error.details.usage}` : "";
+  return {
+    exitCode: error.exitCode,
+    stdout: global.json ? JSON.stringify(error.toJSON(), null, 2) + "\n" : "",
+    stderr: `skillrt: ${error.message}${global.json ? "" : usage}\n`,
+  };
+}
+
+/** Makes `text` bold, dim or coloured when colours are on. */
+export function paint(
+  on: boolean,
+  style: "bold" | "dim" | "red" | "yellow" | "green" | "cyan",
+  text: string,
+): string {
+  if (!on) return text;
+  const codes = { bold: 1, dim: 2, red: 31, yellow: 33, green: 32, cyan: 36 } as const;
+  return `\x1b[${codes[style]}m${text}\x1b[0m`;
+}
+
+/** Cuts text to `width` characters with an ellipsis. */
+export function clip(text: string, width: number): string {
+  const oneLine = text.replace(/\s+/g, " ");
+  return oneLine.length <= width ? oneLine : oneLine.slice(0, width - 1) + "…";
+}
+
+/** An aligned table: a header row and rows of cells; the last column is not padded. */
+export function table(header: string[], rows: string[][], color = false): string {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? "").length)));
+  const line = (cells: string[]) =>
+    cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i]))).join("  ").trimEnd();
+  return [paint(color, "bold", line(header)), ...rows.map(line)].join("\n");
+}

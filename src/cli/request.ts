@@ -1,0 +1,46 @@
+/**
+ * What the warden hands a command: the parsed command line, as plain data that can be
+ * posted to a Worker, and what a command hands back.
+ *
+ * @module
+ */
+
+/** The global options of [C-1]. */
+export interface GlobalOptions {
+  /** `--home DIR`. */
+  home?: string;
+  /** `--json`: one JSON document on stdout ([C-2]). */
+  json: boolean;
+  /** `--platform P` (else `$HERMES_PLATFORM`). */
+  platform?: string;
+  /** `--session-id ID`. */
+  sessionId?: string;
+  /** `--toolsets a,b`. */
+  toolsets?: string[];
+  /** `--tools x,y`. */
+  tools?: string[];
+  /** Colours on: stdout is a terminal and neither `--no-color` nor `NO_COLOR`. */
+  color: boolean;
+}
+
+/** One parsed command line. */
+export interface CommandRequest {
+  /** The command name (`list`, `view`, …). */
+  command: string;
+  /** Its positional arguments. */
+  args: string[];
+  /** Its own options. */
+  options: Record<string, string | boolean | number | string[] | undefined>;
+  /** The global options. */
+  global: GlobalOptions;
+}
+
+/** What a command produced: the CLI prints it and exits with its code. */
+export interface Outcome {
+  /** Exit code of [C-3]. */
+  exitCode: number;
+  /** Text for stdout. */
+  stdout: string;
+  /** Text for stderr. */
+  stderr: string;
+}

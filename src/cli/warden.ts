@@ -1,0 +1,114 @@
+/**
+ * The warden ([X-1]): parses the command line, reads config.yaml, computes the command's
+ * permission plan and runs the command in a Worker holding exactly that plan. Commands
+ * that parse no skill content (`sandbox`, `completions`) run here.
+ *
+ * @module
+ */
+import { SkillrtError } from "../errors.ts";
+import { readEnv } from "../home/host.ts";
+import { resolvePath } from "../home/paths.ts";
+import { resolveSetup, type Setup } from "../home/setup.ts";
+import { type PermissionPlan, planFlags, planFor, shellQuote } from "../sandbox/plan.ts";
+import { runInWorker } from "../sandbox/run_worker.ts";
+import { completionScript } from "./completions.ts";
+import { outcomeOfError } from "./execute.ts";
+import { buildProgram, parseArgs } from "./program.ts";
+import { failure, respond } from "./render.ts";
+import type { CommandRequest, Outcome } from "./request.ts";
+
+/** Commands the warden knows a plan for. */
+export const PLANNED_COMMANDS: readonly string[] = [
+  "list",
+  "search",
+  "view",
+  "prompt",
+  "validate",
+  "doctor",
+];
+
+/** The extra read paths a request names (`validate PATH…`), absolute. */
+export function requestPaths(request: CommandRequest, cwd: string): string[] {
+  return request.command === "validate" ? request.args.map((p) => resolvePath(cwd, p)) : [];
+}
+
+/** The `sandbox` document ([X-3]): the plan and the equivalent `deno run` command. */
+export function sandboxDocument(plan: PermissionPlan, args: string[] = []) {
+  const flags = planFlags(plan);
+  return {
+    success: true as const,
+    command: plan.command,
+    plan: { read: plan.read, write: plan.write, run: plan.run, net: plan.net, env: plan.env },
+    flags,
+    deno_command: ["deno", "run", ...flags, "main.ts", plan.command, ...args].map(shellQuote).join(
+      " ",
+    ),
+  };
+}
+
+function sandboxText(doc: ReturnType<typeof sandboxDocument>): string {
+  const lines = [`Sandbox plan for '${doc.command}':`];
+  for (const [kind, list] of Object.entries(doc.plan)) {
+    const label = `  ${kind}:`.padEnd(9);
+    if (list.length === 0) lines.push(`${label}(none)`);
+    else list.forEach((item, i) => lines.push(`${i === 0 ? label : " ".repeat(9)}${item}`));
+  }
+  lines.push("", "Equivalent:", `  ${doc.deno_command}`);
+  return lines.join("\n");
+}
+
+/** Runs the CLI for `argv` and returns what to print; never throws. */
+export async function runCli(argv: string[], version: string): Promise<Outcome> {
+  let request: CommandRequest | undefined;
+  try {
+    const parsed = parseArgs(argv, version, readEnv, Deno.stdout.isTerminal());
+    if (parsed.kind === "print") return { exitCode: 0, stdout: parsed.text, stderr: "" };
+    request = parsed.request;
+    if (request.command === "completions") {
+      return {
+        exitCode: 0,
+        stdout: completionScript(buildProgram(version), request.args[0]),
+        stderr: "",
+      };
+    }
+    const setup: Setup = resolveSetup({ home: request.global.home });
+    if (request.command === "sandbox") return await sandbox(request, setup);
+    const plan = planFor(request.command, setup, requestPaths(request, setup.host.cwd));
+    return await runInWorker({ request, setup, plan });
+  } catch (error) {
+    if (request) return outcomeOfError(error, request);
+    const json = argv.includes("--json");
+    return error instanceof SkillrtError ? failure({ json }, error) : outcomeOfError(error, {
+      command: "",
+      args: [],
+      options: {},
+      global: { json, color: false },
+    });
+  }
+}
+
+async function sandbox(request: CommandRequest, setup: Setup): Promise<Outcome> {
+  const target = request.args[0] ?? "list";
+  if (!PLANNED_COMMANDS.includes(target)) {
+    throw new SkillrtError(
+      `Unknown command '${target}' for sandbox; use one of ${PLANNED_COMMANDS.join(", ")}.`,
+      {},
+      2,
+    );
+  }
+  const plan = planFor(target, setup);
+  const { tryRead, tryRun } = request.options;
+  if (typeof tryRead === "string" || typeof tryRun === "string") {
+    const probe: CommandRequest = {
+      ...request,
+      command: "probe",
+      options: {
+        tryRead: typeof tryRead === "string" ? resolvePath(setup.host.cwd, tryRead) : undefined,
+        tryRun,
+      },
+    };
+    return await runInWorker({ request: probe, setup, plan });
+  }
+  const doc = sandboxDocument(plan);
+  return respond(request.global, doc, () => sandboxText(doc));
+}

@@ -1,0 +1,6 @@
+/**
+ * The one place skillrt touches its argument parser (commander from npm).
+ *
+ * @module
+ */
+export { Command, CommanderError, Option } from "commander";

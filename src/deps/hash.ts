@@ -1,0 +1,11 @@
+/**
+ * Hashing, behind one module of ours (node:crypto today).
+ *
+ * @module
+ */
+import { createHash } from "node:crypto";
+
+/** The SHA-256 of bytes, as lowercase hex. */
+export function sha256Hex(bytes: Uint8Array): string {
+  return createHash("sha256").update(bytes).digest("hex");
+}

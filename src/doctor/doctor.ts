@@ -1,0 +1,140 @@
+/**
+ * `doctor` ([C-4]): roots (present, missing, unreadable), shadowed and ambiguous names,
+ * frontmatter diagnostics, config problems, the sandbox plan, and the hub lock.
+ *
+ * @module
+ */
+import { type Diagnostic, diagnostic } from "../diagnostics.ts";
+import { isMapping } from "../frontmatter/parse.ts";
+import { isDirectory, joinPath } from "../home/paths.ts";
+import type { Setup } from "../home/setup.ts";
+import type { PermissionPlan } from "../sandbox/plan.ts";
+import type { SkillIndex } from "../scan/index.ts";
+
+/** The document `doctor` prints. */
+export interface DoctorReport {
+  /** True when nothing is an error. */
+  success: boolean;
+  /** The home. */
+  home: string;
+  /** config.yaml and whether it exists. */
+  config: { file: string; exists: boolean };
+  /** Every root with its kind and status. */
+  roots: { path: string; source: string; status: "present" | "unreadable"; skills: number }[];
+  /** Plugin skills folders. */
+  plugins: { namespace: string; path: string; skills: number }[];
+  /** Skills that lose to a same-named skill in a higher root. */
+  shadowed: { name: string; path: string; shadowed_by: string }[];
+  /** Names used twice in one root. */
+  ambiguous: { name: string; root: string; matches: string[] }[];
+  /** Frontmatter, walk, config and hub findings. */
+  diagnostics: Diagnostic[];
+  /** The sandbox plan of `list`. */
+  sandbox: PermissionPlan;
+  /** The hub lock file's state. */
+  hub: { lock: "absent" | "ok" | "unparseable"; installed: number };
+  /** Counts by severity. */
+  summary: { errors: number; warnings: number; info: number };
+}
+
+/** Checks `<local root>/.hub/lock.json`: parses, and every installed path exists. */
+export function checkHubLock(
+  localRoot: string,
+): { state: DoctorReport["hub"]; diagnostics: Diagnostic[] } {
+  const file = joinPath(localRoot, ".hub", "lock.json");
+  let text: string;
+  try {
+    text = Deno.readTextFileSync(file);
+  } catch {
+    return { state: { lock: "absent", installed: 0 }, diagnostics: [] };
+  }
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (error) {
+    return {
+      state: { lock: "unparseable", installed: 0 },
+      diagnostics: [
+        diagnostic(
+          "error",
+          "hub.lock_unparseable",
+          `Hub lock file does not parse (${(error as Error).message}).`,
+          { path: file },
+        ),
+      ],
+    };
+  }
+  const installed = isMapping(data) && isMapping(data.installed) ? data.installed : {};
+  const diagnostics: Diagnostic[] = [];
+  for (const [name, entry] of Object.entries(installed)) {
+    const path = isMapping(entry) && typeof entry.install_path === "string"
+      ? entry.install_path
+      : undefined;
+    const abs = path === undefined
+      ? undefined
+      : path.startsWith("/")
+      ? path
+      : joinPath(localRoot, path);
+    if (!abs || !isDirectory(abs)) {
+      diagnostics.push(
+        diagnostic(
+          "error",
+          "hub.lock_orphan",
+          `Hub skill '${name}' is in the lock file but its folder is missing.`,
+          { path: abs ?? file },
+        ),
+      );
+    }
+  }
+  return { state: { lock: "ok", installed: Object.keys(installed).length }, diagnostics };
+}
+
+/** Builds the doctor report from a full index of the setup. */
+export function doctorReport(setup: Setup, index: SkillIndex, plan: PermissionPlan): DoctorReport {
+  const diagnostics: Diagnostic[] = [
+    ...setup.problems,
+    ...index.diagnostics.filter((d) => d.code !== "skill.shadowed" && d.code !== "skill.ambiguous"),
+  ];
+  for (const r of index.records) diagnostics.push(...r.diagnostics);
+  const hub = checkHubLock(setup.local_root);
+  diagnostics.push(...hub.diagnostics);
+  const unreadable = new Set(
+    index.diagnostics.filter((d) => d.code === "walk.not_permitted" || d.code === "walk.unreadable")
+      .map((d) => d.path),
+  );
+  const count = (root: string) => index.records.filter((r) => r.root === root).length;
+  const summary = { errors: 0, warnings: 0, info: 0 };
+  for (const d of diagnostics) {
+    summary[d.severity === "error" ? "errors" : d.severity === "warning" ? "warnings" : "info"]++;
+  }
+  return {
+    success: summary.errors === 0,
+    home: setup.home,
+    config: { file: setup.config_file, exists: setup.config_exists },
+    roots: setup.roots.map((r) => ({
+      path: r.path,
+      source: r.source,
+      status: unreadable.has(r.path) ? "unreadable" : "present",
+      skills: count(r.path),
+    })),
+    plugins: setup.plugins.map((p) => ({
+      namespace: p.namespace,
+      path: p.path,
+      skills: count(p.path),
+    })),
+    shadowed: index.shadowed.map((r) => ({
+      name: r.name,
+      path: r.skill_dir,
+      shadowed_by: index.entries.get(r.name)!.record.skill_dir,
+    })),
+    ambiguous: [...index.entries.values()].filter((e) => e.ambiguous).map((e) => ({
+      name: e.name,
+      root: e.record.root,
+      matches: e.matches.map((m) => m.path),
+    })),
+    diagnostics,
+    sandbox: plan,
+    hub: hub.state,
+    summary,
+  };
+}

@@ -1,0 +1,72 @@
+/**
+ * Errors that skillrt reports to its users: each carries the exit code of SPEC [C-3]
+ * and the extra JSON fields the spec names (hints, matches, available names).
+ *
+ * @module
+ */
+
+/** Extra fields carried into the `success:false` JSON of an error. */
+export type ErrorDetails = Record<string, unknown>;
+
+/** An operation failed (not found, ambiguous, invalid, blocked): exit code 1. */
+export class SkillrtError extends Error {
+  /** The process exit code the CLI uses for this error. */
+  readonly exitCode: number;
+  /** Extra JSON fields, for example `hint`, `matches` or `available_skills`. */
+  readonly details: ErrorDetails;
+
+  /** Creates an error with a one-line message, extra fields and an exit code. */
+  constructor(message: string, details: ErrorDetails = {}, exitCode = 1) {
+    super(message);
+    this.name = "SkillrtError";
+    this.details = details;
+    this.exitCode = exitCode;
+  }
+
+  /** The `{"success":false,"error":…}` document of SPEC [C-2]. */
+  toJSON(): Record<string, unknown> {
+    return { success: false, error: this.message, ...this.details };
+  }
+}
+
+/** The command line was wrong (unknown command or option, missing argument): exit 2. */
+export class UsageError extends SkillrtError {
+  /** Creates a usage error; `usage` is the command's usage line, shown after it. */
+  constructor(message: string, usage?: string) {
+    super(message, usage ? { usage } : {}, 2);
+    this.name = "UsageError";
+  }
+}
+
+/** The sandbox refused an access the command attempted: exit 3 ([X-2]). */
+export class NotPermittedError extends SkillrtError {
+  /** Creates the error from what was attempted and the sandbox rule that refused it. */
+  constructor(message: string, details: ErrorDetails = {}) {
+    super(message, details, 3);
+    this.name = "NotPermittedError";
+  }
+}
+
+/** True for Deno's permission errors (`NotCapable`, and `PermissionDenied` from a prompt). */
+export function isPermissionError(error: unknown): boolean {
+  return error instanceof Deno.errors.NotCapable ||
+    (error instanceof Deno.errors.PermissionDenied &&
+      /Requires \w+ access/.test((error as Error).message));
+}
+
+/**
+ * Turns Deno's permission error into a {@linkcode NotPermittedError} naming the access
+ * and the sandbox rule ([X-2]); other errors are returned unchanged.
+ */
+export function explainPermissionError(error: unknown, rule: string): unknown {
+  if (!isPermissionError(error)) return error;
+  const m = /Requires (\w+) access to "?([^",]*)"?/.exec((error as Error).message);
+  const kind = m?.[1] ?? "this";
+  const target = m?.[2] ?? "";
+  const what = target ? `${kind} access to "${target}"` : `${kind} access`;
+  return new NotPermittedError(`Not permitted by the sandbox: ${what} (${rule}).`, {
+    permission: kind,
+    target,
+    rule,
+  });
+}

@@ -1,0 +1,204 @@
+/**
+ * `config.yaml`, section `skills:` ([H-2]): a pure parser from text to a typed config
+ * (with problems noted for `doctor`), and a loader cached by the file's identity.
+ *
+ * @module
+ */
+import { parseYaml } from "../deps/yaml.ts";
+import { type Diagnostic, diagnostic } from "../diagnostics.ts";
+import { SkillrtError } from "../errors.ts";
+import { isMapping } from "../frontmatter/parse.ts";
+import { DEFAULT_WALK_LIMITS } from "../scan/walk.ts";
+
+/** The `skills:` section of config.yaml, with every default filled in. */
+export interface SkillsConfig {
+  /** `external_dirs`, as written (expanded later by the roots). */
+  external_dirs: string[];
+  /** Skill names hidden everywhere. */
+  disabled: string[];
+  /** Skill names hidden per platform (`cli`, `telegram`, …). */
+  platform_disabled: Record<string, string[]>;
+  /** Project roots whose `.hermes/skills` and `.agents/skills` are trusted ([H-4]). */
+  trusted_project_dirs: string[];
+  /** Whether project roots are looked for at all. */
+  project_discovery: boolean;
+  /** Whether `${HERMES_SKILL_DIR}` and friends are expanded ([P-2]). */
+  template_vars: boolean;
+  /** Whether inline shell runs ([P-3]). */
+  inline_shell: boolean;
+  /** Inline shell timeout in seconds (at least 1). */
+  inline_shell_timeout: number;
+  /** Programs inline shell may run ([P-4]). */
+  inline_shell_allow: string[];
+  /** Whether writes are staged for approval ([A-1]). */
+  write_approval: boolean;
+  /** Values for skill config ([P-6]). */
+  config: Record<string, unknown>;
+  /** Hub settings. */
+  hub: Record<string, unknown>;
+  /** Deepest folder level walked below a root ([S-3]). */
+  max_depth: number;
+  /** Most folders walked in one root ([S-3]). */
+  max_dirs: number;
+  /** Largest file served at Level 2, in bytes ([F-3]). */
+  max_file_bytes: number;
+}
+
+/** The default inline-shell allow list of [P-4]. */
+export const DEFAULT_INLINE_SHELL_ALLOW: readonly string[] = ["date", "echo", "printf", "uname"];
+
+/** A config with every default: what a missing config.yaml means. */
+export function defaultConfig(): SkillsConfig {
+  return {
+    external_dirs: [],
+    disabled: [],
+    platform_disabled: {},
+    trusted_project_dirs: [],
+    project_discovery: true,
+    template_vars: true,
+    inline_shell: false,
+    inline_shell_timeout: 10,
+    inline_shell_allow: [...DEFAULT_INLINE_SHELL_ALLOW],
+    write_approval: false,
+    config: {},
+    hub: {},
+    max_depth: DEFAULT_WALK_LIMITS.maxDepth,
+    max_dirs: DEFAULT_WALK_LIMITS.maxDirs,
+    max_file_bytes: 1024 * 1024,
+  };
+}
+
+/** A parsed config and the problems found in its values. */
+export interface LoadedConfig {
+  /** The config, defaults filled in where a value was missing or wrong. */
+  config: SkillsConfig;
+  /** Values of the wrong type, each replaced by its default. */
+  problems: Diagnostic[];
+}
+
+const TRUE = new Set(["true", "yes", "on", "1"]);
+const FALSE = new Set(["false", "no", "off", "0"]);
+
+/** Reads a boolean written as true/false/yes/no/on/off/1/0; undefined when it is none. */
+export function parseBool(value: unknown): boolean | undefined {
+  if (typeof value === "boolean") return value;
+  const s = String(value).trim().toLowerCase();
+  return TRUE.has(s) ? true : FALSE.has(s) ? false : undefined;
+}
+
+/**
+ * Parses config.yaml text. Throws a {@linkcode SkillrtError} naming the file and line
+ * when it is not YAML; wrong values become problems and keep their defaults.
+ */
+export function parseConfig(text: string, file = "config.yaml"): LoadedConfig {
+  const parsed = parseYaml(text);
+  if ("failure" in parsed) {
+    const where = parsed.failure.line ? `${file}:${parsed.failure.line}` : file;
+    throw new SkillrtError(`Config file '${where}' does not parse: ${parsed.failure.message}.`, {
+      file,
+      line: parsed.failure.line ?? null,
+    });
+  }
+  const config = defaultConfig();
+  const problems: Diagnostic[] = [];
+  const top = parsed.value ?? {};
+  if (!isMapping(top)) {
+    throw new SkillrtError(`Config file '${file}' must be a YAML mapping.`, { file });
+  }
+  const skills = top.skills ?? {};
+  if (!isMapping(skills)) {
+    problems.push(
+      diagnostic("error", "config.type", "'skills' must be a mapping; it was ignored.", {
+        path: file,
+      }),
+    );
+    return { config, problems };
+  }
+  const bad = (key: string, want: string) =>
+    problems.push(
+      diagnostic("error", "config.type", `'skills.${key}' must be ${want}; the default is used.`, {
+        path: file,
+      }),
+    );
+  const list = (key: string, value: unknown): string[] | undefined => {
+    if (value === undefined || value === null) return undefined;
+    if (typeof value === "string") return [value];
+    if (
+      Array.isArray(value) && value.every((v) => typeof v === "string" || typeof v === "number")
+    ) {
+      return value.map(String);
+    }
+    bad(key, "a list of strings");
+    return undefined;
+  };
+  const bool = (key: keyof SkillsConfig) => {
+    if (skills[key] === undefined || skills[key] === null) return;
+    const b = parseBool(skills[key]);
+    if (b === undefined) bad(key, "true or false");
+    else (config as unknown as Record<string, unknown>)[key] = b;
+  };
+  const int = (key: keyof SkillsConfig, min: number) => {
+    const v = skills[key];
+    if (v === undefined || v === null) return;
+    const n = typeof v === "number" ? v : Number(String(v));
+    if (!Number.isFinite(n) || n < min) bad(key, `a number of at least ${min}`);
+    else (config as unknown as Record<string, unknown>)[key] = Math.floor(n);
+  };
+
+  config.external_dirs = list("external_dirs", skills.external_dirs) ?? [];
+  config.disabled = list("disabled", skills.disabled) ?? [];
+  config.trusted_project_dirs = list("trusted_project_dirs", skills.trusted_project_dirs) ?? [];
+  config.inline_shell_allow = list("inline_shell_allow", skills.inline_shell_allow) ??
+    config.inline_shell_allow;
+  const pd = skills.platform_disabled;
+  if (isMapping(pd)) {
+    for (const [platform, names] of Object.entries(pd)) {
+      const l = list(`platform_disabled.${platform}`, names);
+      if (l) config.platform_disabled[platform] = l;
+    }
+  } else if (pd !== undefined && pd !== null) {
+    bad("platform_disabled", "a mapping of platform to names");
+  }
+  for (
+    const key of ["project_discovery", "template_vars", "inline_shell", "write_approval"] as const
+  ) bool(key);
+  int("inline_shell_timeout", 1);
+  int("max_depth", 0);
+  int("max_dirs", 1);
+  int("max_file_bytes", 1);
+  for (const key of ["config", "hub"] as const) {
+    const v = skills[key];
+    if (isMapping(v)) config[key] = v;
+    else if (v !== undefined && v !== null) bad(key, "a mapping");
+  }
+  return { config, problems };
+}
+
+interface CacheEntry {
+  key: string;
+  loaded: LoadedConfig;
+}
+const cache = new Map<string, CacheEntry>();
+
+/**
+ * Loads `<home>/config.yaml`. A missing file is an empty config. The parse is cached
+ * by (path, mtime, ctime, size, inode) and callers always get a copy.
+ */
+export function loadConfig(file: string): LoadedConfig & { exists: boolean } {
+  let info: Deno.FileInfo;
+  try {
+    info = Deno.statSync(file);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) {
+      return { config: defaultConfig(), problems: [], exists: false };
+    }
+    throw error;
+  }
+  const key = [info.mtime?.getTime(), info.ctime?.getTime(), info.size, info.ino].join(":");
+  let entry = cache.get(file);
+  if (!entry || entry.key !== key) {
+    entry = { key, loaded: parseConfig(Deno.readTextFileSync(file), file) };
+    cache.set(file, entry);
+  }
+  return { ...structuredClone(entry.loaded), exists: true };
+}

@@ -1,0 +1,103 @@
+/**
+ * Facts about the machine a command runs on: platform, environments ([L0-3]), the
+ * names of set environment variables ([V-4]), the user's home and the cwd. The warden
+ * gathers them (it may read the environment) and hands them to the Worker (which may not).
+ *
+ * @module
+ */
+
+/** What the runtime needs to know about its host; plain data, safe to post to a Worker. */
+export interface HostFacts {
+  /** The platform in Hermes' naming: `linux`, `darwin`, `win32`, … */
+  platform: string;
+  /** Detected environments: any of `kanban`, `docker`, `s6`. */
+  environments: string[];
+  /** Names of environment variables that are set to a non-empty value. */
+  env_names: string[];
+  /** The user's home folder, when known. */
+  user_home?: string;
+  /** The working directory. */
+  cwd: string;
+}
+
+/** Maps Deno's OS names to the platform names skills declare ([L0-2]). */
+export function platformName(os: string): string {
+  return os === "windows" ? "win32" : os;
+}
+
+/** Reads an environment variable, or undefined when it is unset or not permitted. */
+export function readEnv(name: string): string | undefined {
+  try {
+    return Deno.env.get(name);
+  } catch {
+    return undefined;
+  }
+}
+
+function exists(path: string): boolean {
+  try {
+    Deno.statSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function readText(path: string): string {
+  try {
+    return Deno.readTextFileSync(path);
+  } catch {
+    return "";
+  }
+}
+
+/** Detects the environments of [L0-3] on this machine. */
+export function detectEnvironments(env: (name: string) => string | undefined = readEnv): string[] {
+  const found: string[] = [];
+  if (env("HERMES_KANBAN_TASK") || env("HERMES_KANBAN_BOARD")) found.push("kanban");
+  if (exists("/.dockerenv") || /docker|containerd|kubepods/.test(readText("/proc/1/cgroup"))) {
+    found.push("docker");
+  }
+  if (exists("/run/s6") || exists("/package/admin/s6-overlay")) found.push("s6");
+  return found;
+}
+
+/** Gathers the host facts in this process (as far as its permissions allow). */
+export function detectHost(): HostFacts {
+  let names: string[] = [];
+  try {
+    names = Object.entries(Deno.env.toObject()).filter(([, v]) => v !== "").map(([k]) => k);
+  } catch {
+    names = [];
+  }
+  let cwd = ".";
+  try {
+    cwd = Deno.cwd();
+  } catch {
+    cwd = ".";
+  }
+  const home = readEnv("HOME") ?? readEnv("USERPROFILE");
+  return {
+    platform: platformName(Deno.build.os),
+    environments: detectEnvironments(),
+    env_names: names.sort(),
+    ...(home ? { user_home: home } : {}),
+    cwd,
+  };
+}
+
+/**
+ * Expands `~`, `${VAR}` and `$VAR` in a path ([H-3]); unset variables are left as written.
+ */
+export function expandPath(
+  path: string,
+  env: (name: string) => string | undefined,
+  userHome: string | undefined,
+): string {
+  let out = path.replace(
+    /\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)/g,
+    (whole, a, b) => env(a ?? b) ?? whole,
+  );
+  if (userHome && (out === "~" || out.startsWith("~/"))) out = userHome + out.slice(1);
+  return out;
+}

@@ -1,0 +1,169 @@
+/**
+ * The setup of a command: the home ([H-1]), its config ([H-2]), and the roots in
+ * precedence order ([S-1], [H-3], [H-4]). Computed once, by the warden or in-process,
+ * as plain data that can be posted to the sandbox Worker.
+ *
+ * @module
+ */
+import { type Diagnostic, diagnostic } from "../diagnostics.ts";
+import { loadConfig, type SkillsConfig } from "./config.ts";
+import { detectHost, expandPath, type HostFacts, readEnv } from "./host.ts";
+import { isDirectory, joinPath, realPathOrUndefined, resolvePath } from "./paths.ts";
+
+/** A folder searched for skills. */
+export interface Root {
+  /** The real path of the folder. */
+  path: string;
+  /** Its kind, which is also its place in the precedence order ([S-1]). */
+  source: "project" | "local" | "external";
+}
+
+/** A plugin's skills folder: `<home>/plugins/<namespace>/skills` ([R-5]). */
+export interface PluginRoot {
+  /** The plugin's namespace (its folder name). */
+  namespace: string;
+  /** The real path of its `skills` folder. */
+  path: string;
+}
+
+/** Everything a command needs to know before it reads a single skill. */
+export interface Setup {
+  /** The home folder, absolute. */
+  home: string;
+  /** `<home>/skills`, absolute (it may not exist yet). */
+  local_root: string;
+  /** `<home>/config.yaml`. */
+  config_file: string;
+  /** Whether config.yaml exists. */
+  config_exists: boolean;
+  /** The parsed `skills:` section. */
+  config: SkillsConfig;
+  /** Config values of the wrong type, roots declared but missing: for `doctor`. */
+  problems: Diagnostic[];
+  /** Existing roots in precedence order. */
+  roots: Root[];
+  /** Existing plugin skills folders, sorted by namespace. */
+  plugins: PluginRoot[];
+  /** The project root found from the cwd, trusted or not; null when there is none. */
+  project_root: string | null;
+  /** The machine's facts. */
+  host: HostFacts;
+}
+
+/** How to compute a {@linkcode Setup}. */
+export interface SetupOptions {
+  /** The home folder (`--home`); else `$HERMES_HOME`, else `~/.hermes`. */
+  home?: string;
+  /** Host facts; detected in this process when absent. */
+  host?: HostFacts;
+  /** Reads an environment variable; `Deno.env` (where permitted) when absent. */
+  env?: (name: string) => string | undefined;
+}
+
+/** Picks the home folder of [H-1]. */
+export function resolveHome(
+  home: string | undefined,
+  env: (name: string) => string | undefined,
+  host: HostFacts,
+): string {
+  const chosen = home ?? env("HERMES_HOME") ??
+    (host.user_home ? joinPath(host.user_home, ".hermes") : ".hermes");
+  return resolvePath(host.cwd, expandPath(chosen, env, host.user_home));
+}
+
+/** The nearest ancestor of `cwd` holding `.git` (at most 64 levels); the user's home is no project. */
+export function findProjectRoot(cwd: string, userHome?: string): string | null {
+  let dir = resolvePath(cwd, ".");
+  for (let i = 0; i <= 64; i++) {
+    try {
+      Deno.statSync(joinPath(dir, ".git"));
+      const real = realPathOrUndefined(dir) ?? dir;
+      const realHome = userHome ? realPathOrUndefined(userHome) ?? userHome : undefined;
+      return real === realHome ? null : real;
+    } catch {
+      const parent = resolvePath(dir, "..");
+      if (parent === dir) return null;
+      dir = parent;
+    }
+  }
+  return null;
+}
+
+/** Computes the setup: reads config.yaml (throws when it does not parse) and finds the roots. */
+export function resolveSetup(options: SetupOptions = {}): Setup {
+  const env = options.env ?? readEnv;
+  const host = options.host ?? detectHost();
+  const home = resolveHome(options.home, env, host);
+  const configFile = joinPath(home, "config.yaml");
+  const loaded = loadConfig(configFile);
+  const config = loaded.config;
+  const problems = [...loaded.problems];
+  const localLexical = joinPath(home, "skills");
+  const localReal = realPathOrUndefined(localLexical);
+  const roots: Root[] = [];
+  const seen = new Set<string>();
+  const add = (path: string, source: Root["source"]) => {
+    if (seen.has(path)) return;
+    seen.add(path);
+    roots.push({ path, source });
+  };
+
+  let projectRoot: string | null = null;
+  if (config.project_discovery) {
+    projectRoot = findProjectRoot(host.cwd, host.user_home);
+    const trusted = new Set(config.trusted_project_dirs.map((d) => {
+      const p = resolvePath(home, expandPath(d, env, host.user_home));
+      return realPathOrUndefined(p) ?? p;
+    }));
+    if (projectRoot && trusted.has(projectRoot)) {
+      for (const sub of [".hermes/skills", ".agents/skills"]) {
+        const real = realPathOrUndefined(joinPath(projectRoot, sub));
+        if (real && isDirectory(real)) add(real, "project");
+      }
+    }
+  }
+  if (localReal && isDirectory(localReal)) add(localReal, "local");
+  for (const declared of config.external_dirs) {
+    const p = resolvePath(home, expandPath(declared, env, host.user_home));
+    const real = realPathOrUndefined(p);
+    if (!real || !isDirectory(real)) {
+      problems.push(
+        diagnostic(
+          "warning",
+          "root.missing",
+          `External skills folder '${declared}' does not exist; skipped.`,
+          { path: p },
+        ),
+      );
+      continue;
+    }
+    if (real === localReal) continue;
+    add(real, "external");
+  }
+
+  const plugins: PluginRoot[] = [];
+  const pluginsDir = joinPath(home, "plugins");
+  try {
+    for (const entry of Deno.readDirSync(pluginsDir)) {
+      if (!/^[A-Za-z0-9_-]+$/.test(entry.name)) continue;
+      const real = realPathOrUndefined(joinPath(pluginsDir, entry.name, "skills"));
+      if (real && isDirectory(real)) plugins.push({ namespace: entry.name, path: real });
+    }
+  } catch {
+    // No plugins folder: no plugins.
+  }
+  plugins.sort((a, b) => (a.namespace < b.namespace ? -1 : 1));
+
+  return {
+    home,
+    local_root: localReal ?? localLexical,
+    config_file: configFile,
+    config_exists: loaded.exists,
+    config,
+    problems,
+    roots,
+    plugins,
+    project_root: projectRoot,
+    host,
+  };
+}

@@ -1,0 +1,179 @@
+/**
+ * Level 0 ([L0-1], [L0-6], [L0-7]): the cheap map of all visible skills, their
+ * categories, and a ranked search — pure functions over an index.
+ *
+ * @module
+ */
+import { firstProseLine } from "../frontmatter/fence.ts";
+import type { SkillIndex } from "../scan/index.ts";
+import type { SkillRecord } from "../scan/record.ts";
+import { isVisible, type VisibilityFacts } from "./visibility.ts";
+
+/** One skill as `list` shows it. */
+export interface ListedSkill {
+  /** Name. */
+  name: string;
+  /** Description. */
+  description: string;
+  /** Top-level category, or null. */
+  category: string | null;
+  /** Tags. */
+  tags: string[];
+  /** Present and true when two skills of this name share a root ([S-7]). */
+  ambiguous?: true;
+  /** The colliding skills' paths, when ambiguous. */
+  matches?: string[];
+  /** Search relevance, for `search` only. */
+  score?: number;
+}
+
+/** The JSON of `list` ([L0-1]). */
+export interface ListResult {
+  /** Always true. */
+  success: true;
+  /** Visible skills sorted by (category, name). */
+  skills: ListedSkill[];
+  /** Sorted categories of the listed skills. */
+  categories: string[];
+  /** Number of skills. */
+  count: number;
+  /** How to go on, when there are skills. */
+  hint?: string;
+  /** `No skills found.`, when there are none. */
+  message?: string;
+}
+
+/** The hint of [L0-1]. */
+export const LIST_HINT = "Use skill_view(name) to see full content, tags, and linked files";
+
+/** The visible entries of an index, each with its record. */
+export function visibleSkills(index: SkillIndex, facts: VisibilityFacts): ListedSkill[] {
+  const out: ListedSkill[] = [];
+  for (const entry of index.entries.values()) {
+    if (!isVisible(entry.record, facts)) continue;
+    out.push(listed(entry.record, entry.ambiguous ? entry.matches : undefined));
+  }
+  return out.sort(byCategoryThenName);
+}
+
+function listed(record: SkillRecord, matches?: SkillRecord[]): ListedSkill {
+  const item: ListedSkill = {
+    name: record.name,
+    description: record.description,
+    category: record.category,
+    tags: record.tags,
+  };
+  if (matches) {
+    item.ambiguous = true;
+    item.matches = matches.map((m) => m.path);
+  }
+  return item;
+}
+
+function byCategoryThenName(a: ListedSkill, b: ListedSkill): number {
+  const ca = a.category ?? "";
+  const cb = b.category ?? "";
+  if (ca !== cb) return ca < cb ? -1 : 1;
+  return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
+}
+
+/** Wraps skills into the list document of [L0-1]. */
+export function listDocument(skills: ListedSkill[]): ListResult {
+  if (skills.length === 0) {
+    return { success: true, skills: [], categories: [], count: 0, message: "No skills found." };
+  }
+  const categories = [
+    ...new Set(skills.map((s) => s.category).filter((c): c is string => c !== null)),
+  ].sort();
+  return { success: true, skills, categories, count: skills.length, hint: LIST_HINT };
+}
+
+/** `list [--category C]`: every visible skill, optionally of one top-level category. */
+export function listSkills(
+  index: SkillIndex,
+  facts: VisibilityFacts,
+  category?: string,
+): ListResult {
+  let skills = visibleSkills(index, facts);
+  if (category !== undefined) skills = skills.filter((s) => s.category === category);
+  return listDocument(skills);
+}
+
+/** One category as `list --categories` shows it ([L0-6]). */
+export interface CategoryInfo {
+  /** The category. */
+  category: string;
+  /** How many visible skills it holds. */
+  count: number;
+  /** From `<root>/<category>/DESCRIPTION.md`, else null. */
+  description: string | null;
+}
+
+/**
+ * `list --categories`: one entry per category with its count and description.
+ * `describe(root, category)` reads the description file (I/O stays with the caller).
+ */
+export function listCategories(
+  index: SkillIndex,
+  facts: VisibilityFacts,
+  describe: (root: string, category: string) => string | null,
+): { success: true; categories: CategoryInfo[]; count: number } {
+  const counts = new Map<string, number>();
+  const roots = new Map<string, string[]>();
+  for (const entry of index.entries.values()) {
+    const c = entry.record.category;
+    if (c === null || !isVisible(entry.record, facts)) continue;
+    counts.set(c, (counts.get(c) ?? 0) + 1);
+    const list = roots.get(c) ?? [];
+    if (!list.includes(entry.record.root)) list.push(entry.record.root);
+    roots.set(c, list);
+  }
+  const categories = [...counts.keys()].sort().map((category) => {
+    let description: string | null = null;
+    for (const root of roots.get(category)!) {
+      description = describe(root, category);
+      if (description !== null) break;
+    }
+    return { category, count: counts.get(category)!, description };
+  });
+  return { success: true, categories, count: categories.length };
+}
+
+/** The description in a DESCRIPTION.md: frontmatter `description`, else its first prose line. */
+export function categoryDescription(
+  frontmatter: Record<string, unknown>,
+  body: string,
+): string | null {
+  if (typeof frontmatter.description === "string" && frontmatter.description.trim()) {
+    return frontmatter.description.trim();
+  }
+  return firstProseLine(body) ?? null;
+}
+
+/** Relevance of a skill to a query ([L0-7]): name first, then tags, then description. */
+export function searchScore(skill: ListedSkill, query: string): number {
+  const q = query.trim().toLowerCase();
+  if (q === "") return 0;
+  const terms = q.split(/\s+/);
+  const name = skill.name.toLowerCase();
+  const tags = skill.tags.map((t) => t.toLowerCase());
+  const description = skill.description.toLowerCase();
+  let score = name === q ? 100 : 0;
+  for (const term of terms) {
+    if (name === term) score += 30;
+    else if (name.includes(term)) score += 20;
+    if (tags.includes(term)) score += 10;
+    else if (tags.some((t) => t.includes(term))) score += 6;
+    if (description.includes(term)) score += 2;
+  }
+  return score;
+}
+
+/** `search QUERY`: visible skills that match, best first, with their scores ([L0-7]). */
+export function searchSkills(index: SkillIndex, facts: VisibilityFacts, query: string): ListResult {
+  const scored = visibleSkills(index, facts)
+    .map((s) => ({ ...s, score: searchScore(s, query) }))
+    .filter((s) => s.score > 0)
+    .sort((a, b) => b.score - a.score || byCategoryThenName(a, b));
+  return listDocument(scored);
+}

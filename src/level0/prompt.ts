@@ -1,0 +1,131 @@
+/**
+ * `prompt` ([L0-8]): the Level-0 block an agent puts in its system prompt, in the
+ * Agent Skills XML of `skills-ref to-prompt`, Markdown or JSON, within a budget.
+ *
+ * @module
+ */
+
+/** One skill in a prompt block. */
+export interface PromptSkill {
+  /** Name. */
+  name: string;
+  /** Description (dropped first, least used first, when over budget). */
+  description: string;
+  /** The absolute path of its SKILL.md. */
+  location: string;
+  /** How often it was used; decides which descriptions go first. */
+  uses: number;
+}
+
+/** The prompt formats. */
+export type PromptFormat = "xml" | "markdown" | "json";
+
+/** What `prompt` returns. */
+export interface PromptResult {
+  /** Always true. */
+  success: true;
+  /** The format used. */
+  format: PromptFormat;
+  /** The block itself. */
+  prompt: string;
+  /** Its size in characters. */
+  chars: number;
+  /** Its estimated size in tokens (characters / 4, rounded up). */
+  estimated_tokens: number;
+  /** Number of skills in it. */
+  count: number;
+  /** The budget asked for, or null. */
+  budget_chars: number | null;
+  /** Skills whose descriptions were dropped to fit the budget, in the order dropped. */
+  descriptions_dropped: string[];
+  /** True when the block is still over budget with every description dropped. */
+  over_budget: boolean;
+}
+
+/** Escapes like Python's `html.escape` (quotes included), as `skills-ref` does. */
+export function escapeHtml(s: string): string {
+  return s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;")
+    .replace(/"/g, "&quot;").replace(/'/g, "&#x27;");
+}
+
+/** Renders skills in one format. A skill with an empty description keeps its name. */
+export function renderPrompt(skills: PromptSkill[], format: PromptFormat): string {
+  if (format === "json") {
+    return JSON.stringify({
+      available_skills: skills.map((s) => ({
+        name: s.name,
+        description: s.description,
+        location: s.location,
+      })),
+    });
+  }
+  if (format === "markdown") {
+    const lines = ["## Available skills", ""];
+    for (const s of skills) {
+      lines.push(
+        s.description
+          ? `- **${s.name}**: ${s.description} (\`${s.location}\`)`
+          : `- **${s.name}** (\`${s.location}\`)`,
+      );
+    }
+    return lines.join("\n");
+  }
+  const lines = ["<available_skills>"];
+  for (const s of skills) {
+    lines.push(
+      "<skill>",
+      "<name>",
+      escapeHtml(s.name),
+      "</name>",
+      "<description>",
+      escapeHtml(s.description),
+      "</description>",
+      "<location>",
+      escapeHtml(s.location),
+      "</location>",
+      "</skill>",
+    );
+  }
+  lines.push("</available_skills>");
+  return lines.join("\n");
+}
+
+/**
+ * Builds the prompt block. Over `budget`, descriptions of the least-used skills are
+ * dropped first (ties: the later name first), never names.
+ */
+export function buildPrompt(
+  skills: PromptSkill[],
+  format: PromptFormat,
+  budget?: number,
+): PromptResult {
+  const current = skills.map((s) => ({ ...s }));
+  let size = renderPrompt(current, format).length;
+  const dropped: string[] = [];
+  if (budget !== undefined && size > budget) {
+    const order = [...current].sort((a, b) =>
+      a.uses - b.uses || (a.name < b.name ? 1 : a.name > b.name ? -1 : 0)
+    );
+    for (const s of order) {
+      if (size <= budget) break;
+      if (s.description === "") continue;
+      // Formats are concatenations of per-skill parts: the saving is that skill's share.
+      const before = renderPrompt([s], format).length;
+      s.description = "";
+      size -= before - renderPrompt([s], format).length;
+      dropped.push(s.name);
+    }
+  }
+  const prompt = renderPrompt(current, format);
+  return {
+    success: true,
+    format,
+    prompt,
+    chars: prompt.length,
+    estimated_tokens: Math.ceil(prompt.length / 4),
+    count: skills.length,
+    budget_chars: budget ?? null,
+    descriptions_dropped: dropped,
+    over_budget: budget !== undefined && prompt.length > budget,
+  };
+}

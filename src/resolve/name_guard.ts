@@ -1,0 +1,74 @@
+/**
+ * The name guard of [R-1]: what a skill name (or a file path inside a skill) may be,
+ * checked before anything touches the disk. Pure.
+ *
+ * @module
+ */
+import { SkillrtError } from "../errors.ts";
+import { isAbsoluteAnywhere } from "../home/paths.ts";
+
+/** The hint that goes with every name-guard error. */
+export const NAME_HINT = "Use a skill name or relative path within the skills directory.";
+
+// deno-lint-ignore no-control-regex
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
+
+/** True when the path has a `..` component (either separator). */
+export function hasTraversal(p: string): boolean {
+  return p.split(/[\\/]/).includes("..");
+}
+
+/** Quotes a value for an error message, showing control characters escaped. */
+export function quoted(value: string): string {
+  return JSON.stringify(value).slice(1, -1);
+}
+
+/** Throws the [R-1] error for a name that is empty, has control characters, is absolute or climbs out. */
+export function guardName(name: unknown): string {
+  if (typeof name !== "string" || name.trim() === "") {
+    throw new SkillrtError("Skill name must be a non-empty string.", { hint: NAME_HINT });
+  }
+  if (CONTROL.test(name)) {
+    throw new SkillrtError(`Skill name '${quoted(name)}' contains NUL or control characters.`, {
+      hint: NAME_HINT,
+    });
+  }
+  if (isAbsoluteAnywhere(name)) {
+    throw new SkillrtError("Skill name must be a relative path within the skills directory.", {
+      hint: NAME_HINT,
+    });
+  }
+  if (hasTraversal(name)) {
+    throw new SkillrtError("Skill name cannot contain '..' path traversal components.", {
+      hint: NAME_HINT,
+    });
+  }
+  return name;
+}
+
+/** Edit distance between two strings (for "closest first" suggestions). */
+export function editDistance(a: string, b: string): number {
+  let prev = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    const cur = [i];
+    for (let j = 1; j <= b.length; j++) {
+      cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    prev = cur;
+  }
+  return prev[b.length];
+}
+
+/** Up to `limit` names, closest to `name` first (names containing it count as closer). */
+export function closestNames(name: string, names: Iterable<string>, limit = 20): string[] {
+  const q = name.toLowerCase();
+  return [...new Set(names)]
+    .map((n) => {
+      const l = n.toLowerCase();
+      const bonus = l.includes(q) || q.includes(l) ? -100 : 0;
+      return { n, d: editDistance(q, l) + bonus };
+    })
+    .sort((a, b) => a.d - b.d || (a.n < b.n ? -1 : a.n > b.n ? 1 : 0))
+    .slice(0, limit)
+    .map((x) => x.n);
+}

@@ -1,0 +1,159 @@
+/**
+ * Resolving a name to one skill ([R-1..5]): the guard, the four strategies per root in
+ * precedence order, the ambiguity rule shared with `list` ([S-7]), plugin namespaces.
+ *
+ * @module
+ */
+import { SkillrtError } from "../errors.ts";
+import { readHead } from "../frontmatter/read_head.ts";
+import { dirname, joinPath, realPathOrUndefined } from "../home/paths.ts";
+import type { PluginRoot, Root } from "../home/setup.ts";
+import type { Catalog } from "../scan/catalog.ts";
+import { readRecord } from "../scan/index.ts";
+import { buildRecord, type SkillRecord } from "../scan/record.ts";
+import { closestNames, guardName } from "./name_guard.ts";
+
+/** The hint of an ambiguous name ([R-3]). */
+export const AMBIGUOUS_HINT =
+  "Pass the full relative path instead of the bare name (e.g., 'category/skill-name'), or rename one of the colliding skills so each name is unique.";
+/** The hint of an unknown name ([R-4]). */
+export const NOT_FOUND_HINT = "Use skills_list to see all available skills";
+
+/** A resolved skill. */
+export interface Resolved {
+  /** Its record (read from its head). */
+  record: SkillRecord;
+  /** True for a legacy flat `<name>.md` skill ([S-8]). */
+  flat: boolean;
+  /** The plugin it belongs to, for `ns:skill` names. */
+  plugin?: PluginRoot;
+}
+
+function isFile(path: string): boolean {
+  try {
+    return Deno.statSync(path).isFile;
+  } catch {
+    return false;
+  }
+}
+
+function flatRecord(file: string, rel: string, root: Root | PluginRoot, name: string): SkillRecord {
+  const head = readHead(file);
+  const source = "namespace" in root ? "plugin" : root.source;
+  const namespace = "namespace" in root ? root.namespace : undefined;
+  return buildRecord(
+    {
+      file,
+      dir: dirname(file),
+      rel,
+      root: root.path,
+      source,
+      namespace,
+      fallbackName: name,
+      flat: true,
+    },
+    head.fence,
+    head.invalidUtf8,
+  );
+}
+
+function folderName(record: SkillRecord): string {
+  return record.path === "" ? record.skill_dir.split("/").pop()! : record.path.split("/").pop()!;
+}
+
+function bareName(record: SkillRecord): string {
+  return record.namespace ? record.name.slice(record.namespace.length + 1) : record.name;
+}
+
+type Candidate = { record: SkillRecord; flat: boolean };
+
+/** The candidates of one root for a name, by the first strategy of [R-2] that finds any. */
+export function candidatesIn(root: Root | PluginRoot, name: string, catalog: Catalog): Candidate[] {
+  const source = "namespace" in root ? "plugin" : root.source;
+  const namespace = "namespace" in root ? root.namespace : undefined;
+  const dir = joinPath(root.path, name);
+  if (isFile(joinPath(dir, "SKILL.md"))) {
+    return [{ record: readRecord(dir, name, root.path, source, namespace), flat: false }];
+  }
+  if (isFile(`${dir}.md`)) {
+    return [{
+      record: flatRecord(`${dir}.md`, `${name}.md`, root, name.split("/").pop()!),
+      flat: true,
+    }];
+  }
+  if (name.includes("/")) return [];
+  const scanned = catalog.root(root);
+  const byFolder = scanned.records.filter((r) => folderName(r) === name);
+  if (byFolder.length) return dedupe(byFolder);
+  const byName = scanned.records.filter((r) => bareName(r) === name);
+  if (byName.length) return dedupe(byName);
+  return scanned.flat.filter((f) => f.name === name).map((f) => ({
+    record: flatRecord(f.file, f.rel, root, name),
+    flat: true,
+  }));
+}
+
+function dedupe(records: SkillRecord[]): Candidate[] {
+  const seen = new Set<string>();
+  const out: Candidate[] = [];
+  for (const record of records) {
+    const real = realPathOrUndefined(record.skill_dir) ?? record.skill_dir;
+    if (seen.has(real)) continue;
+    seen.add(real);
+    out.push({ record, flat: false });
+  }
+  return out;
+}
+
+function decide(name: string, candidates: Candidate[]): Resolved {
+  if (candidates.length === 1) return candidates[0];
+  throw new SkillrtError(
+    `Ambiguous skill name '${name}': ${candidates.length} skills match. Refusing to guess — load one explicitly by its categorized path.`,
+    { matches: candidates.map((c) => c.record.path), hint: AMBIGUOUS_HINT },
+  );
+}
+
+/** Resolves a name to one skill, or throws the error of [R-1], [R-3], [R-4] or [R-5]. */
+export function resolveSkill(name: string, catalog: Catalog): Resolved {
+  guardName(name);
+  const colon = name.indexOf(":");
+  if (colon !== -1) {
+    const ns = name.slice(0, colon);
+    const skill = name.slice(colon + 1);
+    if (!/^[a-zA-Z0-9_-]+$/.test(ns)) {
+      throw new SkillrtError(`Invalid namespace '${ns}' in '${name}'.`);
+    }
+    const plugin = catalog.setup.plugins.find((p) => p.namespace === ns);
+    let pluginDirExists = false;
+    try {
+      pluginDirExists = Deno.statSync(joinPath(catalog.setup.home, "plugins", ns)).isDirectory;
+    } catch {
+      pluginDirExists = false;
+    }
+    if (pluginDirExists) {
+      const candidates = plugin && skill ? candidatesIn(plugin, skill, catalog) : [];
+      if (candidates.length === 0) {
+        const names = plugin ? catalog.root(plugin).records.map((r) => r.name) : [];
+        throw new SkillrtError(`Skill '${skill}' not found in plugin '${ns}'.`, {
+          available_skills: closestNames(name, names),
+          hint: NOT_FOUND_HINT,
+        });
+      }
+      return { ...decide(name, candidates), plugin };
+    }
+    return resolveInRoots(name, `${ns}/${skill}`, catalog);
+  }
+  return resolveInRoots(name, name, catalog);
+}
+
+function resolveInRoots(shown: string, name: string, catalog: Catalog): Resolved {
+  for (const root of catalog.setup.roots) {
+    const candidates = candidatesIn(root, name, catalog);
+    if (candidates.length) return decide(shown, candidates);
+  }
+  const names = [...catalog.index().entries.keys()];
+  throw new SkillrtError(`Skill '${shown}' not found.`, {
+    available_skills: closestNames(shown, names),
+    hint: NOT_FOUND_HINT,
+  });
+}

@@ -1,0 +1,176 @@
+/**
+ * The runtime: the library's entry point. Each call reads the skills afresh through a
+ * new {@linkcode Catalog}, so results are never stale ([S-4]).
+ *
+ * @module
+ */
+import { readHead } from "./frontmatter/read_head.ts";
+import { frontmatterOf, type SkillRecord } from "./scan/record.ts";
+import { readEnv } from "./home/host.ts";
+import { joinPath } from "./home/paths.ts";
+import { resolveSetup, type Setup, type SetupOptions } from "./home/setup.ts";
+import {
+  categoryDescription,
+  type CategoryInfo,
+  listCategories,
+  type ListResult,
+  listSkills,
+  searchSkills,
+  visibleSkills,
+} from "./level0/list.ts";
+import { buildPrompt, type PromptFormat, type PromptResult } from "./level0/prompt.ts";
+import { disabledNames, type VisibilityFacts } from "./level0/visibility.ts";
+import { SkillrtError } from "./errors.ts";
+import { type Resolved, resolveSkill } from "./resolve/resolve.ts";
+import { Catalog } from "./scan/catalog.ts";
+import { readUsageCounts } from "./usage/read_usage.ts";
+import { type FileResult, viewFile } from "./files/file_view.ts";
+import { dotenvNames } from "./view/env_vars.ts";
+import { type ViewResult, viewSkill } from "./view/view.ts";
+
+/** How to open a runtime. */
+export interface RuntimeOptions extends SetupOptions {
+  /** A setup computed elsewhere (the warden's); computed from the other options when absent. */
+  setup?: Setup;
+  /** The platform for `skills.platform_disabled` (`--platform`, else `$HERMES_PLATFORM`). */
+  platform?: string;
+  /** The session id for `${HERMES_SESSION_ID}`. */
+  sessionId?: string;
+  /** Available toolsets: when given, `requires_toolsets`/`fallback_for_toolsets` apply ([L0-5]). */
+  toolsets?: string[];
+  /** Available tools: when given, `requires_tools`/`fallback_for_tools` apply. */
+  tools?: string[];
+}
+
+/** Options of {@linkcode SkillRuntime.prompt}. */
+export interface PromptOptions {
+  /** `xml` (default), `markdown` or `json`. */
+  format?: PromptFormat;
+  /** Largest size in characters; descriptions of the least-used skills go first. */
+  budgetChars?: number;
+}
+
+/** A skills runtime over one home: Level 0, 1 and 2 of progressive disclosure. */
+export class SkillRuntime {
+  /** The home, config and roots this runtime reads. */
+  readonly setup: Setup;
+  /** The options it was opened with. */
+  readonly options: RuntimeOptions;
+
+  /** Opens a runtime; reads config.yaml (throws a clear error when it does not parse). */
+  constructor(options: RuntimeOptions = {}) {
+    this.options = options;
+    this.setup = options.setup ?? resolveSetup(options);
+  }
+
+  /** A fresh catalog: every call sees the skills as they are now. */
+  catalog(): Catalog {
+    return new Catalog(this.setup);
+  }
+
+  /** The facts that decide who is visible at Level 0. */
+  visibility(): VisibilityFacts {
+    const env = this.options.env ?? readEnv;
+    const platform = this.options.platform ?? env("HERMES_PLATFORM");
+    return {
+      platform: this.setup.host.platform,
+      environments: this.setup.host.environments,
+      disabled: disabledNames(this.setup.config, platform),
+      toolsets: this.options.toolsets,
+      tools: this.options.tools,
+    };
+  }
+
+  /** Level 0: every visible skill, optionally of one category ([L0-1]). */
+  list(options: { category?: string } = {}): ListResult {
+    return listSkills(this.catalog().index(), this.visibility(), options.category);
+  }
+
+  /** Level 0, coarse: one entry per category with counts and descriptions ([L0-6]). */
+  categories(): { success: true; categories: CategoryInfo[]; count: number } {
+    return listCategories(this.catalog().index(), this.visibility(), (root, category) => {
+      const file = joinPath(root, category, "DESCRIPTION.md");
+      try {
+        const head = readHead(file);
+        const fm = head.fence.kind === "ok" ? frontmatterOf(head.fence, file).data : {};
+        const body = head.fence.kind === "ok"
+          ? head.fence.body
+          : Deno.readTextFileSync(file).slice(0, 4096);
+        return categoryDescription(fm, body);
+      } catch {
+        return null;
+      }
+    });
+  }
+
+  /** Level 0, ranked: skills matching a query, best first ([L0-7]). */
+  search(query: string): ListResult {
+    return searchSkills(this.catalog().index(), this.visibility(), query);
+  }
+
+  /** The Level-0 block for a system prompt ([L0-8]). */
+  prompt(options: PromptOptions = {}): PromptResult {
+    const catalog = this.catalog();
+    const index = catalog.index();
+    const uses = new Map<string, number>();
+    for (const root of this.setup.roots) {
+      for (const [name, n] of readUsageCounts(root.path)) if (!uses.has(name)) uses.set(name, n);
+    }
+    const skills = visibleSkills(index, this.visibility()).map((s) => ({
+      name: s.name,
+      description: s.description,
+      location: index.entries.get(s.name)!.record.file,
+      uses: uses.get(s.name) ?? 0,
+    }));
+    return buildPrompt(skills, options.format ?? "xml", options.budgetChars);
+  }
+
+  /** Resolves a name to one skill, refusing disabled skills ([R-1..5], [L0-4]). */
+  resolve(name: string, catalog: Catalog = this.catalog()): Resolved {
+    const resolved = resolveSkill(name, catalog);
+    if (this.visibility().disabled.has(resolved.record.name)) {
+      throw new SkillrtError(`Skill '${resolved.record.name}' is disabled.`, {
+        hint:
+          "Remove it from skills.disabled (or skills.platform_disabled) in config.yaml to use it.",
+      });
+    }
+    return resolved;
+  }
+
+  /** Names of environment variables set in the process or in `<home>/.env`. */
+  envNames(): Set<string> {
+    const names = new Set(this.setup.host.env_names);
+    try {
+      for (const n of dotenvNames(Deno.readTextFileSync(joinPath(this.setup.home, ".env")))) {
+        names.add(n);
+      }
+    } catch {
+      // No .env: only the process environment counts.
+    }
+    return names;
+  }
+
+  /** Level 1: one whole skill with everything around it ([V-1..6]). */
+  view(name: string, options: { strict?: boolean } = {}): ViewResult {
+    const catalog = this.catalog();
+    const resolved = this.resolve(name, catalog);
+    const siblings = resolved.plugin
+      ? catalog.root(resolved.plugin).records.map((r: SkillRecord) =>
+        r.name.slice(resolved.plugin!.namespace.length + 1)
+      )
+      : undefined;
+    return viewSkill(resolved, {
+      platform: this.setup.host.platform,
+      envNames: this.envNames(),
+      configValues: this.setup.config.config,
+      maxBytes: this.setup.config.max_file_bytes,
+      strict: options.strict,
+      siblings,
+    });
+  }
+
+  /** Level 2: one file inside a skill ([F-1..3]). */
+  viewFile(name: string, path: string): FileResult {
+    return viewFile(this.resolve(name), path, this.setup.config.max_file_bytes);
+  }
+}

@@ -1,0 +1,104 @@
+/**
+ * The permission plan of [X-1]: for each command, exactly what its Worker may read,
+ * write, run, reach and see. Pure: computed from the command and the setup, printed
+ * by `sandbox` ([X-3]) and turned into Worker permissions.
+ *
+ * @module
+ */
+import { joinPath } from "../home/paths.ts";
+import type { Setup } from "../home/setup.ts";
+
+/** What one command's Worker is granted. */
+export interface PermissionPlan {
+  /** The command the plan is for. */
+  command: string;
+  /** Paths it may read (folders include everything below them). */
+  read: string[];
+  /** Paths it may write. */
+  write: string[];
+  /** Programs it may run. */
+  run: string[];
+  /** Hosts it may reach. */
+  net: string[];
+  /** Environment variables it may read. */
+  env: string[];
+}
+
+/** Commands that only read skills. */
+export const READING_COMMANDS: readonly string[] = [
+  "list",
+  "search",
+  "view",
+  "prompt",
+  "validate",
+  "doctor",
+  "invoke",
+];
+/** Commands whose output is preprocessed and may run inline shell ([P-4]). */
+export const PREPROCESSING_COMMANDS: readonly string[] = ["view", "invoke"];
+
+function unique(paths: string[]): string[] {
+  return [...new Set(paths)].sort();
+}
+
+/** The folders and files every reading command needs: roots, plugins, bundles, config, `.env`. */
+export function readSet(setup: Setup): string[] {
+  return unique([
+    ...setup.roots.map((r) => r.path),
+    setup.local_root,
+    joinPath(setup.home, "plugins"),
+    ...setup.plugins.map((p) => p.path),
+    joinPath(setup.home, "skill-bundles"),
+    setup.config_file,
+    joinPath(setup.home, ".env"),
+  ]);
+}
+
+/**
+ * The plan for `command`. `paths` are extra paths the command was given to read
+ * (`validate PATH…`).
+ */
+export function planFor(command: string, setup: Setup, paths: string[] = []): PermissionPlan {
+  const plan: PermissionPlan = { command, read: [], write: [], run: [], net: [], env: [] };
+  if (!READING_COMMANDS.includes(command)) return plan;
+  plan.read = unique([...readSet(setup), ...paths]);
+  if (PREPROCESSING_COMMANDS.includes(command) && setup.config.inline_shell) {
+    plan.run = unique(setup.config.inline_shell_allow);
+  }
+  return plan;
+}
+
+/** The Deno Worker permissions of a plan: everything not listed is denied. */
+export function workerPermissions(plan: PermissionPlan): Deno.PermissionOptionsObject {
+  const list = (xs: string[]) => (xs.length ? xs : false);
+  return {
+    read: list(plan.read),
+    write: list(plan.write),
+    run: list(plan.run),
+    net: list(plan.net),
+    env: list(plan.env),
+    ffi: false,
+    sys: false,
+    import: false,
+  };
+}
+
+/** The `deno run` flags that grant the same as the plan ([X-3]). */
+export function planFlags(plan: PermissionPlan): string[] {
+  const flags: string[] = [];
+  const add = (name: string, xs: string[]) => {
+    if (xs.length) flags.push(`--allow-${name}=${xs.join(",")}`);
+  };
+  add("read", plan.read);
+  add("write", plan.write);
+  add("run", plan.run);
+  add("net", plan.net);
+  add("env", plan.env);
+  flags.push("--no-prompt");
+  return flags;
+}
+
+/** Quotes a shell word when it needs it. */
+export function shellQuote(word: string): string {
+  return /^[A-Za-z0-9_\-./=,:@%+]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
+}

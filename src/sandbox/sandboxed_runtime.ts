@@ -1,0 +1,85 @@
+/**
+ * `openSandboxedRuntime()` ([X-4]): the library's way to run skill parsing in a Worker
+ * with a computed plan, the same way the CLI does. Each call runs in a fresh Worker.
+ *
+ * @module
+ */
+import type { CommandRequest } from "../cli/request.ts";
+import { SkillrtError } from "../errors.ts";
+import type { FileResult } from "../files/file_view.ts";
+import type { ListResult } from "../level0/list.ts";
+import type { PromptResult } from "../level0/prompt.ts";
+import { resolveSetup, type Setup } from "../home/setup.ts";
+import type { RuntimeOptions } from "../runtime.ts";
+import type { ViewResult } from "../view/view.ts";
+import { type PermissionPlan, planFor } from "./plan.ts";
+import { runInWorker } from "./run_worker.ts";
+
+/** A runtime whose every call runs in a sandbox Worker. */
+export interface SandboxedRuntime {
+  /** The setup the plans are computed from. */
+  readonly setup: Setup;
+  /** The plan a command's Worker gets. */
+  plan(command: string): PermissionPlan;
+  /** Level 0 ([L0-1]). */
+  list(options?: { category?: string }): Promise<ListResult>;
+  /** Ranked search ([L0-7]). */
+  search(query: string): Promise<ListResult>;
+  /** Level 1 ([V-1]). */
+  view(name: string, options?: { strict?: boolean }): Promise<ViewResult>;
+  /** Level 2 ([F-3]). */
+  viewFile(name: string, path: string): Promise<FileResult>;
+  /** The Level-0 prompt block ([L0-8]). */
+  prompt(
+    options?: { format?: "xml" | "markdown" | "json"; budgetChars?: number },
+  ): Promise<PromptResult>;
+}
+
+/** Opens a runtime that runs each call in a Worker holding only that call's plan. */
+export function openSandboxedRuntime(options: RuntimeOptions = {}): SandboxedRuntime {
+  const setup = options.setup ?? resolveSetup(options);
+  const call = async <T>(
+    command: string,
+    args: string[],
+    opts: CommandRequest["options"] = {},
+  ): Promise<T> => {
+    const request: CommandRequest = {
+      command,
+      args,
+      options: opts,
+      global: {
+        json: true,
+        color: false,
+        platform: options.platform,
+        sessionId: options.sessionId,
+        toolsets: options.toolsets,
+        tools: options.tools,
+      },
+    };
+    const outcome = await runInWorker({ request, setup, plan: planFor(command, setup) });
+    let doc: Record<string, unknown>;
+    try {
+      doc = JSON.parse(outcome.stdout);
+    } catch {
+      throw new SkillrtError(
+        outcome.stderr.trim().replace(/^skillrt: /, "") || "The sandbox returned no result.",
+        {},
+        outcome.exitCode || 1,
+      );
+    }
+    if (doc.success === false) {
+      const { error, success: _s, ...details } = doc;
+      throw new SkillrtError(String(error), details, outcome.exitCode);
+    }
+    return doc as T;
+  };
+  return {
+    setup,
+    plan: (command) => planFor(command, setup),
+    list: (o = {}) => call("list", [], { category: o.category }),
+    search: (query) => call("search", [query]),
+    view: (name, o = {}) => call("view", [name], { strict: o.strict }),
+    viewFile: (name, path) => call("view", [name, path]),
+    prompt: (o = {}) => call("prompt", [], { format: o.format, budgetChars: o.budgetChars }),
+  };
+}

@@ -1,0 +1,66 @@
+/**
+ * The catalog of one command: scans each root at most once, and only the roots a
+ * command needs (a bare-name `view` stops at the first root with a candidate; a
+ * `view category/name` scans none). Lives as long as one command, so it is never stale.
+ *
+ * @module
+ */
+import type { Diagnostic } from "../diagnostics.ts";
+import type { PluginRoot, Root, Setup } from "../home/setup.ts";
+import { indexRecords, scanRoot, type SkillIndex } from "./index.ts";
+import type { SkillRecord } from "./record.ts";
+import type { FoundFlat, WalkLimits } from "./walk.ts";
+
+/** One scanned root. */
+export interface ScannedRoot {
+  /** Its skills, in walk order. */
+  records: SkillRecord[];
+  /** Its legacy flat skills. */
+  flat: FoundFlat[];
+  /** Walk diagnostics. */
+  diagnostics: Diagnostic[];
+}
+
+/** Scans roots on demand and remembers them for the rest of the command. */
+export class Catalog {
+  /** The setup the catalog reads. */
+  readonly setup: Setup;
+  #roots = new Map<string, ScannedRoot>();
+  #index?: SkillIndex;
+
+  /** Creates a catalog over a setup's roots and plugins. */
+  constructor(setup: Setup) {
+    this.setup = setup;
+  }
+
+  /** The walk bounds the config asks for. */
+  get limits(): WalkLimits {
+    return { maxDepth: this.setup.config.max_depth, maxDirs: this.setup.config.max_dirs };
+  }
+
+  /** The scan of one root (walked on first use). */
+  root(root: Root | PluginRoot): ScannedRoot {
+    let scanned = this.#roots.get(root.path);
+    if (!scanned) {
+      scanned = scanRoot(root, this.limits);
+      this.#roots.set(root.path, scanned);
+    }
+    return scanned;
+  }
+
+  /** Every root and plugin scanned and indexed with the precedence rule of [S-7]. */
+  index(): SkillIndex {
+    if (this.#index) return this.#index;
+    const records: SkillRecord[] = [];
+    const flat = new Map<string, FoundFlat[]>();
+    const diagnostics: Diagnostic[] = [];
+    for (const root of [...this.setup.roots, ...this.setup.plugins]) {
+      const scanned = this.root(root);
+      records.push(...scanned.records);
+      flat.set(root.path, scanned.flat);
+      diagnostics.push(...scanned.diagnostics);
+    }
+    this.#index = indexRecords(records, flat, diagnostics);
+    return this.#index;
+  }
+}

@@ -1,0 +1,127 @@
+/**
+ * The index of one command: every root walked once, each skill's head read once, and
+ * the precedence rule of [S-7] applied (winner, shadowed, ambiguous). Nothing is kept
+ * on disk, so the index is correct straight after any edit ([S-4]).
+ *
+ * @module
+ */
+import { type Diagnostic, diagnostic } from "../diagnostics.ts";
+import { readHead } from "../frontmatter/read_head.ts";
+import type { PluginRoot, Root } from "../home/setup.ts";
+import { buildRecord, type SkillRecord, type SkillSource } from "./record.ts";
+import { type FoundFlat, join, type WalkLimits, walkRoot } from "./walk.ts";
+
+/** A name as `list` and `view` see it ([S-7]). */
+export interface IndexEntry {
+  /** The skill name. */
+  name: string;
+  /** The skill that answers to the name (the first of `matches` when ambiguous). */
+  record: SkillRecord;
+  /** Two or more skills of that name in the same root: load one by path. */
+  ambiguous: boolean;
+  /** The colliding skills, when ambiguous. */
+  matches: SkillRecord[];
+}
+
+/** All skills of a setup and what was noticed while finding them. */
+export interface SkillIndex {
+  /** Every record found, in precedence order (roots in order, walk order inside each). */
+  records: SkillRecord[];
+  /** One entry per visible name: winners and ambiguous names. */
+  entries: Map<string, IndexEntry>;
+  /** Records that lost to a same-named skill in a higher-precedence root. */
+  shadowed: SkillRecord[];
+  /** Legacy flat skills per root path ([S-8]). */
+  flat: Map<string, FoundFlat[]>;
+  /** Walk and shadowing diagnostics (skill diagnostics stay on their records). */
+  diagnostics: Diagnostic[];
+}
+
+/** Reads the record of the skill in folder `dir` (`rel` below `root`). */
+export function readRecord(
+  dir: string,
+  rel: string,
+  root: string,
+  source: SkillSource,
+  namespace?: string,
+): SkillRecord {
+  const file = join(dir, "SKILL.md");
+  const fallbackName = rel === "" ? dir.split("/").pop() ?? dir : rel.split("/").pop()!;
+  try {
+    const head = readHead(file);
+    return buildRecord(
+      { file, dir, rel, root, source, namespace, fallbackName },
+      head.fence,
+      head.invalidUtf8,
+    );
+  } catch (error) {
+    const record = buildRecord({ file, dir, rel, root, source, namespace, fallbackName }, {
+      kind: "missing",
+    });
+    record.diagnostics = [
+      diagnostic(
+        "error",
+        "file.unreadable",
+        `SKILL.md could not be read (${(error as Error).name}).`,
+        { path: file },
+      ),
+    ];
+    return record;
+  }
+}
+
+/** Walks one root and reads every skill in it. */
+export function scanRoot(
+  root: Root | PluginRoot,
+  limits: WalkLimits,
+): { records: SkillRecord[]; flat: FoundFlat[]; diagnostics: Diagnostic[] } {
+  const source: SkillSource = "namespace" in root ? "plugin" : root.source;
+  const namespace = "namespace" in root ? root.namespace : undefined;
+  const walk = walkRoot(root.path, root.path, limits);
+  const records = walk.skills.map((s) => readRecord(s.dir, s.rel, root.path, source, namespace));
+  return { records, flat: walk.flat, diagnostics: walk.diagnostics };
+}
+
+/** Applies [S-7] to records in precedence order: pure, for tests and for the scanner. */
+export function indexRecords(
+  records: SkillRecord[],
+  flat = new Map<string, FoundFlat[]>(),
+  diagnostics: Diagnostic[] = [],
+): SkillIndex {
+  const entries = new Map<string, IndexEntry>();
+  const shadowed: SkillRecord[] = [];
+  for (const record of records) {
+    const entry = entries.get(record.name);
+    if (!entry) {
+      entries.set(record.name, { name: record.name, record, ambiguous: false, matches: [record] });
+    } else if (entry.record.root === record.root) {
+      entry.ambiguous = true;
+      entry.matches.push(record);
+    } else {
+      shadowed.push(record);
+      diagnostics.push(
+        diagnostic(
+          "info",
+          "skill.shadowed",
+          `Skill '${record.name}' at ${record.skill_dir} is shadowed by the one at ${entry.record.skill_dir}.`,
+          { path: record.file },
+        ),
+      );
+    }
+  }
+  for (const entry of entries.values()) {
+    if (!entry.ambiguous) entry.matches = [];
+    else {
+      diagnostics.push(
+        diagnostic(
+          "warning",
+          "skill.ambiguous",
+          `Skill name '${entry.name}' is used by ${entry.matches.length} skills in ${entry.record.root}: ${
+            entry.matches.map((m) => m.path).join(", ")
+          }.`,
+        ),
+      );
+    }
+  }
+  return { records, entries, shadowed, flat, diagnostics };
+}

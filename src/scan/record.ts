@@ -1,0 +1,235 @@
+/**
+ * The record of one skill ([S-5]): name, description, category, tags and related
+ * skills derived from its frontmatter and its place below the root. Pure: it takes
+ * the fence the reader found and returns the record with its diagnostics.
+ *
+ * @module
+ */
+import { type Diagnostic, diagnostic } from "../diagnostics.ts";
+import { type Fence, firstProseLine } from "../frontmatter/fence.ts";
+import {
+  type Frontmatter,
+  isMapping,
+  parseFrontmatter,
+  stripQuotes,
+} from "../frontmatter/parse.ts";
+
+/** Where a skill was found: its root's kind ([S-1]). */
+export type SkillSource = "project" | "local" | "external" | "plugin";
+
+/** One skill as the index knows it ([S-5]). */
+export interface SkillRecord {
+  /** The name an agent uses: frontmatter `name`, else the folder name (`ns:name` for plugins). */
+  name: string;
+  /** Frontmatter `description`, else the first prose line of the body. */
+  description: string;
+  /** First path segment when nested two deep, else `metadata.hermes.category`, else null. */
+  category: string | null;
+  /** Tags from `metadata.hermes.tags` or `tags`. */
+  tags: string[];
+  /** Related skills from `metadata.hermes.related_skills` or `related_skills`. */
+  related_skills: string[];
+  /** The skill folder relative to its root (`devops/docker`), or a flat skill's file. */
+  path: string;
+  /** The skill folder, absolute (for a flat skill, the folder holding the file). */
+  skill_dir: string;
+  /** The SKILL.md (or flat `.md`) file, absolute. */
+  file: string;
+  /** The root it was found in. */
+  root: string;
+  /** The kind of that root. */
+  source: SkillSource;
+  /** The plugin namespace, for plugin skills. */
+  namespace?: string;
+  /** The parsed frontmatter mapping. */
+  frontmatter: Frontmatter;
+  /** What was repaired or cut while reading it. */
+  diagnostics: Diagnostic[];
+}
+
+/** Names longer than this are cut ([S-5]). */
+export const MAX_NAME = 64;
+/** Descriptions longer than this are cut to 1021 characters + `...` ([S-5]). */
+export const MAX_DESCRIPTION = 1024;
+
+/** Where a skill file sits, for {@linkcode buildRecord}. */
+export interface RecordPlace {
+  /** The SKILL.md (or flat `.md`) file, absolute. */
+  file: string;
+  /** The skill folder, absolute. */
+  dir: string;
+  /** The skill folder (or flat file) relative to the root. */
+  rel: string;
+  /** The root. */
+  root: string;
+  /** The root's kind. */
+  source: SkillSource;
+  /** The plugin namespace, for plugin roots. */
+  namespace?: string;
+  /** The name used when the frontmatter has none (folder name, or flat file stem). */
+  fallbackName: string;
+  /** True for a flat `<name>.md` file, whose path parts count one less. */
+  flat?: boolean;
+}
+
+/** Reads the frontmatter of a fence into a mapping, with diagnostics for every problem. */
+export function frontmatterOf(
+  fence: Fence,
+  file: string,
+  invalidUtf8 = false,
+): { data: Frontmatter; body: string; diagnostics: Diagnostic[] } {
+  const diagnostics: Diagnostic[] = [];
+  if (invalidUtf8) {
+    diagnostics.push(
+      diagnostic(
+        "error",
+        "file.invalid_utf8",
+        "File is not valid UTF-8; invalid bytes were replaced.",
+        { path: file },
+      ),
+    );
+  }
+  switch (fence.kind) {
+    case "ok": {
+      const parsed = parseFrontmatter(fence.yaml, 2, file);
+      return {
+        data: parsed.data,
+        body: fence.body,
+        diagnostics: [...diagnostics, ...parsed.diagnostics],
+      };
+    }
+    case "missing":
+      diagnostics.push(
+        diagnostic(
+          "warning",
+          "frontmatter.missing",
+          "File does not start with YAML frontmatter (---).",
+          { path: file, line: 1 },
+        ),
+      );
+      return { data: {}, body: "", diagnostics };
+    case "too_large":
+      diagnostics.push(
+        diagnostic(
+          "error",
+          "frontmatter.too_large",
+          "Frontmatter is larger than 64 KiB; it was not read.",
+          { path: file, line: 1 },
+        ),
+      );
+      return { data: {}, body: "", diagnostics };
+    default:
+      diagnostics.push(
+        diagnostic(
+          "error",
+          "frontmatter.unclosed",
+          "Frontmatter is not closed (no line '---' after the opening one).",
+          { path: file, line: 1 },
+        ),
+      );
+      return { data: {}, body: "", diagnostics };
+  }
+}
+
+/** Builds the record of one skill from the fence found at its head. */
+export function buildRecord(place: RecordPlace, fence: Fence, invalidUtf8 = false): SkillRecord {
+  const { data, body, diagnostics } = frontmatterOf(fence, place.file, invalidUtf8);
+  const at = { path: place.file };
+  const hermes = hermesMetadata(data);
+
+  let name = place.fallbackName;
+  if (typeof data.name === "string" && data.name.trim() !== "") name = data.name.trim();
+  else if (data.name !== undefined && data.name !== null && data.name !== "") {
+    diagnostics.push(
+      diagnostic(
+        "warning",
+        "name.not_string",
+        "Frontmatter 'name' is not a string; the folder name is used.",
+        at,
+      ),
+    );
+  }
+  if (name.length > MAX_NAME) {
+    diagnostics.push(
+      diagnostic(
+        "warning",
+        "name.too_long",
+        `Name is ${name.length} characters; cut to ${MAX_NAME}.`,
+        at,
+      ),
+    );
+    name = name.slice(0, MAX_NAME);
+  }
+  if (place.namespace) name = `${place.namespace}:${name}`;
+
+  let description = "";
+  const d = data.description;
+  if (typeof d === "string" || typeof d === "number" || typeof d === "boolean") {
+    description = String(d).trim();
+  } else if (d !== undefined && d !== null) {
+    diagnostics.push(
+      diagnostic(
+        "warning",
+        "description.not_string",
+        "Frontmatter 'description' is not text; the first body line is used.",
+        at,
+      ),
+    );
+  }
+  if (description === "") description = firstProseLine(body) ?? "";
+  if (description.length > MAX_DESCRIPTION) {
+    diagnostics.push(
+      diagnostic(
+        "warning",
+        "description.too_long",
+        `Description is ${description.length} characters; cut to ${MAX_DESCRIPTION}.`,
+        at,
+      ),
+    );
+    description = description.slice(0, MAX_DESCRIPTION - 3) + "...";
+  }
+
+  const parts = place.rel.split("/").length + (place.flat ? 0 : 1);
+  let category: string | null = parts >= 3 ? place.rel.split("/")[0] : null;
+  if (category === null && typeof hermes.category === "string" && hermes.category.trim()) {
+    category = hermes.category.trim();
+  }
+
+  return {
+    name,
+    description,
+    category,
+    tags: listField(hermes.tags ?? data.tags),
+    related_skills: listField(hermes.related_skills ?? data.related_skills),
+    path: place.rel,
+    skill_dir: place.dir,
+    file: place.file,
+    root: place.root,
+    source: place.source,
+    ...(place.namespace ? { namespace: place.namespace } : {}),
+    frontmatter: data,
+    diagnostics,
+  };
+}
+
+/** The `metadata.hermes` mapping of a frontmatter, or `{}`. */
+export function hermesMetadata(data: Frontmatter): Frontmatter {
+  const metadata = data.metadata;
+  if (!isMapping(metadata)) return {};
+  return isMapping(metadata.hermes) ? metadata.hermes : {};
+}
+
+/** A list field: a YAML list, or a string `"[a, b]"` or `"a, b"`; quotes stripped, empties dropped. */
+export function listField(value: unknown): string[] {
+  let items: unknown[];
+  if (Array.isArray(value)) items = value;
+  else if (typeof value === "string") {
+    let s = value.trim();
+    if (s.startsWith("[") && s.endsWith("]")) s = s.slice(1, -1);
+    items = s.split(",");
+  } else return [];
+  return items
+    .filter((x) => typeof x === "string" || typeof x === "number")
+    .map((x) => stripQuotes(String(x).trim()).trim())
+    .filter((x) => x !== "");
+}

@@ -1,0 +1,212 @@
+/**
+ * The walk of one root ([S-2], [S-3]): follows symlinks, visits every real directory
+ * once, prunes the excluded folder names at any depth and a skill's support folders,
+ * and stops at the depth and directory bounds with a diagnostic, never a hang.
+ *
+ * @module
+ */
+import { type Diagnostic, diagnostic } from "../diagnostics.ts";
+import { isPermissionError } from "../errors.ts";
+
+/** Folder names never entered, at any depth ([S-2]). */
+export const EXCLUDED_DIRS: ReadonlySet<string> = new Set([
+  ".git",
+  ".github",
+  ".hub",
+  ".archive",
+  ".venv",
+  "venv",
+  "node_modules",
+  "site-packages",
+  "__pycache__",
+  ".tox",
+  ".nox",
+  ".pytest_cache",
+  ".mypy_cache",
+  ".ruff_cache",
+]);
+
+/** A skill's support folders: not entered when looking for skills ([S-2]). */
+export const SUPPORT_DIRS: readonly string[] = ["references", "templates", "assets", "scripts"];
+const SUPPORT = new Set(SUPPORT_DIRS);
+
+/** Markdown files that are never taken for legacy flat skills. */
+const NOT_FLAT = new Set(["SKILL.md", "DESCRIPTION.md", "README.md"]);
+
+/** The bounds of one root's walk ([S-3]). */
+export interface WalkLimits {
+  /** Deepest directory level entered below the root (default 8). */
+  maxDepth: number;
+  /** Most directories read in one root (default 50,000). */
+  maxDirs: number;
+}
+
+/** The default bounds of [S-3]. */
+export const DEFAULT_WALK_LIMITS: WalkLimits = { maxDepth: 8, maxDirs: 50_000 };
+
+/** A folder holding a SKILL.md, found by the walk. */
+export interface FoundSkill {
+  /** Absolute folder path as reached (through links, if any). */
+  dir: string;
+  /** Folder path relative to the root, `/`-separated. */
+  rel: string;
+}
+
+/** A legacy flat `<name>.md` skill ([S-8]). */
+export interface FoundFlat {
+  /** Absolute file path. */
+  file: string;
+  /** File path relative to the root. */
+  rel: string;
+  /** The file name without `.md`. */
+  name: string;
+}
+
+/** Everything one root's walk found. */
+export interface WalkResult {
+  /** Skill folders, in walk order (sorted names, depth first). */
+  skills: FoundSkill[];
+  /** Legacy flat skills outside skill folders. */
+  flat: FoundFlat[];
+  /** Bounds hit and folders that could not be read. */
+  diagnostics: Diagnostic[];
+}
+
+interface Pending {
+  dir: string;
+  real: string;
+  rel: string;
+  depth: number;
+  inSkill: boolean;
+}
+
+/**
+ * Walks `root` (whose real path is `realRoot`) and returns its skill folders.
+ * Unreadable folders are skipped with a diagnostic.
+ */
+export function walkRoot(
+  root: string,
+  realRoot: string,
+  limits: WalkLimits = DEFAULT_WALK_LIMITS,
+): WalkResult {
+  const result: WalkResult = { skills: [], flat: [], diagnostics: [] };
+  const visited = new Set<string>([realRoot]);
+  const stack: Pending[] = [{ dir: root, real: realRoot, rel: "", depth: 0, inSkill: false }];
+  let dirsRead = 0;
+  let depthNoted = false;
+  while (stack.length > 0) {
+    const here = stack.pop()!;
+    if (++dirsRead > limits.maxDirs) {
+      result.diagnostics.push(
+        diagnostic(
+          "warning",
+          "walk.dir_limit",
+          `Stopped walking after ${limits.maxDirs} directories; the rest of this root is not listed.`,
+          { path: root },
+        ),
+      );
+      break;
+    }
+    const entries = readEntries(here.dir, result.diagnostics, here.depth === 0);
+    if (!entries) continue;
+    const hasSkill = entries.some((e) =>
+      e.name === "SKILL.md" && (e.isFile || isLinkTo(here.dir, e, "file"))
+    );
+    if (hasSkill) result.skills.push({ dir: here.dir, rel: here.rel });
+    const children: Pending[] = [];
+    for (const e of entries) {
+      if (e.isFile || (e.isSymlink && !e.isDirectory)) {
+        if (!hasSkill && !here.inSkill && e.name.endsWith(".md") && !NOT_FLAT.has(e.name)) {
+          if (e.isFile || isLinkTo(here.dir, e, "file")) {
+            result.flat.push({
+              file: join(here.dir, e.name),
+              rel: join(here.rel, e.name),
+              name: e.name.slice(0, -3),
+            });
+          }
+        }
+        if (e.isFile) continue;
+      }
+      if (EXCLUDED_DIRS.has(e.name) || (hasSkill && SUPPORT.has(e.name))) continue;
+      const path = join(here.dir, e.name);
+      let real: string;
+      if (e.isDirectory) real = join(here.real, e.name);
+      else if (e.isSymlink) {
+        const target = linkedDir(path);
+        if (!target) continue;
+        real = target;
+      } else continue;
+      if (visited.has(real)) continue;
+      if (here.depth + 1 > limits.maxDepth) {
+        if (!depthNoted) {
+          result.diagnostics.push(
+            diagnostic(
+              "warning",
+              "walk.depth_limit",
+              `Did not enter folders deeper than ${limits.maxDepth} levels below the root.`,
+              { path },
+            ),
+          );
+          depthNoted = true;
+        }
+        continue;
+      }
+      visited.add(real);
+      children.push({
+        dir: path,
+        real,
+        rel: join(here.rel, e.name),
+        depth: here.depth + 1,
+        inSkill: hasSkill || here.inSkill,
+      });
+    }
+    for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]);
+  }
+  return result;
+}
+
+function readEntries(
+  dir: string,
+  diagnostics: Diagnostic[],
+  isRoot: boolean,
+): Deno.DirEntry[] | undefined {
+  try {
+    const entries = Array.from(Deno.readDirSync(dir));
+    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    return entries;
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound && isRoot) return undefined;
+    const why = isPermissionError(error) ? "not permitted by the sandbox" : (error as Error).name;
+    diagnostics.push(
+      diagnostic(
+        "warning",
+        isPermissionError(error) ? "walk.not_permitted" : "walk.unreadable",
+        `Skipped a folder that could not be read (${why}).`,
+        { path: dir },
+      ),
+    );
+    return undefined;
+  }
+}
+
+function isLinkTo(dir: string, e: Deno.DirEntry, kind: "file"): boolean {
+  if (!e.isSymlink) return false;
+  try {
+    return kind === "file" && Deno.statSync(join(dir, e.name)).isFile;
+  } catch {
+    return false;
+  }
+}
+
+function linkedDir(path: string): string | undefined {
+  try {
+    return Deno.statSync(path).isDirectory ? Deno.realPathSync(path) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Joins two `/`-separated path parts (an empty left part yields the right part). */
+export function join(a: string, b: string): string {
+  return a === "" ? b : a.endsWith("/") ? a + b : `${a}/${b}`;
+}

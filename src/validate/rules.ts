@@ -1,0 +1,247 @@
+/**
+ * The rules `validate` applies ([M-2], [M-5]): Hermes' content checks and the Agent
+ * Skills and Claude Code profiles. Pure: text and folder name in, findings out.
+ *
+ * @module
+ */
+import { splitFrontmatter } from "../frontmatter/fence.ts";
+import { type Frontmatter, parseFrontmatter } from "../frontmatter/parse.ts";
+
+/** The validation profiles. */
+export type Profile = "hermes" | "agentskills" | "claude";
+/** Every profile name. */
+export const PROFILES: readonly Profile[] = ["hermes", "agentskills", "claude"];
+
+/** One finding of `validate` ([M-5]). */
+export interface Finding {
+  /** The file checked. */
+  file: string;
+  /** 1-based line, or null when the finding is about the whole file. */
+  line: number | null;
+  /** Rule id, for example `agentskills.name-matches-folder`. */
+  rule: string;
+  /** `error` or `warning`. */
+  severity: "error" | "warning";
+  /** One sentence. */
+  message: string;
+}
+
+/** Most characters in a SKILL.md ([M-2]). */
+export const MAX_SKILL_CHARS = 100_000;
+const HERMES_NAME = /^[a-z0-9][a-z0-9._-]*$/;
+const AGENTSKILLS_KEYS = new Set([
+  "name",
+  "description",
+  "license",
+  "compatibility",
+  "metadata",
+  "allowed-tools",
+]);
+const CLAUDE_KEYS = new Set([
+  "name",
+  "description",
+  "license",
+  "metadata",
+  "allowed-tools",
+  "model",
+  "argument-hint",
+  "disable-model-invocation",
+  "user-invocable",
+  "context",
+  "agent",
+  "hooks",
+  "version",
+  "when_to_use",
+]);
+
+/** The line of a top-level key in a SKILL.md, or null. */
+export function keyLine(text: string, key: string): number | null {
+  const lines = text.split(/\r?\n/);
+  for (let i = 1; i < lines.length && lines[i].trim() !== "---"; i++) {
+    if (lines[i].startsWith(`${key}:`)) return i + 1;
+  }
+  return null;
+}
+
+/** Checks the text of one SKILL.md in a folder named `folder` under a profile. */
+export function checkSkill(
+  text: string,
+  file: string,
+  folder: string,
+  profile: Profile,
+): Finding[] {
+  const findings: Finding[] = [];
+  const add = (
+    rule: string,
+    severity: Finding["severity"],
+    message: string,
+    line: number | null = null,
+  ) => findings.push({ file, line, rule, severity, message });
+  if (text.trim() === "") {
+    add("content.empty", "error", "Content cannot be empty.");
+    return findings;
+  }
+  if (text.length > MAX_SKILL_CHARS) {
+    add(
+      "content.too_long",
+      "error",
+      `SKILL.md is ${text.length} characters; the limit is ${MAX_SKILL_CHARS}.`,
+    );
+  }
+  const fence = splitFrontmatter(text, true);
+  if (fence.kind === "missing") {
+    add("frontmatter.missing", "error", "SKILL.md must start with YAML frontmatter (---).", 1);
+    return findings;
+  }
+  if (fence.kind === "unclosed") {
+    add("frontmatter.unclosed", "error", "SKILL.md frontmatter is not closed.", 1);
+    return findings;
+  }
+  if (fence.kind !== "ok") {
+    add("frontmatter.too_large", "error", "Frontmatter is larger than 64 KiB.", 1);
+    return findings;
+  }
+  const parsed = parseFrontmatter(fence.yaml, 2, file);
+  for (const d of parsed.diagnostics) {
+    const rule = d.code === "frontmatter.yaml_invalid" || d.code === "frontmatter.yaml_repaired"
+      ? "frontmatter.yaml"
+      : d.code;
+    const message = d.code === "frontmatter.not_mapping"
+      ? "Frontmatter must be a YAML mapping."
+      : `YAML frontmatter parse error: ${d.message}`;
+    add(
+      rule,
+      d.code === "frontmatter.yaml_repaired" ? "warning" : "error",
+      message,
+      d.line ?? null,
+    );
+  }
+  // Fields are checked on what could be read, even after a repair.
+  const fm: Frontmatter = parsed.data;
+  const name = fm.name;
+  const description = fm.description;
+  if (name === undefined || name === null || name === "") {
+    add("frontmatter.name", "error", "Frontmatter must include 'name' field.", 1);
+  }
+  if (description === undefined || description === null || description === "") {
+    add("frontmatter.description", "error", "Frontmatter must include 'description' field.", 1);
+  }
+  if (fence.body.trim() === "") {
+    add(
+      "content.body",
+      "error",
+      "SKILL.md must have content after the frontmatter.",
+      fence.bodyLine,
+    );
+  }
+  const nameLine = keyLine(text, "name");
+  const descLine = keyLine(text, "description");
+  const nameText = typeof name === "string"
+    ? name
+    : name === undefined || name === null
+    ? ""
+    : String(name);
+  const descText = typeof description === "string"
+    ? description
+    : description == null
+    ? ""
+    : String(description);
+
+  if (profile === "hermes") {
+    if (nameText && (!HERMES_NAME.test(nameText) || nameText.length > 64)) {
+      add(
+        "hermes.name-format",
+        "error",
+        `Name '${nameText}' must match ^[a-z0-9][a-z0-9._-]*$ and be at most 64 characters.`,
+        nameLine,
+      );
+    }
+    if (descText.length > 1024) {
+      add(
+        "hermes.description-length",
+        "warning",
+        `Description is ${descText.length} characters; it is cut to 1024 when listed.`,
+        descLine,
+      );
+    }
+  } else if (profile === "agentskills") {
+    if (nameText) {
+      if (
+        nameText.length > 64 || !/^[a-z0-9-]+$/.test(nameText) || nameText.startsWith("-") ||
+        nameText.endsWith("-") || nameText.includes("--")
+      ) {
+        add(
+          "agentskills.name-format",
+          "error",
+          `Name '${nameText}' must be 1-64 lowercase letters, digits and hyphens, without a leading, trailing or double hyphen.`,
+          nameLine,
+        );
+      }
+      if (nameText !== folder) {
+        add(
+          "agentskills.name-matches-folder",
+          "error",
+          `Name '${nameText}' must equal its folder name '${folder}'.`,
+          nameLine,
+        );
+      }
+    }
+    if (descText.length > 1024) {
+      add(
+        "agentskills.description-length",
+        "error",
+        `Description is ${descText.length} characters; the limit is 1024.`,
+        descLine,
+      );
+    }
+    const compat = fm.compatibility;
+    if (typeof compat === "string" && compat.length > 500) {
+      add(
+        "agentskills.compatibility-length",
+        "error",
+        `Compatibility is ${compat.length} characters; the limit is 500.`,
+        keyLine(text, "compatibility"),
+      );
+    }
+    for (const key of Object.keys(fm)) {
+      if (!AGENTSKILLS_KEYS.has(key)) {
+        add(
+          "agentskills.unknown-field",
+          "error",
+          `Field '${key}' is not allowed at the top level (allowed: ${
+            [...AGENTSKILLS_KEYS].join(", ")
+          }).`,
+          keyLine(text, key),
+        );
+      }
+    }
+  } else {
+    if (nameText && (nameText.length > 64 || !/^[a-z0-9-]+$/.test(nameText))) {
+      add(
+        "claude.name-format",
+        "error",
+        `Name '${nameText}' must be at most 64 lowercase letters, digits and hyphens.`,
+        nameLine,
+      );
+    }
+    if (descText.length > 1024) {
+      add(
+        "claude.description-length",
+        "error",
+        `Description is ${descText.length} characters; the limit is 1024.`,
+        descLine,
+      );
+    }
+    for (const key of Object.keys(fm)) {
+      if (!CLAUDE_KEYS.has(key)) {
+        add(
+          "claude.unknown-field",
+          "warning",
+          `Field '${key}' is not used by Claude Code.`,
+          keyLine(text, key),
+        );
+      }
+    }
+  }
+  return findings;
+}

@@ -1,0 +1,194 @@
+/**
+ * Level 1 ([V-1..6]): one whole SKILL.md with what an agent needs around it — linked
+ * files and their summaries, required environment, config values, readiness, warnings.
+ *
+ * @module
+ */
+import { SkillrtError } from "../errors.ts";
+import { splitFrontmatter } from "../frontmatter/fence.ts";
+import { decodeUtf8 } from "../frontmatter/read_head.ts";
+import { isMapping } from "../frontmatter/parse.ts";
+import type { Resolved } from "../resolve/resolve.ts";
+import { buildRecord, hermesMetadata, type SkillRecord } from "../scan/record.ts";
+import { type RequiredEnvVar, requiredEnvVars } from "./env_vars.ts";
+import {
+  fileSummaries,
+  type FileSummary,
+  type LinkedFiles,
+  linkedFiles,
+  listSkillFiles,
+} from "./skill_files.ts";
+import { type ContentWarning, contentWarnings } from "./warnings.ts";
+import { platformMatches } from "../level0/visibility.ts";
+
+/** The success document of `view NAME` ([V-1]). */
+export interface ViewResult {
+  /** Always true. */
+  success: true;
+  /** Name. */
+  name: string;
+  /** Description. */
+  description: string;
+  /** Category or null. */
+  category: string | null;
+  /** Tags. */
+  tags: string[];
+  /** Related skills. */
+  related_skills: string[];
+  /** The root's kind. */
+  source: string;
+  /** The whole SKILL.md, preprocessed. */
+  content: string;
+  /** The skill folder relative to its root. */
+  path: string;
+  /** The skill folder, absolute. */
+  skill_dir: string;
+  /** Support files by folder, or null. */
+  linked_files: LinkedFiles;
+  /** Title and first paragraph of each linked text file. */
+  file_summaries: FileSummary[];
+  /** How to open a linked file, when there are any. */
+  usage_hint: string | null;
+  /** Variables the skill needs. */
+  required_environment_variables: RequiredEnvVar[];
+  /** Those of them not set in the environment or `<home>/.env`. */
+  missing_required_environment_variables: string[];
+  /** True when any required variable is missing. */
+  setup_needed: boolean;
+  /** `available` or `setup_needed`. */
+  readiness_status: "available" | "setup_needed" | "unsupported";
+  /** Resolved config values by key. */
+  config: Record<string, unknown>;
+  /** Content warnings ([V-6]). */
+  warnings: ContentWarning[];
+}
+
+/** What a view needs besides the skill itself. */
+export interface ViewContext {
+  /** The current platform. */
+  platform: string;
+  /** Names of set environment variables (process and `.env`). */
+  envNames: ReadonlySet<string>;
+  /** `skills.config` values from config.yaml. */
+  configValues: Record<string, unknown>;
+  /** Largest SKILL.md read, in bytes. */
+  maxBytes: number;
+  /** Refuse a skill with warnings instead of loading it ([V-6]). */
+  strict?: boolean;
+  /** Sibling skill names, for plugin skills ([V-5]). */
+  siblings?: string[];
+  /** Transforms the content (preprocessing, [P-1]); identity when absent. */
+  preprocess?: (content: string, record: SkillRecord) => string;
+}
+
+/** Reads a whole SKILL.md with the Level-1 limits: size and strict UTF-8. */
+export function readSkillText(file: string, name: string, maxBytes: number): string {
+  const bytes = Deno.statSync(file).size;
+  if (bytes > maxBytes) {
+    throw new SkillrtError(
+      `SKILL.md of skill '${name}' is ${bytes} bytes; the limit is ${maxBytes} bytes.`,
+      { bytes, limit: maxBytes },
+    );
+  }
+  const decoded = decodeUtf8(Deno.readFileSync(file));
+  if (decoded.invalid) throw new SkillrtError(`SKILL.md of skill '${name}' is not valid UTF-8.`);
+  return decoded.text;
+}
+
+/** Looks up a dot path (`a.b.c`) in nested mappings. */
+export function dotPath(values: Record<string, unknown>, key: string): unknown {
+  let cur: unknown = values;
+  for (const part of key.split(".")) {
+    if (!isMapping(cur)) return undefined;
+    cur = cur[part];
+  }
+  return cur;
+}
+
+/** The config entries a skill declares in `metadata.hermes.config`, with their values ([P-6]). */
+export function resolveSkillConfig(
+  record: SkillRecord,
+  values: Record<string, unknown>,
+): Record<string, unknown> {
+  const declared = hermesMetadata(record.frontmatter).config;
+  const out: Record<string, unknown> = {};
+  for (const entry of Array.isArray(declared) ? declared : []) {
+    if (!isMapping(entry) || typeof entry.key !== "string") continue;
+    let value = dotPath(values, entry.key);
+    if (value === undefined || value === null || value === "") value = entry.default ?? null;
+    out[entry.key] = value;
+  }
+  return out;
+}
+
+/** The plugin banner of [V-5]. */
+export function pluginBanner(namespace: string, siblings: string[]): string {
+  const example = siblings[0] ?? "skill";
+  return `[Bundle context: This skill is part of the '${namespace}' plugin.\nSibling skills: ${
+    siblings.join(", ")
+  }.\nUse qualified form to invoke siblings (e.g. ${namespace}:${example}).]\n\n`;
+}
+
+/** Builds the view of a resolved skill ([V-1..6]). */
+export function viewSkill(resolved: Resolved, ctx: ViewContext): ViewResult {
+  const head = resolved.record;
+  const text = readSkillText(head.file, head.name, ctx.maxBytes);
+  const record = buildRecord(
+    {
+      file: head.file,
+      dir: head.skill_dir,
+      rel: head.path,
+      root: head.root,
+      source: head.source,
+      namespace: head.namespace,
+      fallbackName: resolved.flat
+        ? head.path.split("/").pop()!.replace(/\.md$/, "")
+        : head.path.split("/").pop() || head.skill_dir.split("/").pop()!,
+      flat: resolved.flat,
+    },
+    splitFrontmatter(text, true),
+  );
+  if (!platformMatches(record.frontmatter, ctx.platform)) {
+    throw new SkillrtError(`Skill '${record.name}' is not supported on this platform.`, {
+      readiness_status: "unsupported",
+    });
+  }
+  const warnings = contentWarnings(text);
+  if (ctx.strict && warnings.length) {
+    throw new SkillrtError(
+      `Skill '${record.name}' was refused under --strict: ${warnings[0].message}`,
+      { warnings },
+    );
+  }
+  let content = ctx.preprocess ? ctx.preprocess(text, record) : text;
+  if (record.namespace) content = pluginBanner(record.namespace, ctx.siblings ?? []) + content;
+
+  const linked = resolved.flat ? null : linkedFiles(listSkillFiles(record.skill_dir));
+  const { vars } = requiredEnvVars(record.frontmatter);
+  const missing = vars.filter((v) => !ctx.envNames.has(v.name)).map((v) => v.name);
+  return {
+    success: true,
+    name: record.name,
+    description: record.description,
+    category: record.category,
+    tags: record.tags,
+    related_skills: record.related_skills,
+    source: record.source,
+    content,
+    path: record.path,
+    skill_dir: record.skill_dir,
+    linked_files: linked,
+    file_summaries: resolved.flat ? [] : fileSummaries(record.skill_dir, linked),
+    usage_hint: linked
+      ? `To view linked files, call skill_view(name, file_path) where file_path is e.g. '${
+        Object.values(linked).flat()[0]
+      }'`
+      : null,
+    required_environment_variables: vars,
+    missing_required_environment_variables: missing,
+    setup_needed: missing.length > 0,
+    readiness_status: missing.length > 0 ? "setup_needed" : "available",
+    config: resolveSkillConfig(record, ctx.configValues),
+    warnings,
+  };
+}
