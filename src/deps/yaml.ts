@@ -19,6 +19,10 @@ export interface YamlFailure {
  * Returns the value, or a {@linkcode YamlFailure} when the text is not YAML.
  */
 export function parseYaml(text: string): { value: unknown } | { failure: YamlFailure } {
+  // js-yaml 5 refuses an empty document; YAML says it is null.
+  if (text.split("\n").every((line) => line.trim() === "" || line.trim().startsWith("#"))) {
+    return { value: null };
+  }
   try {
     return { value: load(text) };
   } catch (error) {

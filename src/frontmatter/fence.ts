@@ -19,8 +19,8 @@ export type Fence =
     /** 1-based line number of the first body line. */
     bodyLine: number;
   }
-  /** The text does not start with `---`. */
-  | { kind: "missing" }
+  /** The text does not start with `---`; all of it is body. */
+  | { kind: "missing"; body: string }
   /** The text is complete and no closing `---` line was found. */
   | { kind: "unclosed" }
   /** Only a head of the file was given and the closing fence is not in it yet. */
@@ -41,7 +41,7 @@ export function splitFrontmatter(text: string, complete = true): Fence {
   const open = OPEN.exec(text);
   if (!open) {
     if (!complete && text.length < 4 && "---".startsWith(text)) return { kind: "incomplete" };
-    return { kind: "missing" };
+    return { kind: "missing", body: text };
   }
   const start = open[0].length;
   if (open[1] === "") return complete ? { kind: "unclosed" } : { kind: "incomplete" };

@@ -57,6 +57,7 @@ export function readRecord(
   } catch (error) {
     const record = buildRecord({ file, dir, rel, root, source, namespace, fallbackName }, {
       kind: "missing",
+      body: "",
     });
     record.diagnostics = [
       diagnostic(

@@ -107,7 +107,7 @@ export function frontmatterOf(
           { path: file, line: 1 },
         ),
       );
-      return { data: {}, body: "", diagnostics };
+      return { data: {}, body: fence.body, diagnostics };
     case "too_large":
       diagnostics.push(
         diagnostic(
