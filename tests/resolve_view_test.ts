@@ -197,7 +197,7 @@ Deno.test("[V-6] warnings name pattern and line; HTML comments only outside fenc
   const v = rt.view("w");
   deepEqual(v.warnings.map((w) => [w.pattern, w.line]), [["ignore previous instructions", 8], [
     "html-comment",
-    12,
+    13,
   ], ["invisible-unicode", 14]]);
   equal(
     v.warnings[0].message,
