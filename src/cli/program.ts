@@ -103,11 +103,11 @@ export function parseArgs(
     program.parse(argv, { from: "user" });
   } catch (error) {
     if (error instanceof CommanderError) {
-      if (
-        error.code === "commander.helpDisplayed" || error.code === "commander.version" ||
-        error.code === "commander.help"
-      ) {
-        return { kind: "print", text: out };
+      const askedForHelp = argv.some((a) => a === "-h" || a === "--help" || a === "help");
+      if (error.code === "commander.version") return { kind: "print", text: out };
+      if (error.code === "commander.helpDisplayed" || error.code === "commander.help") {
+        if (askedForHelp) return { kind: "print", text: out };
+        throw new UsageError("A command is required.", out.trimEnd());
       }
       const message = error.message.replace(/^error: /, "");
       throw new UsageError(message.charAt(0).toUpperCase() + message.slice(1), helpUsage());

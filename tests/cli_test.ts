@@ -1,0 +1,265 @@
+import { deepEqual, equal, match, ok } from "node:assert/strict";
+import denoJson from "../deno.json" with { type: "json" };
+import { WARDEN_FLAGS } from "../src/sandbox/warden_flags.ts";
+import { SkillRuntime } from "../src/runtime.ts";
+import { cli, cliJson, DEMO_HOME, makeTree, skill, snapshot } from "./helpers.ts";
+
+Deno.test("[X-5] one source of flags: deno.json's skillrt and demo tasks use the warden's flags", () => {
+  const flags = WARDEN_FLAGS.join(" ");
+  equal(denoJson.tasks.skillrt, `deno run ${flags} main.ts`);
+  equal(denoJson.tasks.demo, `deno run ${flags} main.ts --home examples/home list`);
+});
+
+Deno.test("[C-1] global options stand before or after the command; --version; --help on every command", async () => {
+  const before = await cliJson(["--home", DEMO_HOME, "list"]);
+  const after = await cli(["list", "--home", DEMO_HOME, "--json"]);
+  equal(before.code, 0);
+  deepEqual(JSON.parse(after.stdout), before.json);
+  const version = await cli(["--version"]);
+  equal(version.stdout.trim(), denoJson.version);
+  for (
+    const command of [
+      "list",
+      "search",
+      "view",
+      "prompt",
+      "validate",
+      "doctor",
+      "sandbox",
+      "completions",
+    ]
+  ) {
+    const help = await cli([command, "--help"]);
+    equal(help.code, 0);
+    match(help.stdout, new RegExp(`^Usage: skillrt ${command}`));
+  }
+});
+
+Deno.test("[C-2] --json prints exactly one JSON document, equal to the library's result", async () => {
+  const r = await cliJson(["--home", DEMO_HOME, "list"]);
+  deepEqual(r.json, JSON.parse(JSON.stringify(new SkillRuntime({ home: DEMO_HOME }).list())));
+  equal(r.json.count, 11);
+  deepEqual(r.json.categories, ["devops", "research", "writing"]);
+  const v = await cliJson(["--home", DEMO_HOME, "view", "docker-basics"]);
+  equal(v.json.name, "docker-basics");
+  deepEqual(v.json.linked_files, {
+    references: ["references/layers.md"],
+    templates: ["templates/compose.yaml"],
+    assets: [],
+    scripts: ["scripts/check.sh"],
+  });
+});
+
+Deno.test("[C-3] exit codes: 1 not found (one line, JSON success:false), 2 usage with the command's usage", async () => {
+  const nf = await cliJson(["--home", DEMO_HOME, "view", "nope"]);
+  equal(nf.code, 1);
+  equal(nf.json.success, false);
+  equal(nf.json.error, "Skill 'nope' not found.");
+  equal(nf.stderr, "skillrt: Skill 'nope' not found.\n");
+  const text = await cli(["--home", DEMO_HOME, "view", "nope"]);
+  equal(text.stdout, "");
+  equal(text.stderr, "skillrt: Skill 'nope' not found.\n");
+  const unknown = await cli(["bogus"]);
+  equal(unknown.code, 2);
+  match(unknown.stderr, /^skillrt: Unknown command 'bogus'/);
+  const opt = await cli(["list", "--bogus"]);
+  equal(opt.code, 2);
+  equal(opt.stderr, "skillrt: Unknown option '--bogus'\nUsage: skillrt list [options]\n");
+  const missing = await cli(["view"]);
+  equal(missing.code, 2);
+  match(
+    missing.stderr,
+    /Missing required argument 'name'\nUsage: skillrt view \[options\] <name> \[path\]/,
+  );
+  const badJson = await cliJson(["list", "--bogus"]);
+  equal(badJson.code, 2);
+  equal(badJson.json.success, false);
+  const none = await cli([]);
+  equal(none.code, 2);
+  match(none.stderr, /^skillrt: A command is required\.\nUsage: skillrt \[options\] \[command\]/);
+  ok(
+    !/\n\s+at /.test(unknown.stderr + opt.stderr + missing.stderr + none.stderr),
+    "no stack trace",
+  );
+});
+
+Deno.test("[C-3] text output: an aligned table, no colour when not a terminal", async () => {
+  const r = await cli(["--home", DEMO_HOME, "list", "--category", "writing"]);
+  equal(r.code, 0);
+  equal(
+    r.stdout,
+    [
+      "NAME             CATEGORY  DESCRIPTION",
+      "changelog        writing   Keep a CHANGELOG.md in the Keep a Changelog format.",
+      "commit-messages  writing   Write a commit message with a short imperative subject and a body that says why.",
+      "",
+      "2 skills",
+      "",
+    ].join("\n"),
+  );
+  ok(!r.stdout.includes("\x1b["));
+});
+
+Deno.test("[C-4] doctor: missing root, shadowed, ambiguous, frontmatter and config problems, hub lock", async () => {
+  const home = makeTree({
+    "skills/a/x/SKILL.md": skill("dup", "one"),
+    "skills/b/x/SKILL.md": skill("dup", "two"),
+    "skills/s/SKILL.md": skill("shared", "local"),
+    "skills/bad/SKILL.md": "---\nname: bad\n",
+    "skills/.hub/lock.json": "{not json",
+    "ext/s/SKILL.md": skill("shared", "external"),
+    "config.yaml": "skills:\n  external_dirs: [ext, gone]\n  template_vars: maybe\n",
+  });
+  const r = await cliJson(["--home", home, "doctor"]);
+  equal(r.code, 1);
+  const doc = r.json as Record<string, never>;
+  const real = Deno.realPathSync(home);
+  deepEqual(
+    (doc.roots as { source: string; status: string; skills: number }[]).map((
+      x,
+    ) => [x.source, x.status, x.skills]),
+    [["local", "present", 4], ["external", "present", 1]],
+  );
+  deepEqual(doc.shadowed, [{
+    name: "shared",
+    path: `${real}/ext/s`,
+    shadowed_by: `${real}/skills/s`,
+  }]);
+  deepEqual(doc.ambiguous, [{ name: "dup", root: `${real}/skills`, matches: ["a/x", "b/x"] }]);
+  const codes = (doc.diagnostics as { code: string }[]).map((d) => d.code).sort();
+  deepEqual(codes, ["config.type", "frontmatter.unclosed", "hub.lock_unparseable", "root.missing"]);
+  deepEqual(doc.hub, { lock: "unparseable", installed: 0 });
+  equal((doc.sandbox as { command: string }).command, "doctor");
+});
+
+Deno.test("[C-5] completions for bash, zsh and fish name every command; bash's is valid syntax", async () => {
+  for (const shell of ["bash", "zsh", "fish"]) {
+    const r = await cli(["completions", shell]);
+    equal(r.code, 0);
+    for (
+      const c of [
+        "list",
+        "search",
+        "view",
+        "prompt",
+        "validate",
+        "doctor",
+        "sandbox",
+        "completions",
+      ]
+    ) ok(r.stdout.includes(c), `${shell}: ${c}`);
+  }
+  const bash = await cli(["completions", "bash"]);
+  const file = Deno.makeTempFileSync();
+  Deno.writeTextFileSync(file, bash.stdout);
+  equal((await new Deno.Command("bash", { args: ["-n", file] }).output()).code, 0);
+  const bad = await cli(["completions", "tcsh"]);
+  equal(bad.code, 2);
+  equal(bad.stderr, "skillrt: Unknown shell 'tcsh'; use bash, zsh, fish.\n");
+});
+
+Deno.test("[M-5] validate: profiles, findings with file/line/rule/severity/message, exit 1 on errors, nothing written", async () => {
+  const dir = makeTree({
+    "good/SKILL.md": skill("good", "Fine"),
+    "Bad_Name/SKILL.md": skill("Bad_Name", "x", "extra: 1\n"),
+    "empty-body/SKILL.md": "---\nname: empty-body\ndescription: d\n---\n\n",
+    "nofm/SKILL.md": "# no frontmatter\n",
+  });
+  const before = snapshot(dir);
+  const hermes = await cliJson(["validate", dir]);
+  equal(hermes.code, 1);
+  const f = hermes.json.findings as {
+    file: string;
+    line: number | null;
+    rule: string;
+    severity: string;
+    message: string;
+  }[];
+  deepEqual(f.map((x) => [x.file.slice(dir.length + 1), x.line, x.rule, x.severity]), [
+    ["Bad_Name/SKILL.md", 2, "hermes.name-format", "error"],
+    ["empty-body/SKILL.md", 5, "content.body", "error"],
+    ["nofm/SKILL.md", 1, "frontmatter.missing", "error"],
+  ]);
+  equal(f[1].message, "SKILL.md must have content after the frontmatter.");
+  equal(f[2].message, "SKILL.md must start with YAML frontmatter (---).");
+  const agent = await cliJson([
+    "validate",
+    `${dir}/Bad_Name`,
+    `${dir}/good/SKILL.md`,
+    "--profile",
+    "agentskills",
+  ]);
+  deepEqual((agent.json.findings as { rule: string }[]).map((x) => x.rule), [
+    "agentskills.name-format",
+    "agentskills.unknown-field",
+  ]);
+  const ok0 = await cli(["validate", `${dir}/good`]);
+  equal(ok0.code, 0);
+  equal(ok0.stdout, "Checked 1 skill (hermes): 0 errors, 0 warnings.\n");
+  equal((await cli(["validate", "--profile", "nope"])).code, 2);
+  equal(snapshot(dir), before);
+});
+
+Deno.test("[§18] an unparseable config.yaml is a one-line error naming file and line; nothing changes", async () => {
+  const home = makeTree({
+    "skills/a/SKILL.md": skill("a", "A"),
+    "config.yaml": "skills:\n  disabled: [a\n  oops: : :\n",
+  });
+  const before = snapshot(home);
+  for (const command of ["list", "doctor", "sandbox"]) {
+    const r = await cliJson(["--home", home, command]);
+    equal(r.code, 1);
+    match(
+      r.json.error as string,
+      new RegExp(
+        `^Config file '${
+          Deno.realPathSync(home).replace(/[.*+?^${}()|[\]\\]/g, "\\$&")
+        }/config\\.yaml:\\d+' does not parse: `,
+      ),
+    );
+    equal(r.stderr.split("\n").length, 2);
+  }
+  equal(snapshot(home), before);
+});
+
+Deno.test("[§18] reading commands never write: list/search/view/prompt/validate/doctor leave the home byte-identical", async () => {
+  const home = makeTree({
+    "skills/a/SKILL.md": skill("a", "A"),
+    "skills/bad/SKILL.md": "---\nname: [unclosed\n---\nbody\n",
+    "skills/big/SKILL.md": skill("big", "B", "", "x".repeat(1024 * 1024 + 10)),
+    "skills/nonutf/SKILL.md": new Uint8Array([
+      ...new TextEncoder().encode("---\nname: nonutf\ndescription: d\n---\n"),
+      0xff,
+      0x0a,
+    ]),
+  });
+  const before = snapshot(home);
+  const list = await cliJson(["--home", home, "list"]);
+  deepEqual((list.json.skills as { name: string }[]).map((s) => s.name), [
+    "[unclosed",
+    "a",
+    "big",
+    "nonutf",
+  ]);
+  const big = await cliJson(["--home", home, "view", "big"]);
+  equal(big.code, 1);
+  const size = Deno.statSync(`${home}/skills/big/SKILL.md`).size;
+  equal(big.json.error, `SKILL.md of skill 'big' is ${size} bytes; the limit is 1048576 bytes.`);
+  const nonutf = await cliJson(["--home", home, "view", "nonutf"]);
+  equal(nonutf.json.error, "SKILL.md of skill 'nonutf' is not valid UTF-8.");
+  for (
+    const args of [
+      ["search", "a"],
+      ["view", "a"],
+      ["prompt"],
+      ["validate"],
+      ["doctor"],
+      ["view", "a/../x"],
+      ["view", "/abs"],
+      ["view", "a\u0001"],
+    ]
+  ) {
+    await cli(["--home", home, ...args]);
+  }
+  equal(snapshot(home), before);
+});
