@@ -118,7 +118,7 @@ Deno.test("[C-4] doctor: missing root, shadowed, ambiguous, frontmatter and conf
     (doc.roots as { source: string; status: string; skills: number }[]).map((
       x,
     ) => [x.source, x.status, x.skills]),
-    [["local", "present", 4], ["external", "present", 1]],
+    [["local", "present", 4], ["external", "present", 1], ["external", "missing", 0]],
   );
   deepEqual(doc.shadowed, [{
     name: "shared",

@@ -2,12 +2,13 @@
  * Test helpers: temporary homes written from a file map, the real CLI run as a child
  * process with the warden's flags, and a snapshot of a tree to prove nothing changed.
  */
+import { resolve } from "node:path";
 import { WARDEN_FLAGS } from "../src/sandbox/warden_flags.ts";
 
 /** The repository root. */
 export const REPO = new URL("..", import.meta.url).pathname.replace(/\/$/, "");
 /** The shared corpus of real skills. */
-export const CORPUS = `${REPO}/../shared/corpus`;
+export const CORPUS = resolve(REPO, "../shared/corpus");
 /** The demo home. */
 export const DEMO_HOME = `${REPO}/examples/home`;
 

@@ -20,7 +20,12 @@ export interface DoctorReport {
   /** config.yaml and whether it exists. */
   config: { file: string; exists: boolean };
   /** Every root with its kind and status. */
-  roots: { path: string; source: string; status: "present" | "unreadable"; skills: number }[];
+  roots: {
+    path: string;
+    source: string;
+    status: "present" | "missing" | "unreadable";
+    skills: number;
+  }[];
   /** Plugin skills folders. */
   plugins: { namespace: string; path: string; skills: number }[];
   /** Skills that lose to a same-named skill in a higher root. */
@@ -111,12 +116,21 @@ export function doctorReport(setup: Setup, index: SkillIndex, plan: PermissionPl
     success: summary.errors === 0,
     home: setup.home,
     config: { file: setup.config_file, exists: setup.config_exists },
-    roots: setup.roots.map((r) => ({
-      path: r.path,
-      source: r.source,
-      status: unreadable.has(r.path) ? "unreadable" : "present",
-      skills: count(r.path),
-    })),
+    roots: [
+      ...setup.roots.map((r) => ({
+        path: r.path,
+        source: r.source,
+        status: unreadable.has(r.path) ? "unreadable" as const : "present" as const,
+        skills: count(r.path),
+      })),
+      ...setup.problems.filter((p) => p.code === "root.missing" || p.code === "root.not_permitted")
+        .map((p) => ({
+          path: p.path!,
+          source: "external",
+          status: p.code === "root.missing" ? "missing" as const : "unreadable" as const,
+          skills: 0,
+        })),
+    ],
     plugins: setup.plugins.map((p) => ({
       namespace: p.namespace,
       path: p.path,

@@ -6,6 +6,7 @@
  * @module
  */
 import { type Diagnostic, diagnostic } from "../diagnostics.ts";
+import { isPermissionError } from "../errors.ts";
 import { loadConfig, type SkillsConfig } from "./config.ts";
 import { detectHost, expandPath, type HostFacts, readEnv } from "./host.ts";
 import { isDirectory, joinPath, realPathOrUndefined, resolvePath } from "./paths.ts";
@@ -89,6 +90,15 @@ export function findProjectRoot(cwd: string, userHome?: string): string | null {
   return null;
 }
 
+function isDenied(path: string): boolean {
+  try {
+    Deno.statSync(path);
+    return false;
+  } catch (error) {
+    return isPermissionError(error);
+  }
+}
+
 /** Computes the setup: reads config.yaml (throws when it does not parse) and finds the roots. */
 export function resolveSetup(options: SetupOptions = {}): Setup {
   const env = options.env ?? readEnv;
@@ -127,11 +137,14 @@ export function resolveSetup(options: SetupOptions = {}): Setup {
     const p = resolvePath(home, expandPath(declared, env, host.user_home));
     const real = realPathOrUndefined(p);
     if (!real || !isDirectory(real)) {
+      const denied = isDenied(p);
       problems.push(
         diagnostic(
           "warning",
-          "root.missing",
-          `External skills folder '${declared}' does not exist; skipped.`,
+          denied ? "root.not_permitted" : "root.missing",
+          denied
+            ? `External skills folder '${declared}' is not readable with this process's permissions; skipped.`
+            : `External skills folder '${declared}' does not exist; skipped.`,
           { path: p },
         ),
       );
