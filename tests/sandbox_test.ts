@@ -141,11 +141,10 @@ Deno.test("[X-3] sandbox prints the plan as JSON and as the equivalent deno run 
     `deno run --allow-read=${plan.read.join(",")} --no-prompt main.ts view`,
   );
   const text = await cli(["--home", DEMO_HOME, "sandbox"]);
-  match(text.stdout, /^Sandbox plan for 'list':\n  read:  /);
-  match(
-    text.stdout,
-    /\n  write: \(none\)\n  run:   \(none\)\n  net:   \(none\)\n  env:   \(none\)\n\nEquivalent:\n  deno run --allow-read=/,
-  );
+  ok(text.stdout.startsWith("Sandbox plan for 'list':\n  read:  "));
+  ok(text.stdout.includes(
+    "\n  write: (none)\n  run:   (none)\n  net:   (none)\n  env:   (none)\n\nEquivalent:\n  deno run --allow-read=",
+  ));
   equal((await cli(["sandbox", "frobnicate"])).code, 2);
 });
 
