@@ -232,6 +232,9 @@ Deno.test("[§18] reading commands never write: list/search/view/prompt/validate
       0xff,
       0x0a,
     ]),
+    "skills/bomb/SKILL.md": `---\nname: bomb\n${bombLines()}---\nBomb body.\n`,
+    "skills/huge-fm/SKILL.md": `---\nname: huge\npad: "${"p".repeat(70_000)}"\n---\nbody\n`,
+    "skills/listy/SKILL.md": "---\n- a\n- b\n---\nA list, not a mapping.\n",
   });
   const before = snapshot(home);
   const list = await cliJson(["--home", home, "list"]);
@@ -239,8 +242,36 @@ Deno.test("[§18] reading commands never write: list/search/view/prompt/validate
     "[unclosed",
     "a",
     "big",
+    "bomb",
+    "huge-fm",
+    "listy",
     "nonutf",
   ]);
+  const doctor = await cliJson(["--home", home, "doctor"]);
+  const codes = (doctor.json.diagnostics as { code: string; path: string }[]).map((d) =>
+    `${d.path.split("/").at(-2)}:${d.code}`
+  ).sort();
+  deepEqual(codes, [
+    "bad:frontmatter.yaml_invalid",
+    "bomb:frontmatter.alias_bomb",
+    "huge-fm:frontmatter.too_large",
+    "listy:frontmatter.not_mapping",
+    "nonutf:file.invalid_utf8",
+  ]);
+  const names: [string, string][] = [
+    ["a/../x", "Skill name cannot contain '..' path traversal components."],
+    ["/abs", "Skill name must be a relative path within the skills directory."],
+    ["C:\\x", "Skill name must be a relative path within the skills directory."],
+    ["a\u0001", "Skill name 'a\\u0001' contains NUL or control characters."],
+  ];
+  for (const [name, error] of names) {
+    const r = await cliJson(["--home", home, "view", name]);
+    deepEqual([r.code, r.json.error, r.json.hint], [
+      1,
+      error,
+      "Use a skill name or relative path within the skills directory.",
+    ]);
+  }
   const big = await cliJson(["--home", home, "view", "big"]);
   equal(big.code, 1);
   const size = Deno.statSync(`${home}/skills/big/SKILL.md`).size;
@@ -254,12 +285,20 @@ Deno.test("[§18] reading commands never write: list/search/view/prompt/validate
       ["prompt"],
       ["validate"],
       ["doctor"],
-      ["view", "a/../x"],
-      ["view", "/abs"],
-      ["view", "a\u0001"],
+      ["view", "bomb"],
     ]
   ) {
     await cli(["--home", home, ...args]);
   }
   equal(snapshot(home), before);
 });
+
+function bombLines(): string {
+  const lines = ['a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]'];
+  for (let i = 1; i < 9; i++) {
+    const prev = String.fromCharCode(96 + i);
+    const cur = String.fromCharCode(97 + i);
+    lines.push(`${cur}: &${cur} [${Array(9).fill(`*${prev}`).join(",")}]`);
+  }
+  return lines.join("\n") + "\n";
+}
