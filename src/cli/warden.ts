@@ -9,23 +9,19 @@ import { SkillrtError } from "../errors.ts";
 import { readEnv } from "../home/host.ts";
 import { resolvePath } from "../home/paths.ts";
 import { resolveSetup, type Setup } from "../home/setup.ts";
-import { type PermissionPlan, planFlags, planFor, shellQuote } from "../sandbox/plan.ts";
+import {
+  type PermissionPlan,
+  planFlags,
+  planFor,
+  READING_COMMANDS,
+  shellQuote,
+} from "../sandbox/plan.ts";
 import { runInWorker } from "../sandbox/run_worker.ts";
 import { completionScript } from "./completions.ts";
 import { outcomeOfError } from "./execute.ts";
 import { buildProgram, parseArgs } from "./program.ts";
 import { failure, respond } from "./render.ts";
 import type { CommandRequest, Outcome } from "./request.ts";
-
-/** Commands the warden knows a plan for. */
-export const PLANNED_COMMANDS: readonly string[] = [
-  "list",
-  "search",
-  "view",
-  "prompt",
-  "validate",
-  "doctor",
-];
 
 /** The extra read paths a request names (`validate PATH…`), absolute. */
 export function requestPaths(request: CommandRequest, cwd: string): string[] {
@@ -89,9 +85,9 @@ export async function runCli(argv: string[], version: string): Promise<Outcome> 
 
 async function sandbox(request: CommandRequest, setup: Setup): Promise<Outcome> {
   const target = request.args[0] ?? "list";
-  if (!PLANNED_COMMANDS.includes(target)) {
+  if (!READING_COMMANDS.includes(target)) {
     throw new SkillrtError(
-      `Unknown command '${target}' for sandbox; use one of ${PLANNED_COMMANDS.join(", ")}.`,
+      `Unknown command '${target}' for sandbox; use one of ${READING_COMMANDS.join(", ")}.`,
       {},
       2,
     );

@@ -54,6 +54,61 @@ const CLAUDE_KEYS = new Set([
   "when_to_use",
 ]);
 
+/** What each profile checks beyond the shared content rules: a policy table. */
+interface ProfileRules {
+  nameOk(name: string): boolean;
+  nameMessage(name: string): string;
+  nameMatchesFolder: boolean;
+  descriptionSeverity: Finding["severity"];
+  descriptionLimit: string;
+  compatibilityMax?: number;
+  knownKeys?: ReadonlySet<string>;
+  unknownKeySeverity: Finding["severity"];
+  unknownKeyMessage(key: string): string;
+}
+
+const LOWER_HYPHEN = /^[a-z0-9-]+$/;
+
+const PROFILE_RULES: Record<Profile, ProfileRules> = {
+  hermes: {
+    nameOk: (n) => HERMES_NAME.test(n) && n.length <= 64,
+    nameMessage: (n) =>
+      `Name '${n}' must match ^[a-z0-9][a-z0-9._-]*$ and be at most 64 characters.`,
+    nameMatchesFolder: false,
+    descriptionSeverity: "warning",
+    descriptionLimit: "it is cut to 1024 when listed.",
+    unknownKeySeverity: "warning",
+    unknownKeyMessage: () => "",
+  },
+  agentskills: {
+    nameOk: (n) =>
+      n.length <= 64 && LOWER_HYPHEN.test(n) && !n.startsWith("-") && !n.endsWith("-") &&
+      !n.includes("--"),
+    nameMessage: (n) =>
+      `Name '${n}' must be 1-64 lowercase letters, digits and hyphens, without a leading, trailing or double hyphen.`,
+    nameMatchesFolder: true,
+    descriptionSeverity: "error",
+    descriptionLimit: "the limit is 1024.",
+    compatibilityMax: 500,
+    knownKeys: AGENTSKILLS_KEYS,
+    unknownKeySeverity: "error",
+    unknownKeyMessage: (k) =>
+      `Field '${k}' is not allowed at the top level (allowed: ${
+        [...AGENTSKILLS_KEYS].join(", ")
+      }).`,
+  },
+  claude: {
+    nameOk: (n) => n.length <= 64 && LOWER_HYPHEN.test(n),
+    nameMessage: (n) => `Name '${n}' must be at most 64 lowercase letters, digits and hyphens.`,
+    nameMatchesFolder: false,
+    descriptionSeverity: "error",
+    descriptionLimit: "the limit is 1024.",
+    knownKeys: CLAUDE_KEYS,
+    unknownKeySeverity: "warning",
+    unknownKeyMessage: (k) => `Field '${k}' is not used by Claude Code.`,
+  },
+};
+
 /** The line of a top-level key in a SKILL.md, or null. */
 export function keyLine(text: string, key: string): number | null {
   const lines = text.split(/\r?\n/);
@@ -147,97 +202,45 @@ export function checkSkill(
     ? ""
     : String(description);
 
-  if (profile === "hermes") {
-    if (nameText && (!HERMES_NAME.test(nameText) || nameText.length > 64)) {
-      add(
-        "hermes.name-format",
-        "error",
-        `Name '${nameText}' must match ^[a-z0-9][a-z0-9._-]*$ and be at most 64 characters.`,
-        nameLine,
-      );
-    }
-    if (descText.length > 1024) {
-      add(
-        "hermes.description-length",
-        "warning",
-        `Description is ${descText.length} characters; it is cut to 1024 when listed.`,
-        descLine,
-      );
-    }
-  } else if (profile === "agentskills") {
-    if (nameText) {
-      if (
-        nameText.length > 64 || !/^[a-z0-9-]+$/.test(nameText) || nameText.startsWith("-") ||
-        nameText.endsWith("-") || nameText.includes("--")
-      ) {
-        add(
-          "agentskills.name-format",
-          "error",
-          `Name '${nameText}' must be 1-64 lowercase letters, digits and hyphens, without a leading, trailing or double hyphen.`,
-          nameLine,
-        );
-      }
-      if (nameText !== folder) {
-        add(
-          "agentskills.name-matches-folder",
-          "error",
-          `Name '${nameText}' must equal its folder name '${folder}'.`,
-          nameLine,
-        );
-      }
-    }
-    if (descText.length > 1024) {
-      add(
-        "agentskills.description-length",
-        "error",
-        `Description is ${descText.length} characters; the limit is 1024.`,
-        descLine,
-      );
-    }
-    const compat = fm.compatibility;
-    if (typeof compat === "string" && compat.length > 500) {
-      add(
-        "agentskills.compatibility-length",
-        "error",
-        `Compatibility is ${compat.length} characters; the limit is 500.`,
-        keyLine(text, "compatibility"),
-      );
-    }
+  const rules = PROFILE_RULES[profile];
+  if (nameText && !rules.nameOk(nameText)) {
+    add(`${profile}.name-format`, "error", rules.nameMessage(nameText), nameLine);
+  }
+  if (nameText && rules.nameMatchesFolder && nameText !== folder) {
+    add(
+      `${profile}.name-matches-folder`,
+      "error",
+      `Name '${nameText}' must equal its folder name '${folder}'.`,
+      nameLine,
+    );
+  }
+  if (descText.length > 1024) {
+    add(
+      `${profile}.description-length`,
+      rules.descriptionSeverity,
+      `Description is ${descText.length} characters; ${rules.descriptionLimit}`,
+      descLine,
+    );
+  }
+  const compat = fm.compatibility;
+  if (
+    rules.compatibilityMax !== undefined && typeof compat === "string" &&
+    compat.length > rules.compatibilityMax
+  ) {
+    add(
+      `${profile}.compatibility-length`,
+      "error",
+      `Compatibility is ${compat.length} characters; the limit is ${rules.compatibilityMax}.`,
+      keyLine(text, "compatibility"),
+    );
+  }
+  if (rules.knownKeys) {
     for (const key of Object.keys(fm)) {
-      if (!AGENTSKILLS_KEYS.has(key)) {
+      if (!rules.knownKeys.has(key)) {
         add(
-          "agentskills.unknown-field",
-          "error",
-          `Field '${key}' is not allowed at the top level (allowed: ${
-            [...AGENTSKILLS_KEYS].join(", ")
-          }).`,
-          keyLine(text, key),
-        );
-      }
-    }
-  } else {
-    if (nameText && (nameText.length > 64 || !/^[a-z0-9-]+$/.test(nameText))) {
-      add(
-        "claude.name-format",
-        "error",
-        `Name '${nameText}' must be at most 64 lowercase letters, digits and hyphens.`,
-        nameLine,
-      );
-    }
-    if (descText.length > 1024) {
-      add(
-        "claude.description-length",
-        "error",
-        `Description is ${descText.length} characters; the limit is 1024.`,
-        descLine,
-      );
-    }
-    for (const key of Object.keys(fm)) {
-      if (!CLAUDE_KEYS.has(key)) {
-        add(
-          "claude.unknown-field",
-          "warning",
-          `Field '${key}' is not used by Claude Code.`,
+          `${profile}.unknown-field`,
+          rules.unknownKeySeverity,
+          rules.unknownKeyMessage(key),
           keyLine(text, key),
         );
       }
