@@ -302,3 +302,28 @@ function bombLines(): string {
   }
   return lines.join("\n") + "\n";
 }
+
+Deno.test("[L0-4] the CLI takes the platform from --platform, else $HERMES_PLATFORM (resolved by the warden)", async () => {
+  const home = makeTree({
+    "skills/a/SKILL.md": skill("a", "A"),
+    "skills/b/SKILL.md": skill("b", "B"),
+    "config.yaml": "skills:\n  platform_disabled:\n    telegram: [b]\n    cli: [a]\n",
+  });
+  const names = (r: { json: Record<string, unknown> }) =>
+    (r.json.skills as { name: string }[]).map((s) => s.name);
+  deepEqual(names(await cliJson(["--home", home, "list"])), ["a", "b"]);
+  deepEqual(
+    names(await cliJson(["--home", home, "list"], { env: { HERMES_PLATFORM: "telegram" } })),
+    ["a"],
+  );
+  deepEqual(
+    names(
+      await cliJson(["--home", home, "list", "--platform", "cli"], {
+        env: { HERMES_PLATFORM: "telegram" },
+      }),
+    ),
+    ["b"],
+  );
+  const v = await cliJson(["--home", home, "view", "b/"], { env: { HERMES_PLATFORM: "telegram" } });
+  equal(v.json.error, "Skill 'b' is disabled.");
+});

@@ -95,7 +95,7 @@ Deno.test("[H-3] external dirs: relative to home, real paths, duplicates and the
   ok(setup.problems[0].message.includes("'missing'"));
 });
 
-Deno.test("[H-4] project skills only from a trusted project root, and never from the user's home", () => {
+Deno.test("[H-4][S-1] project skills only from a trusted project root, and never from the user's home", () => {
   const tree = makeTree({
     "proj/.git/HEAD": "ref: main\n",
     "proj/.hermes/skills/p/SKILL.md": skill("p", "P"),

@@ -72,7 +72,7 @@ Deno.test("[R-4] not found: error, up to 20 closest names first, hint", () => {
   deepEqual(closestNames("ab", ["zz", "abc", "b"], 2), ["abc", "b"]);
 });
 
-Deno.test("[R-5] ns:skill — plugin lookup, missing skill in plugin, invalid namespace, fallback to path", () => {
+Deno.test("[R-5][V-5] ns:skill — plugin lookup, missing skill in plugin, invalid namespace, fallback to path", () => {
   const home = makeTree({
     "plugins/acme/skills/deploy/SKILL.md": skill("deploy", "Deploy"),
     "plugins/acme/skills/rollback/SKILL.md": skill("rollback", "Rollback"),

@@ -54,7 +54,7 @@ Deno.test("[S-4] no index on disk: an edit is visible to the very next list", ()
   deepEqual(rt.list().skills.map((s) => [s.name, s.description]), [["a", "second"], ["b", "new"]]);
 });
 
-Deno.test("[S-7] higher-precedence root wins; the other is shadowed; same-root duplicates are ambiguous in list and view", () => {
+Deno.test("[S-1][S-7][R-3] higher-precedence root wins; the other is shadowed; same-root duplicates are ambiguous in list and view", () => {
   const home = makeTree({
     "skills/dev/docker/SKILL.md": skill("docker", "local docker"),
     "skills/ops/docker/SKILL.md": skill("docker", "ops docker"),

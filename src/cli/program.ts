@@ -123,7 +123,10 @@ export function parseArgs(
     json: g.json === true,
     color: g.color !== false && !env("NO_COLOR") && isTerminal,
     ...(g.home ? { home: String(g.home) } : {}),
-    ...(g.platform ? { platform: String(g.platform) } : {}),
+    // The Worker cannot read the environment: the warden resolves $HERMES_PLATFORM here.
+    ...(g.platform ?? env("HERMES_PLATFORM")
+      ? { platform: String(g.platform ?? env("HERMES_PLATFORM")) }
+      : {}),
     ...(g.sessionId ? { sessionId: String(g.sessionId) } : {}),
     ...(g.toolsets !== undefined ? { toolsets: splitList(String(g.toolsets)) } : {}),
     ...(g.tools !== undefined ? { tools: splitList(String(g.tools)) } : {}),

@@ -116,6 +116,7 @@ function decide(name: string, candidates: Candidate[]): Resolved {
 /** Resolves a name to one skill, or throws the error of, [R-3], [R-4] or. */
 export function resolveSkill(name: string, catalog: Catalog): Resolved {
   guardName(name);
+  if (name.endsWith("/")) name = name.replace(/\/+$/, "");
   const colon = name.indexOf(":");
   if (colon !== -1) {
     const ns = name.slice(0, colon);
