@@ -91,11 +91,7 @@ export class SkillRuntime {
     return listCategories(this.catalog().index(), this.visibility(), (root, category) => {
       const file = joinPath(root, category, "DESCRIPTION.md");
       try {
-        const head = readHead(file);
-        const fm = head.fence.kind === "ok" ? frontmatterOf(head.fence, file).data : {};
-        const body = head.fence.kind === "ok"
-          ? head.fence.body
-          : Deno.readTextFileSync(file).slice(0, 4096);
+        const { data: fm, body } = frontmatterOf(readHead(file).fence, file);
         return categoryDescription(fm, body);
       } catch {
         return null;
