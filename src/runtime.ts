@@ -26,7 +26,11 @@ import { Catalog } from "./scan/catalog.ts";
 import { readUsageCounts } from "./usage/read_usage.ts";
 import { type FileResult, viewFile } from "./files/file_view.ts";
 import { dotenvNames } from "./view/env_vars.ts";
-import { type ViewResult, viewSkill } from "./view/view.ts";
+import { type LoadedSkill, loadSkill, type ViewResult } from "./view/view.ts";
+import { invocationMessage, type InvokeResult } from "./view/invoke.ts";
+import type { InlineShellOptions } from "./preprocess/inline_shell.ts";
+import type { PreprocessContext } from "./preprocess/preprocess.ts";
+import { hubTrustOf } from "./hub/lock.ts";
 
 /** How to open a runtime. */
 export interface RuntimeOptions extends SetupOptions {
@@ -40,6 +44,19 @@ export interface RuntimeOptions extends SetupOptions {
   toolsets?: string[];
   /** Available tools: when given, `requires_tools`/`fallback_for_tools` apply. */
   tools?: string[];
+  /**
+   * Values of environment variables, for `${VAR}` in skill config ([P-6]). Reads this
+   * process's environment (where permitted) when absent; the sandbox Worker asks the warden.
+   */
+  envValues?: (names: string[]) => Promise<Record<string, string>>;
+}
+
+/** Options of {@linkcode SkillRuntime.view} and {@linkcode SkillRuntime.invoke}. */
+export interface ViewOptions {
+  /** Refuse a skill whose content has warnings ([V-6]). */
+  strict?: boolean;
+  /** Text for `$ARGUMENTS`, `$ARGUMENTS[N]` and `$N` ([P-5]). */
+  args?: string;
 }
 
 /** Options of {@linkcode SkillRuntime.prompt}. */
@@ -146,23 +163,86 @@ export class SkillRuntime {
     return names;
   }
 
-  /** Level 1: one whole skill with everything around it ([V-1..6]). */
-  view(name: string, options: { strict?: boolean } = {}): ViewResult {
+  /** Values of the named environment variables (never more than asked for). */
+  envValues(names: string[]): Promise<Record<string, string>> {
+    if (this.options.envValues) return this.options.envValues(names);
+    const env = this.options.env ?? readEnv;
+    const out: Record<string, string> = {};
+    for (const name of names) {
+      const value = env(name);
+      if (value !== undefined) out[name] = value;
+    }
+    return Promise.resolve(out);
+  }
+
+  /** How a skill's content is preprocessed ([P-1..5]): template vars, arguments, gated inline shell. */
+  preprocessContext(record: SkillRecord, args?: string): PreprocessContext {
+    const { config, host } = this.setup;
+    const sessionId = this.options.sessionId;
+    let inlineShell: InlineShellOptions | undefined;
+    if (config.inline_shell) {
+      const trust = hubTrustOf(this.setup.local_root, record.skill_dir);
+      inlineShell = {
+        cwd: record.skill_dir,
+        allow: config.inline_shell_allow,
+        timeoutSeconds: config.inline_shell_timeout,
+        env: {
+          ...host.shell_env,
+          HERMES_SKILL_DIR: record.skill_dir,
+          ...(sessionId ? { HERMES_SESSION_ID: sessionId } : {}),
+        },
+        blocked: trust === "community"
+          ? `skill '${record.name}' was installed from the hub with community trust; its inline shell never runs`
+          : undefined,
+      };
+    }
+    return {
+      skillDir: record.skill_dir,
+      sessionId,
+      templateVars: config.template_vars,
+      args,
+      inlineShell,
+    };
+  }
+
+  /** Resolves and loads one skill at Level 1. */
+  async load(name: string, options: ViewOptions = {}): Promise<LoadedSkill> {
     const catalog = this.catalog();
     const resolved = this.resolve(name, catalog);
-    const siblings = resolved.plugin
-      ? catalog.root(resolved.plugin).records.map((r: SkillRecord) =>
-        r.name.slice(resolved.plugin!.namespace.length + 1)
+    const plugin = resolved.plugin;
+    const siblings = plugin
+      ? catalog.root(plugin).records.map((r: SkillRecord) =>
+        r.name.slice(plugin.namespace.length + 1)
       )
       : undefined;
-    return viewSkill(resolved, {
+    return await loadSkill(resolved, {
       platform: this.setup.host.platform,
       envNames: this.envNames(),
       configValues: this.setup.config.config,
+      configFile: this.setup.config_file,
+      userHome: this.setup.host.user_home,
       maxBytes: this.setup.config.max_file_bytes,
       strict: options.strict,
       siblings,
+      preprocess: (record) => this.preprocessContext(record, options.args),
+      env: (names) => this.envValues(names),
     });
+  }
+
+  /** Level 1: one whole skill, preprocessed, with everything around it ([V-1..6], [P-1..6]). */
+  async view(name: string, options: ViewOptions = {}): Promise<ViewResult> {
+    return (await this.load(name, options)).view;
+  }
+
+  /** The message an agent injects when a user invokes a skill by slash command ([V-7]). */
+  async invoke(
+    name: string,
+    instruction?: string,
+    options: ViewOptions = {},
+  ): Promise<InvokeResult> {
+    const loaded = await this.load(name, options);
+    const message = invocationMessage(loaded, this.setup.home, instruction);
+    return { success: true, kind: "skill", name: loaded.view.name, message, chars: message.length };
   }
 
   /** Level 2: one file inside a skill ([F-1..3]). */

@@ -57,7 +57,7 @@ Deno.test("[corpus] all 207 real skills are scanned: each SKILL.md is listed or 
   equal(claudeApi.diagnostics[0].message, "Description is 1068 characters; cut to 1024.");
 });
 
-Deno.test("[corpus] every corpus skill views at Level 1 and its references at Level 2", () => {
+Deno.test("[corpus] every corpus skill views at Level 1 and its references at Level 2", async () => {
   const home = corpusHome();
   const rt = new SkillRuntime({
     home,
@@ -65,7 +65,7 @@ Deno.test("[corpus] every corpus skill views at Level 1 and its references at Le
   });
   let files = 0;
   for (const s of rt.list().skills) {
-    const v = rt.view(s.name);
+    const v = await rt.view(s.name);
     equal(v.name, s.name);
     for (const ref of v.linked_files?.references ?? []) {
       const f = rt.viewFile(s.name, ref);

@@ -56,7 +56,7 @@ Deno.test("[L0-2] platforms: aliases, case-insensitive, prefix match, absent mea
   equal(platformMatches({ platforms: ["free"] }, "freebsd"), true);
 });
 
-Deno.test("[L0-3] environments: any match shows, unknown tags match, absent means all", () => {
+Deno.test("[L0-3] environments: any match shows, unknown tags match, absent means all", async () => {
   equal(environmentMatches({}, []), true);
   equal(environmentMatches({ environments: ["docker"] }, []), false);
   equal(environmentMatches({ environments: ["docker", "kanban"] }, ["kanban"]), true);
@@ -64,10 +64,10 @@ Deno.test("[L0-3] environments: any match shows, unknown tags match, absent mean
   const home = makeTree({ "skills/d/SKILL.md": skill("d", "D", "environments: [docker]\n") });
   equal(new SkillRuntime({ home, host: host(home) }).list().count, 0);
   equal(new SkillRuntime({ home, host: host(home, ["docker"]) }).list().count, 1);
-  equal(new SkillRuntime({ home, host: host(home) }).view("d").name, "d"); // list only, not view
+  equal((await new SkillRuntime({ home, host: host(home) }).view("d")).name, "d"); // list only, not view
 });
 
-Deno.test("[L0-4] disabled and platform_disabled hide from list; view refuses with 'disabled'", () => {
+Deno.test("[L0-4] disabled and platform_disabled hide from list; view refuses with 'disabled'", async () => {
   const home = makeTree({
     "skills/a/SKILL.md": skill("a", "A"),
     "skills/b/SKILL.md": skill("b", "B"),
@@ -96,14 +96,14 @@ Deno.test("[L0-4] disabled and platform_disabled hide from list; view refuses wi
   );
   let message = "";
   try {
-    new SkillRuntime({ home, host: host(home) }).view("a");
+    await new SkillRuntime({ home, host: host(home) }).view("a");
   } catch (e) {
     message = (e as Error).message;
   }
   equal(message, "Skill 'a' is disabled.");
 });
 
-Deno.test("[L0-5] conditions apply only when availability is given, and never block view", () => {
+Deno.test("[L0-5] conditions apply only when availability is given, and never block view", async () => {
   const fm = {
     metadata: { hermes: { requires_toolsets: ["web"], fallback_for_tools: ["browser"] } },
   };
@@ -116,7 +116,10 @@ Deno.test("[L0-5] conditions apply only when availability is given, and never bl
   });
   equal(new SkillRuntime({ home, host: host(home), toolsets: ["terminal"] }).list().count, 0);
   equal(new SkillRuntime({ home, host: host(home) }).list().count, 1);
-  equal(new SkillRuntime({ home, host: host(home), toolsets: ["terminal"] }).view("w").name, "w");
+  equal(
+    (await new SkillRuntime({ home, host: host(home), toolsets: ["terminal"] }).view("w")).name,
+    "w",
+  );
 });
 
 Deno.test("[L0-6] categories with counts and DESCRIPTION.md (frontmatter, else first body line)", () => {

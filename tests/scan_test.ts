@@ -54,7 +54,7 @@ Deno.test("[S-4] no index on disk: an edit is visible to the very next list", ()
   deepEqual(rt.list().skills.map((s) => [s.name, s.description]), [["a", "second"], ["b", "new"]]);
 });
 
-Deno.test("[S-1][S-7][R-3] higher-precedence root wins; the other is shadowed; same-root duplicates are ambiguous in list and view", () => {
+Deno.test("[S-1][S-7][R-3] higher-precedence root wins; the other is shadowed; same-root duplicates are ambiguous in list and view", async () => {
   const home = makeTree({
     "skills/dev/docker/SKILL.md": skill("docker", "local docker"),
     "skills/ops/docker/SKILL.md": skill("docker", "ops docker"),
@@ -74,7 +74,7 @@ Deno.test("[S-1][S-7][R-3] higher-precedence root wins; the other is shadowed; s
   equal(index.shadowed[0].description, "external git");
   let err: Record<string, unknown> = {};
   try {
-    rt.view("docker");
+    await rt.view("docker");
   } catch (e) {
     err = (e as { toJSON(): Record<string, unknown> }).toJSON();
   }
@@ -86,11 +86,11 @@ Deno.test("[S-1][S-7][R-3] higher-precedence root wins; the other is shadowed; s
     hint:
       "Pass the full relative path instead of the bare name (e.g., 'category/skill-name'), or rename one of the colliding skills so each name is unique.",
   });
-  equal(rt.view("ops/docker").description, "ops docker");
-  equal(rt.view("git").description, "local git");
+  equal((await rt.view("ops/docker")).description, "ops docker");
+  equal((await rt.view("git")).description, "local git");
 });
 
-Deno.test("[S-8] legacy flat skills are viewable by name but not listed", () => {
+Deno.test("[S-8] legacy flat skills are viewable by name but not listed", async () => {
   const home = makeTree({
     "skills/notes.md": "# Notes\n\nFlat skill body.\n",
     "skills/cat/old.md": "# Old\n\nOld body.\n",
@@ -98,10 +98,10 @@ Deno.test("[S-8] legacy flat skills are viewable by name but not listed", () => 
   });
   const rt = new SkillRuntime({ home, host: host(home) });
   deepEqual(rt.list().skills.map((s) => s.name), ["a"]);
-  const v = rt.view("notes");
+  const v = await rt.view("notes");
   equal(v.content, "# Notes\n\nFlat skill body.\n");
   equal(v.linked_files, null);
-  equal(rt.view("old").description, "Old body.");
+  equal((await rt.view("old")).description, "Old body.");
   equal(rt.viewFile("notes", "anything.md").content, "# Notes\n\nFlat skill body.\n");
-  ok(rt.view("cat/old").content.includes("Old body."));
+  ok((await rt.view("cat/old")).content.includes("Old body."));
 });

@@ -18,6 +18,8 @@ export interface ExecuteContext {
   setup: Setup;
   /** The plan the Worker was created with. */
   plan: PermissionPlan;
+  /** Values of environment variables, answered by the warden ([P-6]); none when absent. */
+  envValues?: (names: string[]) => Promise<Record<string, string>>;
 }
 
 /** One command's implementation. */
@@ -34,6 +36,7 @@ const COMMANDS: Record<string, () => Promise<CommandModule>> = {
   list: () => import("./commands/list.ts"),
   search: () => import("./commands/search.ts"),
   view: () => import("./commands/view.ts"),
+  invoke: () => import("./commands/invoke.ts"),
   prompt: () => import("./commands/prompt.ts"),
   validate: () => import("./commands/validate.ts"),
   doctor: () => import("./commands/doctor.ts"),
@@ -76,6 +79,7 @@ export async function executeCommand(
       toolsets: request.global.toolsets,
       tools: request.global.tools,
       env: () => undefined,
+      envValues: ctx.envValues ?? (() => Promise.resolve({})),
     });
     return await (await load()).run(runtime, request, ctx);
   } catch (error) {

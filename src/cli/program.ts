@@ -47,7 +47,13 @@ export function buildProgram(version: string): Command {
   program.command("view").description("show one skill (Level 1) or one of its files (Level 2)")
     .argument("<name>", "skill name, category/name path, or plugin:name")
     .argument("[path]", "a file inside the skill, e.g. references/api.md")
-    .option("--strict", "refuse a skill whose content has warnings");
+    .option("--strict", "refuse a skill whose content has warnings")
+    .option("--args <text>", "arguments for $ARGUMENTS, $ARGUMENTS[N] and $N (Claude Code skills)");
+  program.command("invoke").description("the message for a slash-command invocation of a skill")
+    .argument("<name>", "skill name, category/name path, or plugin:name")
+    .argument("[instruction...]", "what the user asked alongside the invocation")
+    .option("--strict", "refuse a skill whose content has warnings")
+    .option("--args <text>", "arguments for $ARGUMENTS, $ARGUMENTS[N] and $N (Claude Code skills)");
   program.command("prompt").description("the Level-0 block for a system prompt")
     .option("--format <format>", "xml, markdown or json", "xml")
     .option("--budget-chars <n>", "largest size in characters");

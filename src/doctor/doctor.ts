@@ -5,8 +5,8 @@
  * @module
  */
 import { type Diagnostic, diagnostic } from "../diagnostics.ts";
-import { isMapping } from "../frontmatter/parse.ts";
-import { isDirectory, joinPath } from "../home/paths.ts";
+import { isDirectory } from "../home/paths.ts";
+import { readLock } from "../hub/lock.ts";
 import type { Setup } from "../home/setup.ts";
 import type { PermissionPlan } from "../sandbox/plan.ts";
 import type { SkillIndex } from "../scan/index.ts";
@@ -46,52 +46,34 @@ export interface DoctorReport {
 export function checkHubLock(
   localRoot: string,
 ): { state: DoctorReport["hub"]; diagnostics: Diagnostic[] } {
-  const file = joinPath(localRoot, ".hub", "lock.json");
-  let text: string;
-  try {
-    text = Deno.readTextFileSync(file);
-  } catch {
-    return { state: { lock: "absent", installed: 0 }, diagnostics: [] };
-  }
-  let data: unknown;
-  try {
-    data = JSON.parse(text);
-  } catch (error) {
+  const lock = readLock(localRoot);
+  if (lock.state === "absent") return { state: { lock: "absent", installed: 0 }, diagnostics: [] };
+  if (lock.state === "unparseable") {
     return {
       state: { lock: "unparseable", installed: 0 },
       diagnostics: [
         diagnostic(
           "error",
           "hub.lock_unparseable",
-          `Hub lock file does not parse (${(error as Error).message}).`,
-          { path: file },
+          `Hub lock file does not parse (${lock.error}).`,
+          { path: lock.file },
         ),
       ],
     };
   }
-  const installed = isMapping(data) && isMapping(data.installed) ? data.installed : {};
-  const diagnostics: Diagnostic[] = [];
-  for (const [name, entry] of Object.entries(installed)) {
-    const path = isMapping(entry) && typeof entry.install_path === "string"
-      ? entry.install_path
-      : undefined;
-    const abs = path === undefined
-      ? undefined
-      : path.startsWith("/")
-      ? path
-      : joinPath(localRoot, path);
-    if (!abs || !isDirectory(abs)) {
-      diagnostics.push(
-        diagnostic(
-          "error",
-          "hub.lock_orphan",
-          `Hub skill '${name}' is in the lock file but its folder is missing.`,
-          { path: abs ?? file },
-        ),
-      );
-    }
-  }
-  return { state: { lock: "ok", installed: Object.keys(installed).length }, diagnostics };
+  const diagnostics = lock.entries
+    .filter((e) => !e.install_path || !isDirectory(e.install_path))
+    .map((e) =>
+      diagnostic(
+        "error",
+        "hub.lock_orphan",
+        `Hub skill '${e.name}' is in the lock file but its folder is missing.`,
+        {
+          path: e.install_path || lock.file,
+        },
+      )
+    );
+  return { state: { lock: "ok", installed: lock.entries.length }, diagnostics };
 }
 
 /** Builds the doctor report from a full index of the setup. */

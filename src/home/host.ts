@@ -18,6 +18,8 @@ export interface HostFacts {
   user_home?: string;
   /** The working directory. */
   cwd: string;
+  /** PATH, HOME and LANG for inline-shell commands ([P-4]); nothing else of the environment. */
+  shell_env?: Record<string, string>;
 }
 
 /** Maps Deno's OS names to the platform names skills declare ([L0-2]). */
@@ -77,12 +79,18 @@ export function detectHost(): HostFacts {
     cwd = ".";
   }
   const home = readEnv("HOME") ?? readEnv("USERPROFILE");
+  const shellEnv: Record<string, string> = {};
+  for (const name of ["PATH", "HOME", "LANG"]) {
+    const value = readEnv(name);
+    if (value !== undefined) shellEnv[name] = value;
+  }
   return {
     platform: platformName(Deno.build.os),
     environments: detectEnvironments(),
     env_names: names.sort(),
     ...(home ? { user_home: home } : {}),
     cwd,
+    shell_env: shellEnv,
   };
 }
 

@@ -32,6 +32,7 @@ export const READING_COMMANDS: readonly string[] = [
   "prompt",
   "validate",
   "doctor",
+  "invoke",
 ];
 /** Commands whose output is preprocessed and may run inline shell ([P-4]). */
 export const PREPROCESSING_COMMANDS: readonly string[] = ["view", "invoke"];

@@ -1,14 +1,16 @@
 /**
  * Running a command in a Worker created with exactly the permissions of its plan
- * ([X-1]); the warden waits for its outcome.
+ * ([X-1]). The Worker has no environment grant: when a skill's config names `${VAR}`
+ * ([P-6]), it asks the warden, which answers with the values of those names only.
  *
  * @module
  */
 import type { CommandRequest, Outcome } from "../cli/request.ts";
 import type { Setup } from "../home/setup.ts";
+import { readEnv } from "../home/host.ts";
 import { type PermissionPlan, workerPermissions } from "./plan.ts";
 
-/** What the warden posts to the Worker. */
+/** What the warden posts to start the Worker's command. */
 export interface WorkerMessage {
   /** The parsed command. */
   request: CommandRequest;
@@ -18,6 +20,35 @@ export interface WorkerMessage {
   plan: PermissionPlan;
 }
 
+/** Messages from the Worker: its outcome, or a question about environment values. */
+export type FromWorker =
+  | { kind: "outcome"; outcome: Outcome }
+  | { kind: "env"; id: number; names: string[] };
+
+/** The warden's answer to an environment question. */
+export interface EnvAnswer {
+  /** Always `env`. */
+  kind: "env";
+  /** The question's id. */
+  id: number;
+  /** Values of the names asked for that are set. */
+  values: Record<string, string>;
+}
+
+/** Answers an environment question from the warden's environment. */
+export function answerEnv(
+  id: number,
+  names: string[],
+  env: (name: string) => string | undefined = readEnv,
+): EnvAnswer {
+  const values: Record<string, string> = {};
+  for (const name of names) {
+    const value = env(name);
+    if (value !== undefined) values[name] = value;
+  }
+  return { kind: "env", id, values };
+}
+
 /** Runs one command in a fresh sandbox Worker and returns its outcome. */
 export function runInWorker(message: WorkerMessage): Promise<Outcome> {
   const worker = new Worker(new URL("./worker.ts", import.meta.url), {
@@ -25,9 +56,14 @@ export function runInWorker(message: WorkerMessage): Promise<Outcome> {
     deno: { permissions: workerPermissions(message.plan) },
   });
   return new Promise((resolve) => {
-    worker.onmessage = (event: MessageEvent<Outcome>) => {
+    worker.onmessage = (event: MessageEvent<FromWorker>) => {
+      const data = event.data;
+      if (data.kind === "env") {
+        worker.postMessage(answerEnv(data.id, data.names));
+        return;
+      }
       worker.terminate();
-      resolve(event.data);
+      resolve(data.outcome);
     };
     worker.onerror = (event: ErrorEvent) => {
       event.preventDefault();

@@ -12,6 +12,7 @@ import type { PromptResult } from "../level0/prompt.ts";
 import { resolveSetup, type Setup } from "../home/setup.ts";
 import type { RuntimeOptions } from "../runtime.ts";
 import type { ViewResult } from "../view/view.ts";
+import type { InvokeResult } from "../view/invoke.ts";
 import { type PermissionPlan, planFor } from "./plan.ts";
 import { runInWorker } from "./run_worker.ts";
 
@@ -26,7 +27,13 @@ export interface SandboxedRuntime {
   /** Ranked search ([L0-7]). */
   search(query: string): Promise<ListResult>;
   /** Level 1 ([V-1]). */
-  view(name: string, options?: { strict?: boolean }): Promise<ViewResult>;
+  view(name: string, options?: { strict?: boolean; args?: string }): Promise<ViewResult>;
+  /** The slash-command invocation message ([V-7]). */
+  invoke(
+    name: string,
+    instruction?: string,
+    options?: { strict?: boolean; args?: string },
+  ): Promise<InvokeResult>;
   /** Level 2 ([F-3]). */
   viewFile(name: string, path: string): Promise<FileResult>;
   /** The Level-0 prompt block ([L0-8]). */
@@ -78,7 +85,12 @@ export function openSandboxedRuntime(options: RuntimeOptions = {}): SandboxedRun
     plan: (command) => planFor(command, setup),
     list: (o = {}) => call("list", [], { category: o.category }),
     search: (query) => call("search", [query]),
-    view: (name, o = {}) => call("view", [name], { strict: o.strict }),
+    view: (name, o = {}) => call("view", [name], { strict: o.strict, args: o.args }),
+    invoke: (name, instruction, o = {}) =>
+      call("invoke", instruction === undefined ? [name] : [name, instruction], {
+        strict: o.strict,
+        args: o.args,
+      }),
     viewFile: (name, path) => call("view", [name, path]),
     prompt: (o = {}) => call("prompt", [], { format: o.format, budgetChars: o.budgetChars }),
   };

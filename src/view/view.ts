@@ -7,9 +7,16 @@
 import { SkillrtError } from "../errors.ts";
 import { splitFrontmatter } from "../frontmatter/fence.ts";
 import { decodeUtf8 } from "../frontmatter/read_head.ts";
-import { isMapping } from "../frontmatter/parse.ts";
 import type { Resolved } from "../resolve/resolve.ts";
-import { buildRecord, hermesMetadata, type SkillRecord } from "../scan/record.ts";
+import { buildRecord, type SkillRecord } from "../scan/record.ts";
+import {
+  configBlock,
+  configEntries,
+  expandConfigValues,
+  rawConfigValues,
+  referencedVars,
+} from "../preprocess/config_block.ts";
+import { preprocess, type PreprocessContext } from "../preprocess/preprocess.ts";
 import { type RequiredEnvVar, requiredEnvVars } from "./env_vars.ts";
 import {
   fileSummaries,
@@ -71,14 +78,32 @@ export interface ViewContext {
   envNames: ReadonlySet<string>;
   /** `skills.config` values from config.yaml. */
   configValues: Record<string, unknown>;
+  /** config.yaml's path, named in the config block. */
+  configFile: string;
+  /** The user's home, for `~` in config values. */
+  userHome?: string;
   /** Largest SKILL.md read, in bytes. */
   maxBytes: number;
   /** Refuse a skill with warnings instead of loading it ([V-6]). */
   strict?: boolean;
   /** Sibling skill names, for plugin skills ([V-5]). */
   siblings?: string[];
-  /** Transforms the content (preprocessing, [P-1]); identity when absent. */
-  preprocess?: (content: string, record: SkillRecord) => string;
+  /** How to preprocess this skill's content ([P-1..5]); the content is kept as written when absent. */
+  preprocess?: (record: SkillRecord) => PreprocessContext;
+  /** Values of the environment variables named (the warden answers for a sandboxed Worker). */
+  env: (names: string[]) => Promise<Record<string, string>>;
+}
+
+/** A loaded skill: the view, and the parts an invocation message is built from. */
+export interface LoadedSkill {
+  /** The view document. */
+  view: ViewResult;
+  /** The preprocessed content without banner or config block. */
+  body: string;
+  /** The config block (empty when the skill declares no config). */
+  configBlock: string;
+  /** The plugin banner of [V-5] (empty for other skills). */
+  banner: string;
 }
 
 /** Reads a whole SKILL.md with the Level-1 limits: size and strict UTF-8. */
@@ -95,32 +120,6 @@ export function readSkillText(file: string, name: string, maxBytes: number): str
   return decoded.text;
 }
 
-/** Looks up a dot path (`a.b.c`) in nested mappings. */
-export function dotPath(values: Record<string, unknown>, key: string): unknown {
-  let cur: unknown = values;
-  for (const part of key.split(".")) {
-    if (!isMapping(cur)) return undefined;
-    cur = cur[part];
-  }
-  return cur;
-}
-
-/** The config entries a skill declares in `metadata.hermes.config`, with their values ([P-6]). */
-export function resolveSkillConfig(
-  record: SkillRecord,
-  values: Record<string, unknown>,
-): Record<string, unknown> {
-  const declared = hermesMetadata(record.frontmatter).config;
-  const out: Record<string, unknown> = {};
-  for (const entry of Array.isArray(declared) ? declared : []) {
-    if (!isMapping(entry) || typeof entry.key !== "string") continue;
-    let value = dotPath(values, entry.key);
-    if (value === undefined || value === null || value === "") value = entry.default ?? null;
-    out[entry.key] = value;
-  }
-  return out;
-}
-
 /** The plugin banner of [V-5]. */
 export function pluginBanner(namespace: string, siblings: string[]): string {
   const example = siblings[0] ?? "skill";
@@ -129,10 +128,11 @@ export function pluginBanner(namespace: string, siblings: string[]): string {
   }.\nUse qualified form to invoke siblings (e.g. ${namespace}:${example}).]\n\n`;
 }
 
-/** Builds the view of a resolved skill ([V-1..6]). */
-export function viewSkill(resolved: Resolved, ctx: ViewContext): ViewResult {
+/** Loads a resolved skill at Level 1 ([V-1..6], [P-1..6]). */
+export async function loadSkill(resolved: Resolved, ctx: ViewContext): Promise<LoadedSkill> {
   const head = resolved.record;
   const text = readSkillText(head.file, head.name, ctx.maxBytes);
+  const folder = head.path.split("/").pop() || head.skill_dir.split("/").pop()!;
   const record = buildRecord(
     {
       file: head.file,
@@ -141,9 +141,7 @@ export function viewSkill(resolved: Resolved, ctx: ViewContext): ViewResult {
       root: head.root,
       source: head.source,
       namespace: head.namespace,
-      fallbackName: resolved.flat
-        ? head.path.split("/").pop()!.replace(/\.md$/, "")
-        : head.path.split("/").pop() || head.skill_dir.split("/").pop()!,
+      fallbackName: resolved.flat ? folder.replace(/\.md$/, "") : folder,
       flat: resolved.flat,
     },
     splitFrontmatter(text, true),
@@ -160,13 +158,21 @@ export function viewSkill(resolved: Resolved, ctx: ViewContext): ViewResult {
       { warnings },
     );
   }
-  let content = ctx.preprocess ? ctx.preprocess(text, record) : text;
-  if (record.namespace) content = pluginBanner(record.namespace, ctx.siblings ?? []) + content;
+  const body = ctx.preprocess ? await preprocess(text, ctx.preprocess(record)) : text;
+  const raw = rawConfigValues(configEntries(record), ctx.configValues);
+  const config = expandConfigValues(
+    raw,
+    await ctx.env(referencedVars(Object.values(raw))),
+    ctx.userHome,
+  );
+  const block = configBlock(config, ctx.configFile);
+  const banner = record.namespace ? pluginBanner(record.namespace, ctx.siblings ?? []) : "";
+  const content = banner + (block ? `${block}\n\n` : "") + body;
 
   const linked = resolved.flat ? null : linkedFiles(listSkillFiles(record.skill_dir));
   const { vars } = requiredEnvVars(record.frontmatter);
   const missing = vars.filter((v) => !ctx.envNames.has(v.name)).map((v) => v.name);
-  return {
+  const view: ViewResult = {
     success: true,
     name: record.name,
     description: record.description,
@@ -188,7 +194,8 @@ export function viewSkill(resolved: Resolved, ctx: ViewContext): ViewResult {
     missing_required_environment_variables: missing,
     setup_needed: missing.length > 0,
     readiness_status: missing.length > 0 ? "setup_needed" : "available",
-    config: resolveSkillConfig(record, ctx.configValues),
+    config,
     warnings,
   };
+  return { view, body, configBlock: block, banner };
 }

@@ -8,7 +8,7 @@ import { paint, respond } from "../render.ts";
 import type { CommandRequest, Outcome } from "../request.ts";
 
 /** Runs `view`. */
-export function run(runtime: SkillRuntime, request: CommandRequest): Outcome {
+export async function run(runtime: SkillRuntime, request: CommandRequest): Promise<Outcome> {
   const [name, path] = request.args;
   const { global } = request;
   if (path !== undefined) {
@@ -19,7 +19,8 @@ export function run(runtime: SkillRuntime, request: CommandRequest): Outcome {
       () => doc.content ?? `Binary file '${doc.file}' (${doc.bytes} bytes, sha256 ${doc.sha256}).`,
     );
   }
-  const doc = runtime.view(name, { strict: request.options.strict === true });
+  const args = typeof request.options.args === "string" ? request.options.args : undefined;
+  const doc = await runtime.view(name, { strict: request.options.strict === true, args });
   const notes = doc.warnings.map((w) =>
     `${paint(global.color, "yellow", "warning:")} ${w.message}`
   );

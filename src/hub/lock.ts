@@ -1,0 +1,67 @@
+/**
+ * Reading the hub lock file (`<local root>/.hub/lock.json`, [HUB-3]) without changing
+ * it: which skills came from the hub and with what trust. A file that does not parse
+ * is reported, never reset.
+ *
+ * @module
+ */
+import { isMapping } from "../frontmatter/parse.ts";
+import { isInside, joinPath, resolvePath } from "../home/paths.ts";
+
+/** One installed hub skill, as far as the runtime needs it. */
+export interface LockEntry {
+  /** The skill's name in the lock. */
+  name: string;
+  /** `builtin`, `trusted`, `local` or `community`. */
+  trust_level: string;
+  /** The installed folder, absolute. */
+  install_path: string;
+}
+
+/** What the lock file held. */
+export type LockState =
+  | { state: "absent" }
+  | { state: "unparseable"; file: string; error: string }
+  | { state: "ok"; file: string; entries: LockEntry[] };
+
+/** The lock file's path for a local root. */
+export function lockFile(localRoot: string): string {
+  return joinPath(localRoot, ".hub", "lock.json");
+}
+
+/** Reads the lock file of a local root. */
+export function readLock(localRoot: string): LockState {
+  const file = lockFile(localRoot);
+  let text: string;
+  try {
+    text = Deno.readTextFileSync(file);
+  } catch {
+    return { state: "absent" };
+  }
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (error) {
+    return { state: "unparseable", file, error: (error as Error).message };
+  }
+  const installed = isMapping(data) && isMapping(data.installed) ? data.installed : {};
+  const entries: LockEntry[] = [];
+  for (const [name, entry] of Object.entries(installed)) {
+    if (!isMapping(entry)) continue;
+    const path = typeof entry.install_path === "string" ? entry.install_path : "";
+    entries.push({
+      name,
+      trust_level: typeof entry.trust_level === "string" ? entry.trust_level : "community",
+      install_path: path ? resolvePath(localRoot, path) : "",
+    });
+  }
+  return { state: "ok", file, entries };
+}
+
+/** The hub trust of the skill in `skillDir`, or undefined when it was not installed from the hub. */
+export function hubTrustOf(localRoot: string, skillDir: string): string | undefined {
+  const lock = readLock(localRoot);
+  if (lock.state !== "ok") return undefined;
+  return lock.entries.find((e) => e.install_path && isInside(e.install_path, skillDir))
+    ?.trust_level;
+}

@@ -1,0 +1,68 @@
+/**
+ * The message an agent injects when a user invokes a skill by slash command ([V-7]).
+ * Pure: built from a loaded skill.
+ *
+ * @module
+ */
+import type { LoadedSkill } from "./view.ts";
+
+/** What `invoke` returns. */
+export interface InvokeResult {
+  /** Always true. */
+  success: true;
+  /** What was invoked (bundles arrive with the bundles issue). */
+  kind: "skill";
+  /** The skill's name. */
+  name: string;
+  /** The message to inject. */
+  message: string;
+  /** Its size in characters. */
+  chars: number;
+}
+
+/** The first line of an invocation message. */
+export function activationNote(name: string): string {
+  return `[IMPORTANT: The user has invoked the "${name}" skill, indicating they want you to follow its instructions. The full skill content is loaded below.]`;
+}
+
+/** The prefix of the user's instruction line. */
+export const INSTRUCTION_PREFIX =
+  "The user has provided the following instruction alongside the skill invocation: ";
+
+/**
+ * Builds the invocation message: activation note, the content, the skill directory,
+ * the config block, the setup note, the supporting files, then the user's instruction.
+ */
+export function invocationMessage(loaded: LoadedSkill, home: string, instruction?: string): string {
+  const { view } = loaded;
+  const parts = [activationNote(view.name), "", (loaded.banner + loaded.body).trim()];
+  parts.push(
+    "",
+    `[Skill directory: ${view.skill_dir}]`,
+    "Relative paths in this skill (scripts/, templates/, references/, assets/) are relative to that directory; use the absolute path to run or read them.",
+  );
+  if (loaded.configBlock) parts.push("", loaded.configBlock);
+  if (view.setup_needed) {
+    parts.push(
+      "",
+      `[Skill setup note: ${view.missing_required_environment_variables.join(", ")} ${
+        view.missing_required_environment_variables.length === 1 ? "is" : "are"
+      } not set (in the environment or ${home}/.env); the skill still loads, but what needs ${
+        view.missing_required_environment_variables.length === 1 ? "it" : "them"
+      } will not work until then.]`,
+    );
+  }
+  const files = view.linked_files ? Object.values(view.linked_files).flat() : [];
+  if (files.length) {
+    parts.push(
+      "",
+      "[Supporting files (relative to the skill directory):]",
+      ...files.map((f) => `- ${f}`),
+    );
+    parts.push(`Open one with skill_view(name="${view.name}", file_path="<path>").`);
+  }
+  if (instruction !== undefined && instruction.trim() !== "") {
+    parts.push("", INSTRUCTION_PREFIX + instruction);
+  }
+  return parts.join("\n");
+}
