@@ -24,7 +24,12 @@
  *
  * @module
  */
-export { type PromptOptions, type RuntimeOptions, SkillRuntime } from "./src/runtime.ts";
+export {
+  type PromptOptions,
+  type RuntimeOptions,
+  SkillRuntime,
+  type ViewOptions,
+} from "./src/runtime.ts";
 export { openSandboxedRuntime, type SandboxedRuntime } from "./src/sandbox/sandboxed_runtime.ts";
 export { NotPermittedError, SkillrtError, UsageError } from "./src/errors.ts";
 export type { Diagnostic, Severity } from "./src/diagnostics.ts";
@@ -58,3 +63,7 @@ export type { Availability, VisibilityFacts } from "./src/level0/visibility.ts";
 export type { ErrorDetails } from "./src/errors.ts";
 export type { IndexEntry, SkillIndex } from "./src/scan/index.ts";
 export type { FoundFlat, WalkLimits } from "./src/scan/walk.ts";
+export type { LoadedSkill } from "./src/view/view.ts";
+export type { InvokeResult } from "./src/view/invoke.ts";
+export { preprocess, type PreprocessContext } from "./src/preprocess/preprocess.ts";
+export type { InlineShellOptions } from "./src/preprocess/inline_shell.ts";

@@ -65,6 +65,8 @@ Deno.test("[P-4] argv splitting follows shell quoting; shell syntax is detected 
   }
   equal((splitCommand("echo 'a | b; c > d'") as { shellSyntax: boolean }).shellSyntax, false);
   deepEqual(splitCommand("echo 'open"), { error: "unclosed single quote" });
+  equal(shapeOutput("out\r\n\n"), "out");
+  equal(shapeOutput("x".repeat(4001)), "x".repeat(4000) + "...[truncated]");
   deepEqual(gateCommand("date +%F", ["date"]), { argv: ["date", "+%F"] });
   deepEqual(gateCommand("date | cat", ["date", "bash"]), { argv: ["bash", "-c", "date | cat"] });
   deepEqual(gateCommand("/bin/date", ["date"]), {
