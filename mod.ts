@@ -16,7 +16,7 @@
  * const runtime = new SkillRuntime({ home: "examples/home" });
  * const map = runtime.list();               // Level 0
  * console.log(map.count, map.categories);
- * const skill = runtime.view("docker-basics"); // Level 1
+ * const skill = await runtime.view("docker-basics"); // Level 1
  * console.log(skill.linked_files?.references);
  * const file = runtime.viewFile("docker-basics", "references/layers.md"); // Level 2
  * console.log(file.bytes);
