@@ -3,15 +3,10 @@ import { loadConfig, parseBool, parseConfig } from "../src/home/config.ts";
 import { expandPath, type HostFacts } from "../src/home/host.ts";
 import { findProjectRoot, resolveHome, resolveSetup } from "../src/home/setup.ts";
 import { SkillrtError } from "../src/errors.ts";
-import { makeTree, skill } from "./helpers.ts";
+import { makeTree, skill, testHost } from "./helpers.ts";
 
-const host = (cwd: string, user_home = "/nonexistent-home"): HostFacts => ({
-  platform: "linux",
-  environments: [],
-  env_names: [],
-  user_home,
-  cwd,
-});
+const host = (cwd: string, user_home = "/nonexistent-home"): HostFacts =>
+  testHost(cwd, { user_home });
 
 Deno.test("[H-2] defaults, booleans in every spelling, timeout minimum", () => {
   const { config, problems } = parseConfig(

@@ -4,6 +4,7 @@
  */
 import { resolve } from "node:path";
 import { WARDEN_FLAGS } from "../src/sandbox/warden_flags.ts";
+import type { HostFacts } from "../src/home/host.ts";
 
 /** The repository root. */
 export const REPO = new URL("..", import.meta.url).pathname.replace(/\/$/, "");
@@ -86,4 +87,9 @@ export function snapshot(dir: string): string {
   };
   walk(dir);
   return lines.join("\n");
+}
+
+/** Host facts for in-process tests: Linux, no environments, nothing set; `extra` overrides. */
+export function testHost(cwd: string, extra: Partial<HostFacts> = {}): HostFacts {
+  return { platform: "linux", environments: [], env_names: [], cwd, ...extra };
 }

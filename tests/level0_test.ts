@@ -2,14 +2,9 @@ import { deepEqual, equal, ok } from "node:assert/strict";
 import { SkillRuntime } from "../src/runtime.ts";
 import { buildPrompt } from "../src/level0/prompt.ts";
 import { conditionsHold, environmentMatches, platformMatches } from "../src/level0/visibility.ts";
-import { makeTree, skill } from "./helpers.ts";
+import { makeTree, skill, testHost } from "./helpers.ts";
 
-const host = (cwd: string, environments: string[] = []) => ({
-  platform: "linux",
-  environments,
-  env_names: [],
-  cwd,
-});
+const host = (cwd: string, environments: string[] = []) => testHost(cwd, { environments });
 
 Deno.test("[L0-1] list JSON: exact fields, sorted by (category, name), categories sorted without nulls", () => {
   const home = makeTree({

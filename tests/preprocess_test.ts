@@ -15,16 +15,10 @@ import {
 import { SkillRuntime } from "../src/runtime.ts";
 import { resolveSetup } from "../src/home/setup.ts";
 import { planFor, workerPermissions } from "../src/sandbox/plan.ts";
-import { cli, cliJson, makeTree, skill } from "./helpers.ts";
+import { cli, cliJson, makeTree, skill, testHost } from "./helpers.ts";
 
 const PATH = Deno.env.get("PATH") ?? "/usr/bin:/bin";
-const host = (cwd: string) => ({
-  platform: "linux",
-  environments: [],
-  env_names: [],
-  cwd,
-  shell_env: { PATH },
-});
+const host = (cwd: string) => testHost(cwd, { shell_env: { PATH } });
 const shellHome = (body: string, allow = "[date, echo, printf, sleep]", extra = "") =>
   makeTree({
     "skills/s/SKILL.md": skill("s", "S", "", body),

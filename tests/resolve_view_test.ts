@@ -2,14 +2,9 @@ import { deepEqual, equal, ok, throws } from "node:assert/strict";
 import { SkillRuntime } from "../src/runtime.ts";
 import { closestNames, guardName } from "../src/resolve/name_guard.ts";
 import { SkillrtError } from "../src/errors.ts";
-import { makeTree, skill, snapshot } from "./helpers.ts";
+import { makeTree, skill, snapshot, testHost } from "./helpers.ts";
 
-const host = (cwd: string, env_names: string[] = []) => ({
-  platform: "linux",
-  environments: [],
-  env_names,
-  cwd,
-});
+const host = (cwd: string, env_names: string[] = []) => testHost(cwd, { env_names });
 
 async function errorOf(fn: () => unknown): Promise<Record<string, unknown>> {
   try {

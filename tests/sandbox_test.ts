@@ -4,9 +4,9 @@ import { resolveSetup } from "../src/home/setup.ts";
 import { runInWorker } from "../src/sandbox/run_worker.ts";
 import { openSandboxedRuntime } from "../src/sandbox/sandboxed_runtime.ts";
 import { SkillrtError } from "../src/errors.ts";
-import { cli, cliJson, DEMO_HOME, makeTree, REPO, skill } from "./helpers.ts";
+import { cli, cliJson, DEMO_HOME, makeTree, REPO, skill, testHost } from "./helpers.ts";
 
-const host = (cwd: string) => ({ platform: "linux", environments: [], env_names: [], cwd });
+const host = testHost;
 
 Deno.test("[X-1] plan: reading commands read only roots, plugins, bundles, config and .env; nothing else", () => {
   const home = makeTree({

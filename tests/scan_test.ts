@@ -1,9 +1,9 @@
 import { deepEqual, equal, ok } from "node:assert/strict";
 import { walkRoot } from "../src/scan/walk.ts";
 import { SkillRuntime } from "../src/runtime.ts";
-import { makeTree, skill } from "./helpers.ts";
+import { makeTree, skill, testHost } from "./helpers.ts";
 
-const host = (cwd: string) => ({ platform: "linux", environments: [], env_names: [], cwd });
+const host = testHost;
 
 Deno.test("[S-2] excluded folders at any depth and a skill's support folders are never entered", () => {
   const root = makeTree({
