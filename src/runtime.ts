@@ -24,6 +24,7 @@ import { SkillrtError } from "./errors.ts";
 import { type Resolved, resolveSkill } from "./resolve/resolve.ts";
 import { Catalog } from "./scan/catalog.ts";
 import { readUsageCounts } from "./usage/read_usage.ts";
+import { bumpView, tryUpdateUsage } from "./usage/usage.ts";
 import { type FileResult, viewFile } from "./files/file_view.ts";
 import { dotenvNames } from "./view/env_vars.ts";
 import { type LoadedSkill, loadSkill, type ViewResult } from "./view/view.ts";
@@ -215,7 +216,7 @@ export class SkillRuntime {
         r.name.slice(plugin.namespace.length + 1)
       )
       : undefined;
-    return await loadSkill(resolved, {
+    const loaded = await loadSkill(resolved, {
       platform: this.setup.host.platform,
       envNames: this.envNames(),
       configValues: this.setup.config.config,
@@ -227,6 +228,14 @@ export class SkillRuntime {
       preprocess: (record) => this.preprocessContext(record, options.args),
       env: (names) => this.envValues(names),
     });
+    // Count the use ([U-1]) in a root of the home; a root that cannot be written gets none.
+    if (this.setup.roots.some((r) => r.path === resolved.record.root)) {
+      await tryUpdateUsage(
+        resolved.record.root,
+        (map) => bumpView(map, loaded.view.name, new Date()),
+      );
+    }
+    return loaded;
   }
 
   /** Level 1: one whole skill, preprocessed, with everything around it ([V-1..6], [P-1..6]). */

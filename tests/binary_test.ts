@@ -1,6 +1,6 @@
 import { deepEqual, equal, ok } from "node:assert/strict";
 import { compileArgs } from "../scripts/compile.ts";
-import { DEMO_HOME, makeTree, REPO } from "./helpers.ts";
+import { DEMO_HOME, makeTree, REPO, usageGrant } from "./helpers.ts";
 
 type Runner = {
   label: string;
@@ -46,12 +46,8 @@ async function smoke(runner: Runner) {
     (await runner.run(["--home", DEMO_HOME, "sandbox", "view", "--json"])).stdout,
   );
   ok(sandbox.plan.read.includes(`${DEMO_HOME}/skills`));
-  deepEqual([sandbox.plan.write, sandbox.plan.run, sandbox.plan.net, sandbox.plan.env], [
-    [],
-    [],
-    [],
-    [],
-  ]);
+  deepEqual(sandbox.plan.write, usageGrant(`${DEMO_HOME}/external-skills`, `${DEMO_HOME}/skills`));
+  deepEqual([sandbox.plan.run, sandbox.plan.net, sandbox.plan.env], [[], [], []]);
   const outside = makeTree({ "secret.txt": "x" });
   const denied = await runner.run([
     "--home",

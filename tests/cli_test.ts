@@ -2,7 +2,7 @@ import { deepEqual, equal, match, ok } from "node:assert/strict";
 import denoJson from "../deno.json" with { type: "json" };
 import { WARDEN_FLAGS } from "../src/sandbox/warden_flags.ts";
 import { SkillRuntime } from "../src/runtime.ts";
-import { cli, cliJson, DEMO_HOME, makeTree, skill, snapshot } from "./helpers.ts";
+import { cli, cliJson, DEMO_HOME, makeTree, skill, snapshot, USAGE_FILES } from "./helpers.ts";
 
 Deno.test("[X-5] one source of flags: deno.json's skillrt and demo tasks use the warden's flags", () => {
   const flags = WARDEN_FLAGS.join(" ");
@@ -236,7 +236,7 @@ Deno.test("[§18] reading commands never write: list/search/view/prompt/validate
     "skills/huge-fm/SKILL.md": `---\nname: huge\npad: "${"p".repeat(70_000)}"\n---\nbody\n`,
     "skills/listy/SKILL.md": "---\n- a\n- b\n---\nA list, not a mapping.\n",
   });
-  const before = snapshot(home);
+  const before = snapshot(home, USAGE_FILES);
   const list = await cliJson(["--home", home, "list"]);
   deepEqual((list.json.skills as { name: string }[]).map((s) => s.name), [
     "[unclosed",
@@ -290,7 +290,7 @@ Deno.test("[§18] reading commands never write: list/search/view/prompt/validate
   ) {
     await cli(["--home", home, ...args]);
   }
-  equal(snapshot(home), before);
+  equal(snapshot(home, USAGE_FILES), before);
 });
 
 function bombLines(): string {

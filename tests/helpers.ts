@@ -10,8 +10,16 @@ import type { HostFacts } from "../src/home/host.ts";
 export const REPO = new URL("..", import.meta.url).pathname.replace(/\/$/, "");
 /** The shared corpus of real skills. */
 export const CORPUS = resolve(REPO, "../shared/corpus");
-/** The demo home. */
-export const DEMO_HOME = `${REPO}/examples/home`;
+/** A private copy of the demo home (`view` counts uses in it; the repository stays clean). */
+export const DEMO_HOME: string = copyTree(`${REPO}/examples/home`);
+
+/** Copies a folder to a new temp folder and returns the copy's path. */
+export function copyTree(from: string): string {
+  const to = Deno.makeTempDirSync({ prefix: "skillrt-copy-" });
+  const out = new Deno.Command("cp", { args: ["-a", `${from}/.`, to] }).outputSync();
+  if (!out.success) throw new Error(`cp failed: ${new TextDecoder().decode(out.stderr)}`);
+  return to;
+}
 
 /** Writes files (path → content; a `Uint8Array` is written as bytes) below a new temp folder. */
 export function makeTree(
@@ -74,14 +82,19 @@ export async function cliJson(
   return { ...r, json };
 }
 
-/** Every file below `dir` with its size and modification time: equal snapshots mean nothing changed. */
-export function snapshot(dir: string): string {
+/**
+ * Every file below `dir` with its size and modification time: equal snapshots mean
+ * nothing changed. Paths matching `ignore` (for example the usage counters) are left out.
+ */
+export function snapshot(dir: string, ignore?: RegExp): string {
   const lines: string[] = [];
   const walk = (d: string) => {
     for (const e of Array.from(Deno.readDirSync(d)).sort((a, b) => a.name.localeCompare(b.name))) {
       const p = `${d}/${e.name}`;
+      if (ignore?.test(p)) continue;
       const info = Deno.lstatSync(p);
-      lines.push(`${p} ${info.isDirectory ? "dir" : info.size} ${info.mtime?.getTime()}`);
+      // A folder's own mtime only says its entries changed, and the entries are listed.
+      lines.push(info.isDirectory ? `${p} dir` : `${p} ${info.size} ${info.mtime?.getTime()}`);
       if (info.isDirectory) walk(p);
     }
   };
@@ -89,7 +102,20 @@ export function snapshot(dir: string): string {
   return lines.join("\n");
 }
 
+/** Usage counter files and their lock and temp files ([U-1]): what a `view` may write. */
+export const USAGE_FILES = /\/\.usage\.json(\.lock|\.tmp|\.lock\.break)?$/;
+
 /** Host facts for in-process tests: Linux, no environments, nothing set; `extra` overrides. */
 export function testHost(cwd: string, extra: Partial<HostFacts> = {}): HostFacts {
   return { platform: "linux", environments: [], env_names: [], cwd, ...extra };
+}
+
+/** The write grant of `view` for roots: each root's usage file, its temp file and its locks ([U-1]). */
+export function usageGrant(...roots: string[]): string[] {
+  return roots.flatMap((r) =>
+    [".usage.json", ".usage.json.lock", ".usage.json.lock.break", ".usage.json.tmp"].map((f) =>
+      `${r}/${f}`
+    )
+  )
+    .sort();
 }

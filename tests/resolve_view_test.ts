@@ -2,7 +2,7 @@ import { deepEqual, equal, ok, throws } from "node:assert/strict";
 import { SkillRuntime } from "../src/runtime.ts";
 import { closestNames, guardName } from "../src/resolve/name_guard.ts";
 import { SkillrtError } from "../src/errors.ts";
-import { makeTree, skill, snapshot, testHost } from "./helpers.ts";
+import { makeTree, skill, snapshot, testHost, USAGE_FILES } from "./helpers.ts";
 
 const host = (cwd: string, env_names: string[] = []) => testHost(cwd, { env_names });
 
@@ -223,7 +223,7 @@ Deno.test("[F-1..3] Level 2: traversal, absolute, symlink escape, not found, bin
   });
   Deno.symlinkSync(`${outside}/secret.txt`, `${home}/skills/s/references/leak.md`);
   Deno.writeTextFileSync(`${home}/skills/s/references/big.md`, "x".repeat(3000));
-  const before = snapshot(home);
+  const before = snapshot(home, USAGE_FILES);
   const rt = new SkillRuntime({ home, host: host(home) });
   deepEqual(rt.viewFile("s", "references/a.md"), {
     success: true,
@@ -275,5 +275,5 @@ Deno.test("[F-1..3] Level 2: traversal, absolute, symlink escape, not found, bin
     (await errorOf(() => rt.viewFile("s", "references/big.md"))).error,
     "File 'references/big.md' is 3000 bytes; the limit is 2000 bytes.",
   );
-  equal(snapshot(home), before);
+  equal(snapshot(home, USAGE_FILES), before);
 });

@@ -4,7 +4,7 @@ import { resolveSetup } from "../src/home/setup.ts";
 import { runInWorker } from "../src/sandbox/run_worker.ts";
 import { openSandboxedRuntime } from "../src/sandbox/sandboxed_runtime.ts";
 import { SkillrtError } from "../src/errors.ts";
-import { cli, cliJson, DEMO_HOME, makeTree, REPO, skill, testHost } from "./helpers.ts";
+import { cli, cliJson, DEMO_HOME, makeTree, REPO, skill, testHost, usageGrant } from "./helpers.ts";
 
 const host = testHost;
 
@@ -135,10 +135,13 @@ Deno.test("[X-3] sandbox prints the plan as JSON and as the equivalent deno run 
   const plan = r.json.plan as Record<string, string[]>;
   ok(plan.read.includes(`${DEMO_HOME}/skills`));
   ok(plan.read.includes(`${DEMO_HOME}/external-skills`));
-  deepEqual([plan.write, plan.run, plan.net, plan.env], [[], [], [], []]);
+  deepEqual(plan.write, usageGrant(`${DEMO_HOME}/external-skills`, `${DEMO_HOME}/skills`));
+  deepEqual([plan.run, plan.net, plan.env], [[], [], []]);
   equal(
     r.json.deno_command,
-    `deno run --allow-read=${plan.read.join(",")} --no-prompt main.ts view`,
+    `deno run --allow-read=${plan.read.join(",")} --allow-write=${
+      plan.write.join(",")
+    } --no-prompt main.ts view`,
   );
   const text = await cli(["--home", DEMO_HOME, "sandbox"]);
   ok(text.stdout.startsWith("Sandbox plan for 'list':\n  read:  "));

@@ -41,6 +41,15 @@ const COMMANDS: Record<string, () => Promise<CommandModule>> = {
   validate: () => import("./commands/validate.ts"),
   doctor: () => import("./commands/doctor.ts"),
   probe: () => import("./commands/probe.ts"),
+  targets: () => import("./commands/targets.ts"),
+  create: () => import("./commands/manage.ts"),
+  edit: () => import("./commands/manage.ts"),
+  patch: () => import("./commands/manage.ts"),
+  delete: () => import("./commands/manage.ts"),
+  "write-file": () => import("./commands/manage.ts"),
+  "remove-file": () => import("./commands/manage.ts"),
+  pending: () => import("./commands/pending.ts"),
+  curator: () => import("./commands/curator.ts"),
 };
 
 /** The sandbox rule named in an exit-3 error. */

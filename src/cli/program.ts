@@ -67,8 +67,43 @@ export function buildProgram(version: string): Command {
     "print the permission plan of a command (and try accesses under it)",
   )
     .argument("[command]", "the command whose plan to print", "list")
+    .argument("[args...]", "its arguments, for commands whose plan depends on them (edit NAME, …)")
+    .option("--category <name>", "for create: the category")
     .option("--try-read <path>", "try to read this path inside the sandbox")
     .option("--try-run <program>", "try to run this program inside the sandbox");
+  program.command("create").description(
+    "create a skill in the local root (content from --file or stdin)",
+  )
+    .argument("<name>", "the new skill's name (its folder)")
+    .option("--category <name>", "put it in this category folder")
+    .option("--file <path>", "read SKILL.md from this file instead of stdin");
+  program.command("edit").description("replace a skill's SKILL.md (content from --file or stdin)")
+    .argument("<name>", "skill name or path")
+    .option("--file <path>", "read SKILL.md from this file instead of stdin");
+  program.command("patch").description("replace text in a skill's SKILL.md or one of its files")
+    .argument("<name>", "skill name or path")
+    .requiredOption("--old <text>", "the text to replace (must occur exactly once)")
+    .requiredOption("--new <text>", "the replacement")
+    .option("--file-path <path>", "patch this support file instead of SKILL.md")
+    .option("--replace-all", "replace every occurrence");
+  program.command("delete").description("delete a skill")
+    .argument("<name>", "skill name or path")
+    .option("--absorbed-into <name>", "the skill that now holds what this one did");
+  program.command("write-file").description("write a support file (content from --file or stdin)")
+    .argument("<name>", "skill name or path")
+    .argument("<path>", "under references/, templates/, scripts/ or assets/")
+    .option("--file <path>", "read the content from this file instead of stdin");
+  program.command("remove-file").description("remove a support file")
+    .argument("<name>", "skill name or path")
+    .argument("<path>", "under references/, templates/, scripts/ or assets/");
+  program.command("pending").description("review writes staged for approval")
+    .argument("[action]", "list, diff, approve or reject", "list")
+    .argument("[id]", "a pending id (or 'all' for approve and reject)");
+  program.command("curator").description("stale and archived skills of the local root")
+    .argument("[action]", "status, run, pin, unpin or restore", "status")
+    .argument("[name]", "the skill, for pin, unpin and restore")
+    .option("--dry-run", "with run: report without moving anything")
+    .option("--now <time>", "the time to judge by (ISO 8601; default: now)");
   program.command("completions").description("print a shell completion script")
     .argument("<shell>", "bash, zsh or fish");
   return program;

@@ -13,9 +13,12 @@ import {
   type PermissionPlan,
   planFlags,
   planFor,
-  READING_COMMANDS,
+  PLANNED_COMMANDS,
   shellQuote,
+  WRITING_COMMANDS,
 } from "../sandbox/plan.ts";
+import { attachContent } from "./content.ts";
+import { CONTENT_COMMANDS } from "./manage_args.ts";
 import { runInWorker } from "../sandbox/run_worker.ts";
 import { completionScript } from "./completions.ts";
 import { outcomeOfError } from "./execute.ts";
@@ -60,6 +63,7 @@ export async function runCli(argv: string[], version: string): Promise<Outcome> 
     const parsed = parseArgs(argv, version, readEnv, Deno.stdout.isTerminal());
     if (parsed.kind === "print") return { exitCode: 0, stdout: parsed.text, stderr: "" };
     request = parsed.request;
+    let current: CommandRequest = request;
     if (request.command === "completions") {
       return {
         exitCode: 0,
@@ -69,8 +73,12 @@ export async function runCli(argv: string[], version: string): Promise<Outcome> 
     }
     const setup: Setup = resolveSetup({ home: request.global.home });
     if (request.command === "sandbox") return await sandbox(request, setup);
-    const plan = planFor(request.command, setup, requestPaths(request, setup.host.cwd));
-    return await runInWorker({ request, setup, plan });
+    if (CONTENT_COMMANDS.includes(current.command)) {
+      current = await attachContent(current, setup.host.cwd);
+    }
+    const planned = await planOf(current, setup);
+    if ("outcome" in planned) return planned.outcome;
+    return await runInWorker({ request: current, setup, plan: planned.plan });
   } catch (error) {
     if (request) return outcomeOfError(error, request);
     const json = argv.includes("--json");
@@ -83,16 +91,51 @@ export async function runCli(argv: string[], version: string): Promise<Outcome> 
   }
 }
 
+/**
+ * The plan of a request. A writing command's write grant is worked out first by a
+ * Worker that may only read; its error (not found, invalid content, …) is the outcome.
+ */
+export async function planOf(
+  request: CommandRequest,
+  setup: Setup,
+): Promise<{ plan: PermissionPlan } | { outcome: Outcome }> {
+  const read = planFor(request.command, setup, requestPaths(request, setup.host.cwd));
+  if (!WRITING_COMMANDS.includes(request.command)) return { plan: read };
+  const step: CommandRequest = {
+    ...request,
+    command: "targets",
+    options: { ...request.options, for: request.command },
+  };
+  const found = await runInWorker({ request: step, setup, plan: read });
+  if (found.exitCode !== 0) return { outcome: found };
+  const writes: string[] = JSON.parse(found.stdout).paths;
+  return { plan: planFor(request.command, setup, requestPaths(request, setup.host.cwd), writes) };
+}
+
+/** Content that passes validation, standing in for the real content when `sandbox` only plans. */
+function placeholderContent(command: string, name: string): string {
+  return command === "write-file" ? "plan" : `---\nname: ${name}\ndescription: plan\n---\n\nplan\n`;
+}
+
 async function sandbox(request: CommandRequest, setup: Setup): Promise<Outcome> {
   const target = request.args[0] ?? "list";
-  if (!READING_COMMANDS.includes(target)) {
+  if (!PLANNED_COMMANDS.includes(target)) {
     throw new SkillrtError(
-      `Unknown command '${target}' for sandbox; use one of ${READING_COMMANDS.join(", ")}.`,
+      `Unknown command '${target}' for sandbox; use one of ${PLANNED_COMMANDS.join(", ")}.`,
       {},
       2,
     );
   }
-  const plan = planFor(target, setup);
+  const args = request.args.slice(1);
+  const options: CommandRequest["options"] = {
+    ...(typeof request.options.category === "string" ? { category: request.options.category } : {}),
+  };
+  if (CONTENT_COMMANDS.includes(target)) {
+    options.content = placeholderContent(target, args[0] ?? "x");
+  }
+  const planned = await planOf({ ...request, command: target, args, options }, setup);
+  if ("outcome" in planned) return planned.outcome;
+  const plan = planned.plan;
   const { tryRead, tryRun } = request.options;
   if (typeof tryRead === "string" || typeof tryRun === "string") {
     const probe: CommandRequest = {

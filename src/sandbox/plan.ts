@@ -7,6 +7,7 @@
  */
 import { joinPath } from "../home/paths.ts";
 import type { Setup } from "../home/setup.ts";
+import { usageWritePaths } from "../usage/usage.ts";
 
 /** What one command's Worker is granted. */
 export interface PermissionPlan {
@@ -24,7 +25,7 @@ export interface PermissionPlan {
   env: string[];
 }
 
-/** Commands that only read skills. */
+/** Commands that only read skills (view and invoke also count uses, [U-1]). */
 export const READING_COMMANDS: readonly string[] = [
   "list",
   "search",
@@ -34,6 +35,19 @@ export const READING_COMMANDS: readonly string[] = [
   "doctor",
   "invoke",
 ];
+/** Commands that write: their write grant is worked out first by a read-only Worker. */
+export const WRITING_COMMANDS: readonly string[] = [
+  "create",
+  "edit",
+  "patch",
+  "delete",
+  "write-file",
+  "remove-file",
+  "pending",
+  "curator",
+];
+/** Every command that runs in a sandbox Worker. */
+export const PLANNED_COMMANDS: readonly string[] = [...READING_COMMANDS, ...WRITING_COMMANDS];
 /** Commands whose output is preprocessed and may run inline shell ([P-4]). */
 export const PREPROCESSING_COMMANDS: readonly string[] = ["view", "invoke"];
 
@@ -56,15 +70,25 @@ export function readSet(setup: Setup): string[] {
 
 /**
  * The plan for `command`. `paths` are extra paths the command was given to read
- * (`validate PATH…`).
+ * (`validate PATH…`); `writes` are the paths a writing command's first step found it
+ * will write.
  */
-export function planFor(command: string, setup: Setup, paths: string[] = []): PermissionPlan {
+export function planFor(
+  command: string,
+  setup: Setup,
+  paths: string[] = [],
+  writes: string[] = [],
+): PermissionPlan {
   const plan: PermissionPlan = { command, read: [], write: [], run: [], net: [], env: [] };
-  if (!READING_COMMANDS.includes(command)) return plan;
-  plan.read = unique([...readSet(setup), ...paths]);
-  if (PREPROCESSING_COMMANDS.includes(command) && setup.config.inline_shell) {
-    plan.run = unique(setup.config.inline_shell_allow);
+  if (!PLANNED_COMMANDS.includes(command)) return plan;
+  const pending = WRITING_COMMANDS.includes(command) ? [joinPath(setup.home, "pending")] : [];
+  plan.read = unique([...readSet(setup), ...pending, ...paths]);
+  if (PREPROCESSING_COMMANDS.includes(command)) {
+    // Counting uses ([U-1]): exactly each root's counter file, its lock and its temp file.
+    plan.write = unique(setup.roots.flatMap((r) => usageWritePaths(r.path)));
+    if (setup.config.inline_shell) plan.run = unique(setup.config.inline_shell_allow);
   }
+  if (writes.length) plan.write = unique([...plan.write, ...writes]);
   return plan;
 }
 

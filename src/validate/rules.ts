@@ -6,6 +6,7 @@
  */
 import { splitFrontmatter } from "../frontmatter/fence.ts";
 import { type Frontmatter, parseFrontmatter } from "../frontmatter/parse.ts";
+import { parseYaml } from "../deps/yaml.ts";
 
 /** The validation profiles. */
 export type Profile = "hermes" | "agentskills" | "claude";
@@ -158,18 +159,14 @@ export function checkSkill(
   }
   const parsed = parseFrontmatter(fence.yaml, 2, file);
   for (const d of parsed.diagnostics) {
-    const rule = d.code === "frontmatter.yaml_invalid" || d.code === "frontmatter.yaml_repaired"
-      ? "frontmatter.yaml"
-      : d.code;
-    const message = d.code === "frontmatter.not_mapping"
-      ? "Frontmatter must be a YAML mapping."
-      : `YAML frontmatter parse error: ${d.message}`;
-    add(
-      rule,
-      d.code === "frontmatter.yaml_repaired" ? "warning" : "error",
-      message,
-      d.line ?? null,
-    );
+    if (d.code === "frontmatter.yaml_invalid" || d.code === "frontmatter.yaml_repaired") {
+      const strict = parseYaml(fence.yaml);
+      const detail = "failure" in strict ? strict.failure.message : d.message;
+      const severity = d.code === "frontmatter.yaml_repaired" ? "warning" : "error";
+      add("frontmatter.yaml", severity, `YAML frontmatter parse error: ${detail}`, d.line ?? null);
+    } else if (d.code === "frontmatter.not_mapping") {
+      add(d.code, "error", "Frontmatter must be a YAML mapping.", d.line ?? null);
+    } else add(d.code, d.severity === "error" ? "error" : "warning", d.message, d.line ?? null);
   }
   // Fields are checked on what could be read, even after a repair.
   const fm: Frontmatter = parsed.data;

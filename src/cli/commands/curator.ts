@@ -1,0 +1,70 @@
+/**
+ * `curator status|run [--dry-run]|pin NAME|unpin NAME|restore NAME [--now T]` ([U-2]).
+ *
+ * @module
+ */
+import { UsageError } from "../../errors.ts";
+import type { SkillRuntime } from "../../runtime.ts";
+import { curatorRun, curatorStatus, restoreArchived, setPinned } from "../../usage/curator.ts";
+import { respond } from "../render.ts";
+import type { CommandRequest, Outcome } from "../request.ts";
+
+/** The actions of `curator`. */
+export const CURATOR_ACTIONS: readonly string[] = ["status", "run", "pin", "unpin", "restore"];
+
+/** The time a curator request judges by: `--now`, else the clock. */
+export function nowOf(request: CommandRequest): Date {
+  const raw = request.options.now;
+  if (typeof raw !== "string") return new Date();
+  const date = new Date(raw);
+  if (Number.isNaN(date.getTime())) {
+    throw new UsageError(
+      `Invalid --now '${raw}'; use an ISO 8601 time such as 2026-01-31T12:00:00Z.`,
+    );
+  }
+  return date;
+}
+
+/** Runs `curator`. */
+export async function run(runtime: SkillRuntime, request: CommandRequest): Promise<Outcome> {
+  const [action = "status", name] = request.args;
+  if (!CURATOR_ACTIONS.includes(action)) {
+    throw new UsageError(`Unknown curator action '${action}'; use ${CURATOR_ACTIONS.join(", ")}.`);
+  }
+  const now = nowOf(request);
+  const root = runtime.setup.local_root;
+  const records = () => runtime.catalog().index().records;
+  const { global } = request;
+  if (action === "status") {
+    const doc = curatorStatus(root, records(), now);
+    return respond(global, doc, () =>
+      [
+        `Stale (unused ${14}+ days): ${
+          doc.stale.map((s) => `${s.name} (${s.days_unused}d)`).join(", ") || "none"
+        }`,
+        `Archivable (unused 30+ days): ${
+          doc.archivable.map((s) => `${s.name} (${s.days_unused}d)`).join(", ") || "none"
+        }`,
+        `Pinned: ${doc.pinned.join(", ") || "none"}`,
+        `Archived: ${
+          doc.archived.map((a) => `${a.name} (from ${a.origin_path})`).join(", ") || "none"
+        }`,
+      ].join("\n"));
+  }
+  if (action === "run") {
+    const doc = await curatorRun(root, records(), now, request.options.dryRun === true);
+    return respond(global, doc, () =>
+      [
+        `${doc.dry_run ? "Would archive" : "Archived"}: ${doc.archived.join(", ") || "none"}`,
+        `Stale: ${doc.marked_stale.join(", ") || "none"}`,
+        ...doc.problems,
+      ].join("\n"));
+  }
+  if (name === undefined) throw new UsageError(`'curator ${action}' needs a skill name.`);
+  if (action === "restore") {
+    const doc = await restoreArchived(root, name, now);
+    return respond(global, doc, () => `Restored '${doc.name}' to ${doc.path}.`);
+  }
+  const doc = await setPinned(root, records(), name, action === "pin");
+  return respond(global, doc, () => `${doc.pinned ? "Pinned" : "Unpinned"} '${doc.name}'.`);
+}

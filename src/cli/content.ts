@@ -1,0 +1,49 @@
+/**
+ * Content for `create`, `edit` and `write-file`: read by the warden from `--file F` or
+ * stdin (the Worker reads neither), and handed over in the request.
+ *
+ * @module
+ */
+import { UsageError } from "../errors.ts";
+import { decodeUtf8 } from "../frontmatter/read_head.ts";
+import { resolvePath } from "../home/paths.ts";
+import type { CommandRequest } from "./request.ts";
+
+async function readStdin(): Promise<Uint8Array> {
+  const chunks: Uint8Array[] = [];
+  for await (const chunk of Deno.stdin.readable) chunks.push(chunk);
+  const out = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
+  let off = 0;
+  for (const c of chunks) {
+    out.set(c, off);
+    off += c.length;
+  }
+  return out;
+}
+
+/** Reads the content a request names and puts it in `options.content` (text, or base64 for binary files). */
+export async function attachContent(request: CommandRequest, cwd: string): Promise<CommandRequest> {
+  const file = request.options.file;
+  let bytes: Uint8Array;
+  if (typeof file === "string") {
+    try {
+      bytes = Deno.readFileSync(resolvePath(cwd, file));
+    } catch (error) {
+      throw new UsageError(`Cannot read --file '${file}': ${(error as Error).name}.`);
+    }
+  } else {
+    if (Deno.stdin.isTerminal()) {
+      throw new UsageError("No content given: pass --file F or pipe the content on stdin.");
+    }
+    bytes = await readStdin();
+  }
+  const decoded = decodeUtf8(bytes);
+  if (!decoded.invalid) {
+    return { ...request, options: { ...request.options, content: decoded.text } };
+  }
+  if (request.command !== "write-file") {
+    throw new UsageError("The content is not valid UTF-8 text.");
+  }
+  const base64 = btoa(Array.from(bytes, (b) => String.fromCharCode(b)).join(""));
+  return { ...request, options: { ...request.options, content: base64, encoding: "base64" } };
+}

@@ -1,0 +1,361 @@
+/**
+ * The management actions of [M-1] and their rules ([M-2], [M-3]), prepared without
+ * writing: each action becomes a {@linkcode PreparedChange} (the files before and after,
+ * the folders to remove), which can be staged for approval, shown as a diff, or applied.
+ *
+ * @module
+ */
+import { SkillrtError } from "../errors.ts";
+import { decodeUtf8 } from "../frontmatter/read_head.ts";
+import { basename, dirname, isInside, joinPath, realPathOrUndefined } from "../home/paths.ts";
+import type { Resolved } from "../resolve/resolve.ts";
+import { resolveSkill } from "../resolve/resolve.ts";
+import type { Catalog } from "../scan/catalog.ts";
+import {
+  validateName,
+  validateSkillContent,
+  validateSupportContent,
+  validateSupportPath,
+} from "./validation.ts";
+
+/** One management action, as given on the command line or staged for approval. */
+export type ManageAction =
+  | { action: "create"; name: string; category?: string; content: string }
+  | { action: "edit"; name: string; content: string }
+  | {
+    action: "patch";
+    name: string;
+    old: string;
+    new: string;
+    file_path?: string;
+    replace_all?: boolean;
+  }
+  | { action: "delete"; name: string; absorbed_into?: string }
+  | {
+    action: "write-file";
+    name: string;
+    path: string;
+    content: string;
+    encoding?: "utf8" | "base64";
+  }
+  | { action: "remove-file"; name: string; path: string };
+
+/** One file an action changes: its text before and after (null = absent). */
+export interface FileChange {
+  /** Absolute path. */
+  path: string;
+  /** Path relative to the skill folder, for diffs. */
+  rel: string;
+  /** Content before, or null when the file is new. */
+  before: string | null;
+  /** Content after (bytes for binary support files), or null when it is removed. */
+  after: string | Uint8Array | null;
+}
+
+/** An action checked and computed, not yet applied. */
+export interface PreparedChange {
+  /** The action. */
+  action: ManageAction;
+  /** The skill's name as used in usage counters. */
+  name: string;
+  /** A one-line description. */
+  summary: string;
+  /** The root written. */
+  root: string;
+  /** The skill folder. */
+  skillDir: string;
+  /** Files written or removed. */
+  files: FileChange[];
+  /** A folder removed with everything in it (delete). */
+  removeDir?: string;
+  /** A folder removed when it is left empty (an emptied category). */
+  removeIfEmpty?: string;
+  /** How the usage counters change. */
+  usage: "create" | "patch" | "forget";
+}
+
+const PREVIEW = 500;
+
+function readText(path: string): string {
+  const decoded = decodeUtf8(Deno.readFileSync(path));
+  if (decoded.invalid) {
+    throw new SkillrtError(`File '${path}' is not valid UTF-8 text; it cannot be patched.`);
+  }
+  return decoded.text;
+}
+
+function preview(text: string): string {
+  return text.length > PREVIEW ? text.slice(0, PREVIEW) + "..." : text;
+}
+
+/** Throws when any existing component of `rel` below `dir` is a symbolic link. */
+export function refuseLinks(dir: string, rel: string): void {
+  let path = dir;
+  for (const part of rel.split("/")) {
+    path = joinPath(path, part);
+    try {
+      if (Deno.lstatSync(path).isSymlink) {
+        throw new SkillrtError(`Refusing to write through a symbolic link: '${path}'.`);
+      }
+    } catch (error) {
+      if (error instanceof SkillrtError) throw error;
+      return; // Does not exist yet: nothing below it can be a link.
+    }
+  }
+}
+
+/** Resolves the skill an action changes and checks it may be written: a folder skill, inside its root, not a link. */
+export function writableSkill(name: string, catalog: Catalog): Resolved {
+  const resolved = resolveSkill(name, catalog);
+  const { record } = resolved;
+  if (resolved.flat) {
+    throw new SkillrtError(
+      `Skill '${name}' is a legacy flat file (${record.path}); move it into a folder with a SKILL.md to manage it.`,
+    );
+  }
+  if (Deno.lstatSync(record.skill_dir).isSymlink) {
+    throw new SkillrtError(`Refusing to write through a symbolic link: '${record.skill_dir}'.`);
+  }
+  const realRoot = realPathOrUndefined(record.root) ?? record.root;
+  const realDir = realPathOrUndefined(record.skill_dir) ?? record.skill_dir;
+  if (realDir === realRoot || !isInside(realRoot, realDir)) {
+    throw new SkillrtError(
+      `Skill folder '${record.skill_dir}' is not inside its root '${record.root}'; it will not be changed.`,
+    );
+  }
+  return resolved;
+}
+
+function folderOf(resolved: Resolved): string {
+  return resolved.record.path === ""
+    ? basename(resolved.record.skill_dir)
+    : resolved.record.path.split("/").pop()!;
+}
+
+/** Checks an action and computes its change ([M-2], [M-3]); writes nothing. */
+export function prepareAction(action: ManageAction, catalog: Catalog): PreparedChange {
+  switch (action.action) {
+    case "create":
+      return prepareCreate(action, catalog);
+    case "edit": {
+      const r = writableSkill(action.name, catalog);
+      validateSkillContent(action.content);
+      const file = r.record.file;
+      return change(
+        action,
+        r,
+        `edit SKILL.md of '${r.record.name}' (${action.content.length} characters)`,
+        [
+          { path: file, rel: "SKILL.md", before: readText(file), after: action.content },
+        ],
+      );
+    }
+    case "patch":
+      return preparePatch(action, catalog);
+    case "delete":
+      return prepareDelete(action, catalog);
+    case "write-file": {
+      const r = writableSkill(action.name, catalog);
+      validateSupportPath(action.path);
+      const bytes = action.encoding === "base64"
+        ? Uint8Array.from(atob(action.content), (c) => c.charCodeAt(0))
+        : new TextEncoder().encode(action.content);
+      validateSupportContent(bytes);
+      refuseLinks(r.record.skill_dir, action.path);
+      const path = joinPath(r.record.skill_dir, action.path);
+      let before: string | null = null;
+      try {
+        before = decodeUtf8(Deno.readFileSync(path)).text;
+      } catch {
+        before = null;
+      }
+      const after = action.encoding === "base64" ? bytes : action.content;
+      return change(
+        action,
+        r,
+        `write ${action.path} in '${r.record.name}' (${bytes.length} bytes)`,
+        [
+          { path, rel: action.path, before, after },
+        ],
+      );
+    }
+    case "remove-file": {
+      const r = writableSkill(action.name, catalog);
+      validateSupportPath(action.path);
+      refuseLinks(r.record.skill_dir, action.path.split("/").slice(0, -1).join("/") || ".");
+      const path = joinPath(r.record.skill_dir, action.path);
+      let info: Deno.FileInfo;
+      try {
+        info = Deno.lstatSync(path);
+      } catch {
+        throw new SkillrtError(`File '${action.path}' not found in skill '${r.record.name}'.`);
+      }
+      if (info.isDirectory) {
+        throw new SkillrtError(
+          `'${action.path}' is a folder in skill '${r.record.name}', not a file.`,
+        );
+      }
+      const before = info.isFile ? decodeUtf8(Deno.readFileSync(path)).text : null;
+      return change(action, r, `remove ${action.path} from '${r.record.name}'`, [{
+        path,
+        rel: action.path,
+        before,
+        after: null,
+      }]);
+    }
+  }
+}
+
+function change(
+  action: ManageAction,
+  r: Resolved,
+  summary: string,
+  files: FileChange[],
+): PreparedChange {
+  return {
+    action,
+    name: r.record.name,
+    summary,
+    root: r.record.root,
+    skillDir: r.record.skill_dir,
+    files,
+    usage: "patch",
+  };
+}
+
+function prepareCreate(
+  action: Extract<ManageAction, { action: "create" }>,
+  catalog: Catalog,
+): PreparedChange {
+  validateName(action.name);
+  if (action.category !== undefined) validateName(action.category, "Category");
+  validateSkillContent(action.content);
+  const index = catalog.index();
+  const existing = [...index.records, ...index.shadowed].find((r) =>
+    (r.path === "" ? basename(r.skill_dir) : r.path.split("/").pop()) === action.name
+  );
+  if (existing) {
+    throw new SkillrtError(
+      `A skill named '${action.name}' already exists at ${existing.skill_dir}.`,
+    );
+  }
+  const root = catalog.setup.local_root;
+  const dir = action.category
+    ? joinPath(root, action.category, action.name)
+    : joinPath(root, action.name);
+  try {
+    Deno.lstatSync(dir);
+    throw new SkillrtError(`A skill named '${action.name}' already exists at ${dir}.`);
+  } catch (error) {
+    if (error instanceof SkillrtError) throw error;
+  }
+  if (action.category) refuseLinks(root, action.category);
+  const where = action.category ? ` in category '${action.category}'` : "";
+  return {
+    action,
+    name: action.name,
+    summary: `create skill '${action.name}'${where} (${action.content.length} characters)`,
+    root,
+    skillDir: dir,
+    files: [{
+      path: joinPath(dir, "SKILL.md"),
+      rel: "SKILL.md",
+      before: null,
+      after: action.content,
+    }],
+    usage: "create",
+  };
+}
+
+function preparePatch(
+  action: Extract<ManageAction, { action: "patch" }>,
+  catalog: Catalog,
+): PreparedChange {
+  const r = writableSkill(action.name, catalog);
+  const rel = action.file_path === undefined || action.file_path === "SKILL.md"
+    ? "SKILL.md"
+    : validateSupportPath(action.file_path);
+  if (rel !== "SKILL.md") refuseLinks(r.record.skill_dir, rel);
+  const path = joinPath(r.record.skill_dir, rel);
+  if (typeof action.old !== "string" || action.old === "") {
+    throw new SkillrtError("The text to replace (--old) cannot be empty.");
+  }
+  let before: string;
+  try {
+    before = readText(path);
+  } catch (error) {
+    if (error instanceof SkillrtError) throw error;
+    throw new SkillrtError(`File '${rel}' not found in skill '${r.record.name}'.`);
+  }
+  const count = before.split(action.old).length - 1;
+  if (count === 0) {
+    throw new SkillrtError(
+      `The text to replace was not found in ${rel} of skill '${r.record.name}'.`,
+      { preview: preview(before) },
+    );
+  }
+  if (count > 1 && !action.replace_all) {
+    throw new SkillrtError(
+      `The text to replace occurs ${count} times in ${rel} of skill '${r.record.name}'; pass --replace-all or include more context.`,
+      { preview: preview(before) },
+    );
+  }
+  const after = action.replace_all
+    ? before.split(action.old).join(action.new)
+    : before.replace(action.old, () => action.new);
+  if (rel === "SKILL.md") {
+    try {
+      validateSkillContent(after);
+    } catch (error) {
+      throw new SkillrtError(
+        `The patched SKILL.md would be invalid, so it was not written: ${(error as Error).message}`,
+      );
+    }
+  } else validateSupportContent(new TextEncoder().encode(after));
+  const n = action.replace_all ? `${count} replacement${count === 1 ? "" : "s"}` : "1 replacement";
+  return change(action, r, `patch ${rel} of '${r.record.name}' (${n})`, [{
+    path,
+    rel,
+    before,
+    after,
+  }]);
+}
+
+function prepareDelete(
+  action: Extract<ManageAction, { action: "delete" }>,
+  catalog: Catalog,
+): PreparedChange {
+  const r = writableSkill(action.name, catalog);
+  if (action.absorbed_into !== undefined) {
+    let into: Resolved;
+    try {
+      into = resolveSkill(action.absorbed_into, catalog);
+    } catch {
+      throw new SkillrtError(
+        `Skill '${action.absorbed_into}' given as --absorbed-into does not exist.`,
+      );
+    }
+    if (
+      (realPathOrUndefined(into.record.skill_dir) ?? into.record.skill_dir) ===
+        (realPathOrUndefined(r.record.skill_dir) ?? r.record.skill_dir)
+    ) {
+      throw new SkillrtError(
+        `--absorbed-into must name another skill, not '${action.name}' itself.`,
+      );
+    }
+  }
+  const parent = dirname(r.record.skill_dir);
+  const into = action.absorbed_into ? ` (absorbed into '${action.absorbed_into}')` : "";
+  const skillFile = r.record.file;
+  return {
+    action,
+    name: r.record.name,
+    summary: `delete skill '${r.record.name}' at ${r.record.path}${into}`,
+    root: r.record.root,
+    skillDir: r.record.skill_dir,
+    files: [{ path: skillFile, rel: "SKILL.md", before: readText(skillFile), after: null }],
+    removeDir: r.record.skill_dir,
+    removeIfEmpty: parent !== r.record.root && folderOf(r) !== "" ? parent : undefined,
+    usage: "forget",
+  };
+}

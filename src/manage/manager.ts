@@ -1,0 +1,154 @@
+/**
+ * The management facade ([M-1], [A-1..2]): runs an action (or stages it when
+ * `skills.write_approval` is on), and works the pending queue. Every call reads the
+ * skills afresh; every action is validated when staged and again when applied.
+ *
+ * @module
+ */
+import { unifiedDiff } from "../deps/diff.ts";
+import { SkillrtError } from "../errors.ts";
+import { joinPath } from "../home/paths.ts";
+import type { Setup } from "../home/setup.ts";
+import { lockedWritePaths } from "./lock.ts";
+import { Catalog } from "../scan/catalog.ts";
+import { type ManageAction, prepareAction, type PreparedChange } from "./actions.ts";
+import { applyChange, firstMissing, type WriteResult, writeTargets } from "./apply.ts";
+import {
+  listPending,
+  markFailed,
+  pendingDir,
+  type PendingRecord,
+  readPending,
+  removePending,
+  stage,
+  type StageResult,
+} from "../approval/pending.ts";
+
+/** Changes skills in one home. */
+export class SkillManager {
+  /** The home, config and roots. */
+  readonly setup: Setup;
+
+  /** Creates a manager over a setup. */
+  constructor(setup: Setup) {
+    this.setup = setup;
+  }
+
+  /** Validates an action and computes its change, writing nothing. */
+  prepare(action: ManageAction): PreparedChange {
+    return prepareAction(action, new Catalog(this.setup));
+  }
+
+  /** True when writes are staged for approval. */
+  get approval(): boolean {
+    return this.setup.config.write_approval;
+  }
+
+  /** The paths an action writes (its sandbox write grant). Validates the action on the way. */
+  targets(action: ManageAction): string[] {
+    const change = this.prepare(action);
+    return this.approval ? this.queueTargets() : writeTargets(change);
+  }
+
+  /** The paths the pending queue writes. */
+  queueTargets(): string[] {
+    return [
+      firstMissing(pendingDir(this.setup.home)),
+      ...lockedWritePaths(joinPath(pendingDir(this.setup.home), "queue")),
+    ];
+  }
+
+  /** Runs an action: applied now, or staged when write approval is on. */
+  async run(action: ManageAction, now = new Date()): Promise<WriteResult | StageResult> {
+    const change = this.prepare(action);
+    return this.approval
+      ? await stage(this.setup.home, change, now)
+      : await applyChange(change, now);
+  }
+
+  /** The queue, oldest first, with records that do not parse reported. */
+  pending() {
+    const { records, problems } = listPending(this.setup.home);
+    return {
+      success: true as const,
+      pending: records.map((r) => ({
+        id: r.id,
+        action: r.action,
+        summary: r.summary,
+        created_at: r.created_at,
+        ...(r.error ? { error: r.error } : {}),
+      })),
+      count: records.length,
+      problems,
+    };
+  }
+
+  /** The new content of a staged create, or the unified diff of any other staged write. */
+  diff(id: string) {
+    const record = readPending(this.setup.home, id);
+    let text: string;
+    if (record.payload.action === "create") text = record.payload.content;
+    else {
+      const change = this.prepare(record.payload);
+      text = change.files.map((f) =>
+        unifiedDiff(
+          f.rel,
+          f.before ?? "",
+          typeof f.after === "string" ? f.after : f.after === null ? "" : "(binary content)\n",
+        )
+      ).join("");
+    }
+    return {
+      success: true as const,
+      id,
+      action: record.action,
+      summary: record.summary,
+      diff: text,
+    };
+  }
+
+  /** The records `ID|all` names (all: oldest first). */
+  select(id: string): PendingRecord[] {
+    return id === "all" ? listPending(this.setup.home).records : [readPending(this.setup.home, id)];
+  }
+
+  /** The paths approving `ID|all` writes: each record's targets, and the queue. */
+  approveTargets(id: string): string[] {
+    const paths = this.queueTargets();
+    for (const record of this.select(id)) {
+      try {
+        paths.push(...writeTargets(this.prepare(record.payload)));
+      } catch {
+        // It will fail again at approval and stay pending with its error.
+      }
+    }
+    return paths;
+  }
+
+  /** Applies staged writes; a failed one stays pending with its error. */
+  async approve(id: string, now = new Date()) {
+    const approved: WriteResult[] = [];
+    const failed: { id: string; error: string }[] = [];
+    for (const record of this.select(id)) {
+      try {
+        approved.push(await applyChange(this.prepare(record.payload), now));
+        await removePending(this.setup.home, record.id);
+      } catch (error) {
+        const message = error instanceof SkillrtError ? error.message : (error as Error).message;
+        await markFailed(this.setup.home, record, message, now);
+        failed.push({ id: record.id, error: message });
+      }
+    }
+    return { success: failed.length === 0, approved, failed };
+  }
+
+  /** Drops staged writes. */
+  async reject(id: string) {
+    const rejected: string[] = [];
+    for (const record of this.select(id)) {
+      await removePending(this.setup.home, record.id);
+      rejected.push(record.id);
+    }
+    return { success: true as const, rejected };
+  }
+}

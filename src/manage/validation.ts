@@ -1,0 +1,76 @@
+/**
+ * The validation of [M-2] for every write: names, categories, SKILL.md content and
+ * support files, with Hermes-compatible messages. Pure: text in, error out.
+ *
+ * @module
+ */
+import { SkillrtError } from "../errors.ts";
+import { hasTraversal } from "../resolve/name_guard.ts";
+import { isAbsoluteAnywhere } from "../home/paths.ts";
+import { SUPPORT_DIRS } from "../scan/walk.ts";
+import { checkSkill, MAX_SKILL_CHARS } from "../validate/rules.ts";
+
+/** A skill or category name: lowercase letters, digits, `.`, `_`, `-`, starting with a letter or digit. */
+export const NAME_PATTERN = /^[a-z0-9][a-z0-9._-]*$/;
+/** Largest support file, in bytes ([M-2]). */
+export const MAX_SUPPORT_BYTES = 1024 * 1024;
+
+/** Throws unless `name` is a valid skill (or, with `what`, category) name. */
+export function validateName(
+  name: unknown,
+  what: "Skill name" | "Category" = "Skill name",
+): string {
+  if (typeof name !== "string" || name === "") throw new SkillrtError(`${what} is required.`);
+  if (name.length > 64) throw new SkillrtError(`${what} '${name}' is longer than 64 characters.`);
+  if (!NAME_PATTERN.test(name)) {
+    throw new SkillrtError(
+      `Invalid ${
+        what === "Category" ? "category" : "skill name"
+      } '${name}'. Use lowercase letters, digits, dots, hyphens and underscores, starting with a letter or digit (^[a-z0-9][a-z0-9._-]*$).`,
+    );
+  }
+  return name;
+}
+
+/** Throws the first content error of [M-2] (YAML is checked strictly: a repairable error is still refused). */
+export function validateSkillContent(text: string): void {
+  if (text.trim() === "") throw new SkillrtError("Content cannot be empty.");
+  if (text.length > MAX_SKILL_CHARS) {
+    throw new SkillrtError(
+      `SKILL.md is ${text.length} characters; the limit is ${MAX_SKILL_CHARS}.`,
+    );
+  }
+  const findings = checkSkill(text, "SKILL.md", "", "hermes").filter((f) =>
+    f.severity === "error" || f.rule === "frontmatter.yaml"
+  ).filter((f) => !f.rule.startsWith("hermes."));
+  if (findings.length) throw new SkillrtError(findings[0].message);
+}
+
+/** Throws unless `path` is a relative path under one of the support folders. */
+export function validateSupportPath(path: unknown): string {
+  if (typeof path !== "string" || path.trim() === "") {
+    throw new SkillrtError("File path is required.");
+  }
+  if (hasTraversal(path)) throw new SkillrtError("Path traversal ('..') is not allowed.");
+  if (isAbsoluteAnywhere(path)) {
+    throw new SkillrtError(`Absolute paths are not allowed: '${path}'.`);
+  }
+  const parts = path.split("/");
+  if (
+    parts.length < 2 || !SUPPORT_DIRS.includes(parts[0]) || parts.some((p) => p === "" || p === ".")
+  ) {
+    throw new SkillrtError(
+      `File must be under one of: ${[...SUPPORT_DIRS].sort().join(", ")}. Got: '${path}'`,
+    );
+  }
+  return path;
+}
+
+/** Throws when a support file's content is larger than {@linkcode MAX_SUPPORT_BYTES}. */
+export function validateSupportContent(bytes: Uint8Array): void {
+  if (bytes.length > MAX_SUPPORT_BYTES) {
+    throw new SkillrtError(
+      `File is ${bytes.length} bytes; the limit is ${MAX_SUPPORT_BYTES} bytes.`,
+    );
+  }
+}

@@ -1,0 +1,177 @@
+/**
+ * The curator ([U-2]): skills of the local root unused for 14 days are stale, for 30
+ * days are moved to `.archive/<name>`; pinned skills are exempt; an archived skill is
+ * restored to its original path, category included. Time is passed in, so it can be
+ * tested without waiting.
+ *
+ * @module
+ */
+import { SkillrtError } from "../errors.ts";
+import { dirname, joinPath } from "../home/paths.ts";
+import type { SkillRecord } from "../scan/record.ts";
+import { entryOf, readUsage, updateUsage, type UsageEntry } from "./usage.ts";
+
+/** Days unused before a skill is stale. */
+export const STALE_DAYS = 14;
+/** Days unused before a skill is archived. */
+export const ARCHIVE_DAYS = 30;
+const DAY = 86_400_000;
+
+/** One skill in a curator report. */
+export interface CuratedSkill {
+  /** Name. */
+  name: string;
+  /** Folder relative to the local root. */
+  path: string;
+  /** Whole days since last use (or creation, or the file's last change). */
+  days_unused: number;
+}
+
+/** What `curator status` reports. */
+export interface CuratorStatus {
+  /** Always true. */
+  success: true;
+  /** The time the report is for. */
+  now: string;
+  /** Unused for 14 days or more (and less than 30). */
+  stale: CuratedSkill[];
+  /** Unused for 30 days or more: `curator run` archives these. */
+  archivable: CuratedSkill[];
+  /** Pinned names. */
+  pinned: string[];
+  /** Skills in `.archive/`. */
+  archived: { name: string; origin_path: string | null; archived_at: string | null }[];
+}
+
+/** When a skill was last used: its last use, else creation, else its SKILL.md's modification time. */
+export function lastActive(entry: UsageEntry | undefined, file: string): Date {
+  const stamp = entry?.last_used_at ?? entry?.created_at;
+  if (stamp) return new Date(stamp);
+  try {
+    return Deno.statSync(file).mtime ?? new Date(0);
+  } catch {
+    return new Date(0);
+  }
+}
+
+/** The curator's view of the local root's skills at `now`. */
+export function curatorStatus(localRoot: string, records: SkillRecord[], now: Date): CuratorStatus {
+  const usage = readUsage(localRoot);
+  const status: CuratorStatus = {
+    success: true,
+    now: now.toISOString(),
+    stale: [],
+    archivable: [],
+    pinned: [],
+    archived: [],
+  };
+  for (const r of records) {
+    if (r.root !== localRoot) continue;
+    const entry = usage[r.name];
+    if (entry?.pinned) {
+      status.pinned.push(r.name);
+      continue;
+    }
+    const days = Math.floor((now.getTime() - lastActive(entry, r.file).getTime()) / DAY);
+    const item = { name: r.name, path: r.path, days_unused: days };
+    if (days >= ARCHIVE_DAYS) status.archivable.push(item);
+    else if (days >= STALE_DAYS) status.stale.push(item);
+  }
+  for (const [name, e] of Object.entries(usage)) {
+    if (e.state === "archived") {
+      status.archived.push({ name, origin_path: e.origin_path, archived_at: e.archived_at });
+    }
+  }
+  return status;
+}
+
+/** Archives what is archivable and marks what is stale; `dryRun` only reports. */
+export async function curatorRun(
+  localRoot: string,
+  records: SkillRecord[],
+  now: Date,
+  dryRun: boolean,
+) {
+  const status = curatorStatus(localRoot, records, now);
+  const archived: string[] = [];
+  const problems: string[] = [];
+  if (!dryRun) {
+    await updateUsage(localRoot, (map) => {
+      for (const s of status.stale) entryOf(map, s.name).state = "stale";
+      for (const s of status.archivable) {
+        const target = joinPath(localRoot, ".archive", s.name);
+        try {
+          Deno.lstatSync(target);
+          problems.push(`'${s.name}' was not archived: ${target} already exists.`);
+          continue;
+        } catch {
+          // Free: archive it.
+        }
+        Deno.mkdirSync(joinPath(localRoot, ".archive"), { recursive: true });
+        Deno.renameSync(joinPath(localRoot, s.path), target);
+        Object.assign(entryOf(map, s.name), {
+          state: "archived",
+          archived_at: now.toISOString(),
+          origin_path: s.path,
+        });
+        archived.push(s.name);
+      }
+    });
+  }
+  return {
+    success: true as const,
+    dry_run: dryRun,
+    now: status.now,
+    marked_stale: status.stale.map((s) => s.name),
+    archived: dryRun ? status.archivable.map((s) => s.name) : archived,
+    problems,
+  };
+}
+
+/** Pins or unpins a skill of the local root. */
+export async function setPinned(
+  localRoot: string,
+  records: SkillRecord[],
+  name: string,
+  pinned: boolean,
+) {
+  const usage = readUsage(localRoot);
+  if (!records.some((r) => r.root === localRoot && r.name === name) && !usage[name]) {
+    throw new SkillrtError(`Skill '${name}' not found in the local skills folder.`);
+  }
+  await updateUsage(localRoot, (map) => {
+    entryOf(map, name).pinned = pinned;
+  });
+  return { success: true as const, name, pinned };
+}
+
+/** Puts an archived skill back at its original path (category included). */
+export async function restoreArchived(localRoot: string, name: string, now: Date) {
+  const source = joinPath(localRoot, ".archive", name);
+  try {
+    Deno.lstatSync(source);
+  } catch {
+    throw new SkillrtError(
+      `No archived skill named '${name}' in ${joinPath(localRoot, ".archive")}.`,
+    );
+  }
+  const origin = readUsage(localRoot)[name]?.origin_path ?? name;
+  const target = joinPath(localRoot, origin);
+  try {
+    Deno.lstatSync(target);
+    throw new SkillrtError(`Cannot restore '${name}': ${target} already exists.`);
+  } catch (error) {
+    if (error instanceof SkillrtError) throw error;
+  }
+  Deno.mkdirSync(dirname(target), { recursive: true });
+  Deno.renameSync(source, target);
+  await updateUsage(localRoot, (map) => {
+    Object.assign(entryOf(map, name), {
+      state: "active",
+      archived_at: null,
+      origin_path: null,
+      last_used_at: now.toISOString(),
+    });
+  });
+  return { success: true as const, name, path: origin };
+}

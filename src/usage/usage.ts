@@ -1,0 +1,161 @@
+/**
+ * Usage counters ([U-1]): `<root>/.usage.json`, one entry per skill name, updated under
+ * the inter-process lock and written atomically. A file that does not parse is reported
+ * and left alone — never reset. A root the process may not write gets no counters and
+ * no error.
+ *
+ * @module
+ */
+import { SkillrtError } from "../errors.ts";
+import { isMapping } from "../frontmatter/parse.ts";
+import { joinPath } from "../home/paths.ts";
+import { atomicWriteJson } from "../manage/atomic.ts";
+import { lockedWritePaths, type LockOptions, withLock } from "../manage/lock.ts";
+import { USAGE_FILE } from "./read_usage.ts";
+
+/** One skill's counters and lifecycle state. */
+export interface UsageEntry {
+  /** Times viewed. */
+  view_count: number;
+  /** Times used (viewed or invoked). */
+  use_count: number;
+  /** Last view, ISO time. */
+  last_viewed_at: string | null;
+  /** Last use, ISO time. */
+  last_used_at: string | null;
+  /** Times changed by a management action. */
+  patch_count: number;
+  /** Last change, ISO time. */
+  last_patched_at: string | null;
+  /** When created by `create`, ISO time. */
+  created_at: string | null;
+  /** Pinned skills are never marked stale or archived. */
+  pinned: boolean;
+  /** `active`, `stale` or `archived`. */
+  state: "active" | "stale" | "archived";
+  /** When archived, ISO time. */
+  archived_at: string | null;
+  /** Where it lived before archiving, relative to the root. */
+  origin_path: string | null;
+}
+
+/** All entries of one root, by skill name. */
+export type UsageMap = Record<string, UsageEntry>;
+
+/** A fresh entry. */
+export function emptyEntry(): UsageEntry {
+  return {
+    view_count: 0,
+    use_count: 0,
+    last_viewed_at: null,
+    last_used_at: null,
+    patch_count: 0,
+    last_patched_at: null,
+    created_at: null,
+    pinned: false,
+    state: "active",
+    archived_at: null,
+    origin_path: null,
+  };
+}
+
+/** The usage file of a root. */
+export function usageFile(root: string): string {
+  return joinPath(root, USAGE_FILE);
+}
+
+/** Every path a usage update of `root` writes (the sandbox grants exactly these). */
+export function usageWritePaths(root: string): string[] {
+  return lockedWritePaths(usageFile(root));
+}
+
+/** Reads a root's usage map; throws a clear error when the file does not parse. */
+export function readUsage(root: string): UsageMap {
+  const file = usageFile(root);
+  let text: string;
+  try {
+    text = Deno.readTextFileSync(file);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return {};
+    throw error;
+  }
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (error) {
+    throw new SkillrtError(
+      `Usage file '${file}' does not parse (${(error as Error).message}); it was left as it is.`,
+      { file },
+    );
+  }
+  if (!isMapping(data)) {
+    throw new SkillrtError(`Usage file '${file}' is not a JSON object; it was left as it is.`, {
+      file,
+    });
+  }
+  const out: UsageMap = {};
+  for (const [name, entry] of Object.entries(data)) {
+    if (isMapping(entry)) out[name] = { ...emptyEntry(), ...(entry as Partial<UsageEntry>) };
+  }
+  return out;
+}
+
+/** Changes a root's usage map under its lock: read, change, write atomically. */
+export async function updateUsage(
+  root: string,
+  change: (map: UsageMap) => void,
+  lock?: LockOptions,
+): Promise<void> {
+  const file = usageFile(root);
+  await withLock(file, () => {
+    const map = readUsage(root);
+    change(map);
+    atomicWriteJson(file, map);
+  }, lock);
+}
+
+/** What happened to a best-effort update. */
+export type UpdateResult = "updated" | "read_only" | { problem: string };
+
+/**
+ * Changes usage where possible: a root that may not be written (read-only folder, or
+ * not granted by the sandbox) is skipped quietly; a corrupt file is reported.
+ */
+export async function tryUpdateUsage(
+  root: string,
+  change: (map: UsageMap) => void,
+  lock?: LockOptions,
+): Promise<UpdateResult> {
+  try {
+    await updateUsage(root, change, lock);
+    return "updated";
+  } catch (error) {
+    if (error instanceof Deno.errors.PermissionDenied || error instanceof Deno.errors.NotCapable) {
+      return "read_only";
+    }
+    if (/read-only file system|EROFS/i.test((error as Error).message)) return "read_only";
+    return { problem: (error as Error).message };
+  }
+}
+
+/** The entry for a name, created when missing. */
+export function entryOf(map: UsageMap, name: string): UsageEntry {
+  return map[name] ??= emptyEntry();
+}
+
+/** Records a view (and use) of a skill. */
+export function bumpView(map: UsageMap, name: string, now: Date): void {
+  const e = entryOf(map, name);
+  e.view_count++;
+  e.use_count++;
+  e.last_viewed_at = e.last_used_at = now.toISOString();
+  if (e.state === "stale") e.state = "active";
+}
+
+/** Records a management change of a skill. */
+export function bumpPatch(map: UsageMap, name: string, now: Date, created = false): void {
+  const e = entryOf(map, name);
+  e.patch_count++;
+  e.last_patched_at = now.toISOString();
+  if (created) e.created_at = now.toISOString();
+}
