@@ -230,10 +230,11 @@ export class SkillRuntime {
     });
     // Count the use ([U-1]) in a root of the home; a root that cannot be written gets none.
     if (this.setup.roots.some((r) => r.path === resolved.record.root)) {
-      await tryUpdateUsage(
+      const counted = await tryUpdateUsage(
         resolved.record.root,
         (map) => bumpView(map, loaded.view.name, new Date()),
       );
+      if (typeof counted !== "string") loaded.view.notes = [counted.problem];
     }
     return loaded;
   }

@@ -7,6 +7,7 @@
 import { type Diagnostic, diagnostic } from "../diagnostics.ts";
 import { isDirectory } from "../home/paths.ts";
 import { readLock } from "../hub/lock.ts";
+import { readUsage, usageFile } from "../usage/usage.ts";
 import type { Setup } from "../home/setup.ts";
 import type { PermissionPlan } from "../sandbox/plan.ts";
 import type { SkillIndex } from "../scan/index.ts";
@@ -83,6 +84,17 @@ export function doctorReport(setup: Setup, index: SkillIndex, plan: PermissionPl
     ...index.diagnostics.filter((d) => d.code !== "skill.shadowed" && d.code !== "skill.ambiguous"),
   ];
   for (const r of index.records) diagnostics.push(...r.diagnostics);
+  for (const root of setup.roots) {
+    try {
+      readUsage(root.path);
+    } catch (error) {
+      diagnostics.push(
+        diagnostic("error", "usage.unparseable", (error as Error).message, {
+          path: usageFile(root.path),
+        }),
+      );
+    }
+  }
   const hub = checkHubLock(setup.local_root);
   diagnostics.push(...hub.diagnostics);
   const unreadable = new Set(

@@ -68,6 +68,8 @@ export interface ViewResult {
   config: Record<string, unknown>;
   /** Content warnings ([V-6]). */
   warnings: ContentWarning[];
+  /** Problems around the skill that did not stop the view (a corrupt usage file). */
+  notes?: string[];
 }
 
 /** What a view needs besides the skill itself. */

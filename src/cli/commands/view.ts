@@ -24,6 +24,7 @@ export async function run(runtime: SkillRuntime, request: CommandRequest): Promi
   const notes = doc.warnings.map((w) =>
     `${paint(global.color, "yellow", "warning:")} ${w.message}`
   );
+  for (const note of doc.notes ?? []) notes.push(`note: ${note}`);
   if (doc.setup_needed) {
     notes.push(
       `setup needed: set ${
