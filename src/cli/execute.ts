@@ -54,11 +54,11 @@ const COMMANDS: Record<string, () => Promise<CommandModule>> = {
 
 /** The sandbox rule named in an exit-3 error. */
 export function sandboxRule(plan: PermissionPlan): string {
-  const granted = plan.read.length
-    ? `reads only ${plan.read.length} path(s) of its plan`
-    : "reads nothing";
+  const count = (n: number, what: string) => (n ? `${what} ${n} path(s)` : `${what} nothing`);
   const run = plan.run.length ? `runs only ${plan.run.join(", ")}` : "runs no program";
-  return `the sandbox plan of '${plan.command}' ${granted} and ${run}; see 'skillrt sandbox ${plan.command}'`;
+  return `the sandbox plan of '${plan.command}' ${count(plan.read.length, "reads")}, ${
+    count(plan.write.length, "writes")
+  } and ${run}; see 'skillrt sandbox ${plan.command}'`;
 }
 
 /** Converts any thrown value into an outcome: known errors keep their code, permission errors exit 3. */

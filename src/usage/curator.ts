@@ -163,7 +163,12 @@ export async function restoreArchived(localRoot: string, name: string, now: Date
   } catch (error) {
     if (error instanceof SkillrtError) throw error;
   }
-  Deno.mkdirSync(dirname(target), { recursive: true });
+  // Create the category folder only when it is gone (the sandbox grants just the missing part).
+  try {
+    Deno.statSync(dirname(target));
+  } catch {
+    Deno.mkdirSync(dirname(target), { recursive: true });
+  }
   Deno.renameSync(source, target);
   await updateUsage(localRoot, (map) => {
     Object.assign(entryOf(map, name), {
