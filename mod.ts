@@ -67,3 +67,19 @@ export type { LoadedSkill } from "./src/view/view.ts";
 export type { InvokeResult } from "./src/view/invoke.ts";
 export { preprocess, type PreprocessContext } from "./src/preprocess/preprocess.ts";
 export type { InlineShellOptions } from "./src/preprocess/inline_shell.ts";
+export { SkillManager } from "./src/manage/manager.ts";
+export type { FileChange, ManageAction, PreparedChange } from "./src/manage/actions.ts";
+export type { WriteResult } from "./src/manage/apply.ts";
+export type { PendingProblem, PendingRecord, StageResult } from "./src/approval/pending.ts";
+export { type LockOptions, withLock } from "./src/manage/lock.ts";
+export { readUsage, type UpdateResult, type UsageEntry, type UsageMap } from "./src/usage/usage.ts";
+export {
+  type CuratedSkill,
+  curatorRun,
+  type CuratorStatus,
+  curatorStatus,
+  restoreArchived,
+  setPinned,
+} from "./src/usage/curator.ts";
+export type { ApproveResult, PendingDiff, PendingList } from "./src/manage/manager.ts";
+export type { CuratorRunResult } from "./src/usage/curator.ts";

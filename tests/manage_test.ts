@@ -310,3 +310,24 @@ Deno.test("[X-1] a writing command's Worker may write only the folders it change
   const missing = await cliJson(["--home", home, "sandbox", "edit", "ghost"]);
   equal(missing.json.error, "Skill 'ghost' not found.");
 });
+
+Deno.test("[M-1] a skill in a read-only root is not changed: one clear error, nothing written", async () => {
+  const home = makeTree({
+    "skills/.keep": "",
+    "ro/r/SKILL.md": skill("r", "R"),
+    "config.yaml": "skills:\n  external_dirs: [ro]\n",
+  });
+  const lock = new Deno.Command("chattr", { args: ["+i", `${home}/ro/r`] }).outputSync();
+  equal(lock.success, true, "chattr +i is needed to make a folder read-only for root");
+  try {
+    const r = await manage(home, ["edit", "r"], skill("r", "changed"));
+    equal(r.code, 1);
+    equal(
+      r.json.error,
+      `Cannot write in '${Deno.realPathSync(home)}/ro/r': the folder is read-only for this user.`,
+    );
+    equal(Deno.readTextFileSync(`${home}/ro/r/SKILL.md`), skill("r", "R"));
+  } finally {
+    new Deno.Command("chattr", { args: ["-i", `${home}/ro/r`] }).outputSync();
+  }
+});

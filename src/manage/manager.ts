@@ -17,12 +17,49 @@ import {
   listPending,
   markFailed,
   pendingDir,
+  type PendingProblem,
   type PendingRecord,
   readPending,
   removePending,
   stage,
   type StageResult,
 } from "../approval/pending.ts";
+
+/** The queue as `pending` shows it. */
+export interface PendingList {
+  /** Always true. */
+  success: true;
+  /** Records, oldest first. */
+  pending: { id: string; action: string; summary: string; created_at: string; error?: string }[];
+  /** Number of records. */
+  count: number;
+  /** Files that are not valid records (reported, never applied). */
+  problems: PendingProblem[];
+}
+
+/** What `pending diff` shows. */
+export interface PendingDiff {
+  /** Always true. */
+  success: true;
+  /** The record's id. */
+  id: string;
+  /** Its action. */
+  action: string;
+  /** Its summary. */
+  summary: string;
+  /** The new content (create) or a unified diff. */
+  diff: string;
+}
+
+/** What `pending approve` did. */
+export interface ApproveResult {
+  /** True when every record applied. */
+  success: boolean;
+  /** What applied. */
+  approved: WriteResult[];
+  /** What failed and stays pending. */
+  failed: { id: string; error: string }[];
+}
 
 /** Changes skills in one home. */
 export class SkillManager {
@@ -67,7 +104,7 @@ export class SkillManager {
   }
 
   /** The queue, oldest first, with records that do not parse reported. */
-  pending() {
+  pending(): PendingList {
     const { records, problems } = listPending(this.setup.home);
     return {
       success: true as const,
@@ -84,7 +121,7 @@ export class SkillManager {
   }
 
   /** The new content of a staged create, or the unified diff of any other staged write. */
-  diff(id: string) {
+  diff(id: string): PendingDiff {
     const record = readPending(this.setup.home, id);
     let text: string;
     if (record.payload.action === "create") text = record.payload.content;
@@ -126,7 +163,7 @@ export class SkillManager {
   }
 
   /** Applies staged writes; a failed one stays pending with its error. */
-  async approve(id: string, now = new Date()) {
+  async approve(id: string, now: Date = new Date()): Promise<ApproveResult> {
     const approved: WriteResult[] = [];
     const failed: { id: string; error: string }[] = [];
     for (const record of this.select(id)) {
@@ -143,7 +180,7 @@ export class SkillManager {
   }
 
   /** Drops staged writes. */
-  async reject(id: string) {
+  async reject(id: string): Promise<{ success: true; rejected: string[] }> {
     const rejected: string[] = [];
     for (const record of this.select(id)) {
       await removePending(this.setup.home, record.id);

@@ -85,13 +85,29 @@ export function curatorStatus(localRoot: string, records: SkillRecord[], now: Da
   return status;
 }
 
+/** What `curator run` did (or, with a dry run, would do). */
+export interface CuratorRunResult {
+  /** Always true. */
+  success: true;
+  /** True when nothing was moved. */
+  dry_run: boolean;
+  /** The time judged by. */
+  now: string;
+  /** Skills marked stale. */
+  marked_stale: string[];
+  /** Skills moved to `.archive/`. */
+  archived: string[];
+  /** Skills that could not be archived, and why. */
+  problems: string[];
+}
+
 /** Archives what is archivable and marks what is stale; `dryRun` only reports. */
 export async function curatorRun(
   localRoot: string,
   records: SkillRecord[],
   now: Date,
   dryRun: boolean,
-) {
+): Promise<CuratorRunResult> {
   const status = curatorStatus(localRoot, records, now);
   const archived: string[] = [];
   const problems: string[] = [];
@@ -119,7 +135,7 @@ export async function curatorRun(
     });
   }
   return {
-    success: true as const,
+    success: true,
     dry_run: dryRun,
     now: status.now,
     marked_stale: status.stale.map((s) => s.name),
@@ -134,7 +150,7 @@ export async function setPinned(
   records: SkillRecord[],
   name: string,
   pinned: boolean,
-) {
+): Promise<{ success: true; name: string; pinned: boolean }> {
   const usage = readUsage(localRoot);
   if (!records.some((r) => r.root === localRoot && r.name === name) && !usage[name]) {
     throw new SkillrtError(`Skill '${name}' not found in the local skills folder.`);
@@ -146,7 +162,11 @@ export async function setPinned(
 }
 
 /** Puts an archived skill back at its original path (category included). */
-export async function restoreArchived(localRoot: string, name: string, now: Date) {
+export async function restoreArchived(
+  localRoot: string,
+  name: string,
+  now: Date,
+): Promise<{ success: true; name: string; path: string }> {
   const source = joinPath(localRoot, ".archive", name);
   try {
     Deno.lstatSync(source);
