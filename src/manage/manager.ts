@@ -96,7 +96,7 @@ export class SkillManager {
   }
 
   /** Runs an action: applied now, or staged when write approval is on. */
-  async run(action: ManageAction, now = new Date()): Promise<WriteResult | StageResult> {
+  async run(action: ManageAction, now: Date = new Date()): Promise<WriteResult | StageResult> {
     const change = this.prepare(action);
     return this.approval
       ? await stage(this.setup.home, change, now)
