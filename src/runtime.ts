@@ -32,6 +32,12 @@ import { invocationMessage, type InvokeResult } from "./view/invoke.ts";
 import type { InlineShellOptions } from "./preprocess/inline_shell.ts";
 import type { PreprocessContext } from "./preprocess/preprocess.ts";
 import { hubTrustOf } from "./hub/lock.ts";
+import { loadBundles } from "./bundles/bundles.ts";
+import {
+  bundleInvocation,
+  classifyMemberError,
+  type MemberOutcome,
+} from "./bundles/invoke_bundle.ts";
 
 /** How to open a runtime. */
 export interface RuntimeOptions extends SetupOptions {
@@ -250,6 +256,23 @@ export class SkillRuntime {
     instruction?: string,
     options: ViewOptions = {},
   ): Promise<InvokeResult> {
+    // A bundle of that name wins over a skill ([B-2]).
+    const bundle = loadBundles(this.setup.home).bundles.find((b) => b.name === name);
+    if (bundle) {
+      const members: MemberOutcome[] = [];
+      for (const member of bundle.skills) {
+        try {
+          members.push({
+            name: member,
+            status: "loaded",
+            loaded: await this.load(member, options),
+          });
+        } catch (error) {
+          members.push(classifyMemberError(member, error));
+        }
+      }
+      return bundleInvocation(bundle, members, this.setup.home, instruction);
+    }
     const loaded = await this.load(name, options);
     const message = invocationMessage(loaded, this.setup.home, instruction);
     return { success: true, kind: "skill", name: loaded.view.name, message, chars: message.length };

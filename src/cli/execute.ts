@@ -41,6 +41,8 @@ const COMMANDS: Record<string, () => Promise<CommandModule>> = {
   validate: () => import("./commands/validate.ts"),
   doctor: () => import("./commands/doctor.ts"),
   probe: () => import("./commands/probe.ts"),
+  bundle: () => import("./commands/bundle.ts"),
+  graph: () => import("./commands/graph.ts"),
   targets: () => import("./commands/targets.ts"),
   create: () => import("./commands/manage.ts"),
   edit: () => import("./commands/manage.ts"),

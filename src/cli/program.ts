@@ -104,6 +104,11 @@ export function buildProgram(version: string): Command {
     .argument("[name]", "the skill, for pin, unpin and restore")
     .option("--dry-run", "with run: report without moving anything")
     .option("--now <time>", "the time to judge by (ISO 8601; default: now)");
+  program.command("bundle").description("skill bundles: list them, or show one with its members")
+    .argument("[action]", "list or show", "list")
+    .argument("[name]", "the bundle, for show");
+  program.command("graph").description("skills, related skills and bundles as a graph")
+    .option("--format <format>", "mermaid, dot or json", "mermaid");
   program.command("completions").description("print a shell completion script")
     .argument("<shell>", "bash, zsh or fish");
   return program;

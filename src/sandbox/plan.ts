@@ -34,6 +34,8 @@ export const READING_COMMANDS: readonly string[] = [
   "validate",
   "doctor",
   "invoke",
+  "bundle",
+  "graph",
 ];
 /** Commands that write: their write grant is worked out first by a read-only Worker. */
 export const WRITING_COMMANDS: readonly string[] = [

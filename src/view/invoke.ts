@@ -10,14 +10,22 @@ import type { LoadedSkill } from "./view.ts";
 export interface InvokeResult {
   /** Always true. */
   success: true;
-  /** What was invoked (bundles arrive with the bundles issue). */
-  kind: "skill";
+  /** What was invoked: one skill, or a bundle of skills ([B-2]). */
+  kind: "skill" | "bundle";
   /** The skill's name. */
   name: string;
   /** The message to inject. */
   message: string;
   /** Its size in characters. */
   chars: number;
+  /** For a bundle: members loaded. */
+  loaded?: string[];
+  /** For a bundle: members that do not exist. */
+  missing?: string[];
+  /** For a bundle: members that failed to load, with why. */
+  failed?: { name: string; error: string }[];
+  /** For a bundle: members disabled or unsupported on this platform. */
+  disabled?: string[];
 }
 
 /** The first line of an invocation message. */
@@ -33,9 +41,14 @@ export const INSTRUCTION_PREFIX =
  * Builds the invocation message: activation note, the content, the skill directory,
  * the config block, the setup note, the supporting files, then the user's instruction.
  */
-export function invocationMessage(loaded: LoadedSkill, home: string, instruction?: string): string {
+export function invocationMessage(
+  loaded: LoadedSkill,
+  home: string,
+  instruction?: string,
+  note: string = activationNote(loaded.view.name),
+): string {
   const { view } = loaded;
-  const parts = [activationNote(view.name), "", (loaded.banner + loaded.body).trim()];
+  const parts = [note, "", (loaded.banner + loaded.body).trim()];
   parts.push(
     "",
     `[Skill directory: ${view.skill_dir}]`,

@@ -1,0 +1,76 @@
+/**
+ * `bundle [list]` and `bundle show NAME` ([B-2]).
+ *
+ * @module
+ */
+import { loadBundles } from "../../bundles/bundles.ts";
+import { classifyMemberError } from "../../bundles/invoke_bundle.ts";
+import { SkillrtError, UsageError } from "../../errors.ts";
+import type { SkillRuntime } from "../../runtime.ts";
+import { closestNames } from "../../resolve/name_guard.ts";
+import { clip, respond, table } from "../render.ts";
+import type { CommandRequest, Outcome } from "../request.ts";
+
+/** Runs `bundle`. */
+export function run(runtime: SkillRuntime, request: CommandRequest): Outcome {
+  const [action = "list", name] = request.args;
+  const { bundles, diagnostics } = loadBundles(runtime.setup.home);
+  const { global } = request;
+  const stderr = diagnostics.map((d) => `skillrt: ${d.path}: ${d.message}\n`).join("");
+  if (action === "list") {
+    const doc = { success: true, bundles, count: bundles.length, diagnostics };
+    return respond(
+      global,
+      doc,
+      () =>
+        bundles.length === 0 ? "No bundles found." : table(
+          ["BUNDLE", "SKILLS", "DESCRIPTION"],
+          bundles.map((b) => [b.name, String(b.skills.length), clip(b.description, 80)]),
+          global.color,
+        ),
+      0,
+      stderr,
+    );
+  }
+  if (action !== "show") {
+    throw new UsageError(`Unknown bundle action '${action}'; use list or show.`);
+  }
+  if (name === undefined) throw new UsageError("'bundle show' needs a bundle name.");
+  const bundle = bundles.find((b) => b.name === name);
+  if (!bundle) {
+    throw new SkillrtError(`Bundle '${name}' not found.`, {
+      available_bundles: closestNames(name, bundles.map((b) => b.name)),
+    });
+  }
+  const catalog = runtime.catalog();
+  const members = bundle.skills.map((member) => {
+    try {
+      return {
+        name: member,
+        status: "available",
+        path: runtime.resolve(member, catalog).record.path,
+      };
+    } catch (error) {
+      const outcome = classifyMemberError(member, error);
+      return {
+        name: member,
+        status: outcome.status,
+        ...("error" in outcome ? { error: outcome.error } : {}),
+      };
+    }
+  });
+  const doc = { success: true, bundle, members };
+  return respond(
+    global,
+    doc,
+    () =>
+      [
+        `${bundle.name}: ${bundle.description}`,
+        ...(bundle.instruction ? [`Instruction: ${bundle.instruction}`] : []),
+        "",
+        table(["SKILL", "STATUS"], members.map((m) => [m.name, m.status]), global.color),
+      ].join("\n"),
+    0,
+    stderr,
+  );
+}
