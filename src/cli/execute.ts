@@ -11,6 +11,7 @@ import type { PermissionPlan } from "../sandbox/plan.ts";
 import { SkillRuntime } from "../runtime.ts";
 import { failure } from "./render.ts";
 import type { CommandRequest, Outcome } from "./request.ts";
+import type { Channel } from "../mcp/channel_transport.ts";
 
 /** What a command runs with besides its request. */
 export interface ExecuteContext {
@@ -20,6 +21,8 @@ export interface ExecuteContext {
   plan: PermissionPlan;
   /** Values of environment variables, answered by the warden ([P-6]); none when absent. */
   envValues?: (names: string[]) => Promise<Record<string, string>>;
+  /** The MCP channel to the warden's stdio relay (the `mcp` command). */
+  channel?: Channel;
 }
 
 /** One command's implementation. */
@@ -43,6 +46,7 @@ const COMMANDS: Record<string, () => Promise<CommandModule>> = {
   probe: () => import("./commands/probe.ts"),
   bundle: () => import("./commands/bundle.ts"),
   graph: () => import("./commands/graph.ts"),
+  mcp: () => import("./commands/mcp.ts"),
   targets: () => import("./commands/targets.ts"),
   create: () => import("./commands/manage.ts"),
   edit: () => import("./commands/manage.ts"),

@@ -109,6 +109,8 @@ export function buildProgram(version: string): Command {
     .argument("[name]", "the bundle, for show");
   program.command("graph").description("skills, related skills and bundles as a graph")
     .option("--format <format>", "mermaid, dot or json", "mermaid");
+  program.command("mcp").description("serve skills over MCP (stdio) from inside the sandbox")
+    .option("--allow-writes", "offer skill_manage (staged when write approval is on)");
   program.command("completions").description("print a shell completion script")
     .argument("<shell>", "bash, zsh or fish");
   return program;

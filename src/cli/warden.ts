@@ -19,6 +19,7 @@ import {
 } from "../sandbox/plan.ts";
 import { attachContent } from "./content.ts";
 import { CONTENT_COMMANDS } from "./manage_args.ts";
+import { mcpPlan, serveMcp } from "./mcp_relay.ts";
 import { runInWorker } from "../sandbox/run_worker.ts";
 import { completionScript } from "./completions.ts";
 import { outcomeOfError } from "./execute.ts";
@@ -73,6 +74,7 @@ export async function runCli(argv: string[], version: string): Promise<Outcome> 
     }
     const setup: Setup = resolveSetup({ home: request.global.home });
     if (request.command === "sandbox") return await sandbox(request, setup);
+    if (current.command === "mcp") return await serveMcp(current, setup, version);
     if (CONTENT_COMMANDS.includes(current.command)) {
       current = await attachContent(current, setup.host.cwd);
     }
@@ -133,7 +135,9 @@ async function sandbox(request: CommandRequest, setup: Setup): Promise<Outcome> 
   if (CONTENT_COMMANDS.includes(target)) {
     options.content = placeholderContent(target, args[0] ?? "x");
   }
-  const planned = await planOf({ ...request, command: target, args, options }, setup);
+  const planned = target === "mcp"
+    ? { plan: mcpPlan(setup, args.includes("--allow-writes")) }
+    : await planOf({ ...request, command: target, args, options }, setup);
   if ("outcome" in planned) return planned.outcome;
   const plan = planned.plan;
   const { tryRead, tryRun } = request.options;

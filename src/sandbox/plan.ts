@@ -49,9 +49,13 @@ export const WRITING_COMMANDS: readonly string[] = [
   "curator",
 ];
 /** Every command that runs in a sandbox Worker. */
-export const PLANNED_COMMANDS: readonly string[] = [...READING_COMMANDS, ...WRITING_COMMANDS];
+export const PLANNED_COMMANDS: readonly string[] = [
+  ...READING_COMMANDS,
+  ...WRITING_COMMANDS,
+  "mcp",
+];
 /** Commands whose output is preprocessed and may run inline shell ([P-4]). */
-export const PREPROCESSING_COMMANDS: readonly string[] = ["view", "invoke"];
+export const PREPROCESSING_COMMANDS: readonly string[] = ["view", "invoke", "mcp"];
 
 function unique(paths: string[]): string[] {
   return [...new Set(paths)].sort();

@@ -1,11 +1,13 @@
 /**
  * Running a command in a Worker created with exactly the permissions of its plan
  * ([X-1]). The Worker has no environment grant: when a skill's config names `${VAR}`
- * ([P-6]), it asks the warden, which answers with the values of those names only.
+ * ([P-6]), it asks the warden, which answers with the values of those names only. For
+ * `mcp`, the warden also relays MCP messages between stdio and the Worker.
  *
  * @module
  */
 import type { CommandRequest, Outcome } from "../cli/request.ts";
+import type { JSONRPCMessage } from "../deps/mcp.ts";
 import type { Setup } from "../home/setup.ts";
 import { readEnv } from "../home/host.ts";
 import { type PermissionPlan, workerPermissions } from "./plan.ts";
@@ -20,10 +22,11 @@ export interface WorkerMessage {
   plan: PermissionPlan;
 }
 
-/** Messages from the Worker: its outcome, or a question about environment values. */
+/** Messages from the Worker: its outcome, a question about environment values, or an MCP message. */
 export type FromWorker =
   | { kind: "outcome"; outcome: Outcome }
-  | { kind: "env"; id: number; names: string[] };
+  | { kind: "env"; id: number; names: string[] }
+  | { kind: "mcp"; message: JSONRPCMessage };
 
 /** The warden's answer to an environment question. */
 export interface EnvAnswer {
@@ -34,6 +37,9 @@ export interface EnvAnswer {
   /** Values of the names asked for that are set. */
   values: Record<string, string>;
 }
+
+/** Messages to the Worker after the start: env answers, MCP messages, the end of MCP input. */
+export type ToWorker = EnvAnswer | { kind: "mcp"; message: JSONRPCMessage } | { kind: "mcp-close" };
 
 /** Answers an environment question from the warden's environment. */
 export function answerEnv(
@@ -49,21 +55,32 @@ export function answerEnv(
   return { kind: "env", id, values };
 }
 
-/** Runs one command in a fresh sandbox Worker and returns its outcome. */
-export function runInWorker(message: WorkerMessage): Promise<Outcome> {
+/** A running sandbox Worker. */
+export interface WorkerHandle {
+  /** Posts a message to the Worker. */
+  post(message: ToWorker): void;
+  /** The command's outcome, once it ends. */
+  done: Promise<Outcome>;
+}
+
+/** Starts one command in a fresh sandbox Worker; `onMcp` receives the MCP messages it sends. */
+export function startWorker(
+  message: WorkerMessage,
+  onMcp?: (message: JSONRPCMessage) => void,
+): WorkerHandle {
   const worker = new Worker(new URL("./worker.ts", import.meta.url), {
     type: "module",
     deno: { permissions: workerPermissions(message.plan) },
   });
-  return new Promise((resolve) => {
+  const done = new Promise<Outcome>((resolve) => {
     worker.onmessage = (event: MessageEvent<FromWorker>) => {
       const data = event.data;
-      if (data.kind === "env") {
-        worker.postMessage(answerEnv(data.id, data.names));
-        return;
+      if (data.kind === "env") worker.postMessage(answerEnv(data.id, data.names));
+      else if (data.kind === "mcp") onMcp?.(data.message);
+      else {
+        worker.terminate();
+        resolve(data.outcome);
       }
-      worker.terminate();
-      resolve(data.outcome);
     };
     worker.onerror = (event: ErrorEvent) => {
       event.preventDefault();
@@ -74,6 +91,12 @@ export function runInWorker(message: WorkerMessage): Promise<Outcome> {
         stderr: `skillrt: The sandbox worker failed: ${event.message.split("\n")[0]}\n`,
       });
     };
-    worker.postMessage(message);
   });
+  worker.postMessage(message);
+  return { post: (m) => worker.postMessage(m), done };
+}
+
+/** Runs one command in a fresh sandbox Worker and returns its outcome. */
+export function runInWorker(message: WorkerMessage): Promise<Outcome> {
+  return startWorker(message).done;
 }

@@ -1,16 +1,18 @@
 /**
  * The sandbox Worker's entry: receives one command with the warden's setup and plan,
  * runs it with only the permissions of that plan, and posts back what to print. It asks
- * the warden for environment values it may not read itself.
+ * the warden for environment values it may not read itself, and speaks MCP through it.
  *
  * @module
  */
 import { executeCommand } from "../cli/execute.ts";
-import type { EnvAnswer, FromWorker, WorkerMessage } from "./run_worker.ts";
+import type { JSONRPCMessage } from "../deps/mcp.ts";
+import type { Channel } from "../mcp/channel_transport.ts";
+import type { FromWorker, ToWorker, WorkerMessage } from "./run_worker.ts";
 
 /** The parts of a Worker's global scope this entry uses. */
 interface WorkerScope {
-  onmessage: ((event: MessageEvent<WorkerMessage | EnvAnswer>) => void) | null;
+  onmessage: ((event: MessageEvent<WorkerMessage | ToWorker>) => void) | null;
   postMessage(message: FromWorker): void;
   close(): void;
 }
@@ -18,6 +20,8 @@ interface WorkerScope {
 const scope = globalThis as unknown as WorkerScope;
 const waiting = new Map<number, (values: Record<string, string>) => void>();
 let nextId = 0;
+let mcpListener: ((message: JSONRPCMessage) => void) | undefined;
+let mcpClose: (() => void) | undefined;
 
 function askWarden(names: string[]): Promise<Record<string, string>> {
   if (names.length === 0) return Promise.resolve({});
@@ -26,17 +30,36 @@ function askWarden(names: string[]): Promise<Record<string, string>> {
   return new Promise((resolve) => waiting.set(id, resolve));
 }
 
+// MCP input can arrive before the server listens: it waits here until then.
+const early: (JSONRPCMessage | "close")[] = [];
+
+const channel: Channel = {
+  post: (message) => scope.postMessage({ kind: "mcp", message }),
+  listen: (onMessage, onClose) => {
+    mcpListener = onMessage;
+    mcpClose = onClose;
+    for (const item of early.splice(0)) item === "close" ? onClose() : onMessage(item);
+  },
+};
+
 scope.onmessage = async (event) => {
   const data = event.data;
   if ("kind" in data) {
-    waiting.get(data.id)?.(data.values);
-    waiting.delete(data.id);
+    if (data.kind === "env") {
+      waiting.get(data.id)?.(data.values);
+      waiting.delete(data.id);
+    } else if (data.kind === "mcp") {
+      if (mcpListener) mcpListener(data.message);
+      else early.push(data.message);
+    } else if (mcpClose) mcpClose();
+    else early.push("close");
     return;
   }
   const outcome = await executeCommand(data.request, {
     setup: data.setup,
     plan: data.plan,
     envValues: askWarden,
+    channel,
   });
   scope.postMessage({ kind: "outcome", outcome });
   scope.close();

@@ -1,0 +1,82 @@
+/**
+ * The warden's side of `mcp`: the server runs in a sandbox Worker; the warden reads
+ * newline-delimited JSON-RPC from stdin, hands each message to the Worker, and writes
+ * what the Worker sends to stdout. When stdin ends, the server closes.
+ *
+ * @module
+ */
+import type { JSONRPCMessage } from "../deps/mcp.ts";
+import { joinPath } from "../home/paths.ts";
+import type { Setup } from "../home/setup.ts";
+import { firstMissing } from "../manage/apply.ts";
+import { lockedWritePaths } from "../manage/lock.ts";
+import { pendingDir } from "../approval/pending.ts";
+import { type PermissionPlan, planFor } from "../sandbox/plan.ts";
+import { startWorker } from "../sandbox/run_worker.ts";
+import type { CommandRequest, Outcome } from "./request.ts";
+
+/** The plan of `mcp`: like `view`; with `--allow-writes`, the local root (or only the pending queue under write approval). */
+export function mcpPlan(setup: Setup, allowWrites: boolean): PermissionPlan {
+  if (!allowWrites) return planFor("mcp", setup);
+  const queue = [
+    firstMissing(pendingDir(setup.home)),
+    ...lockedWritePaths(joinPath(pendingDir(setup.home), "queue")),
+  ];
+  const writes = setup.config.write_approval ? queue : [firstMissing(setup.local_root)];
+  return planFor("mcp", setup, [joinPath(setup.home, "pending")], writes);
+}
+
+function writeLine(message: JSONRPCMessage): void {
+  const bytes = new TextEncoder().encode(JSON.stringify(message) + "\n");
+  for (let off = 0; off < bytes.length;) off += Deno.stdout.writeSync(bytes.subarray(off));
+}
+
+/** Serves MCP over this process's stdio until stdin ends and every request is answered. */
+export async function serveMcp(
+  request: CommandRequest,
+  setup: Setup,
+  version: string,
+): Promise<Outcome> {
+  const allowWrites = request.options.allowWrites === true;
+  // Requests still waiting for an answer: input may end before the answers are out.
+  const open = new Set<string | number>();
+  let drained: (() => void) | undefined;
+  const worker = startWorker(
+    {
+      request: { ...request, options: { ...request.options, version } },
+      setup,
+      plan: mcpPlan(setup, allowWrites),
+    },
+    (message) => {
+      writeLine(message);
+      if ("id" in message && !("method" in message)) open.delete(message.id);
+      if (open.size === 0) drained?.();
+    },
+  );
+  const decoder = new TextDecoder();
+  let buffer = "";
+  const feed = (text: string) => {
+    buffer += text;
+    for (let nl = buffer.indexOf("\n"); nl !== -1; nl = buffer.indexOf("\n")) {
+      const line = buffer.slice(0, nl).replace(/\r$/, "");
+      buffer = buffer.slice(nl + 1);
+      if (line.trim() === "") continue;
+      let message: JSONRPCMessage;
+      try {
+        message = JSON.parse(line);
+      } catch {
+        Deno.stderr.writeSync(
+          new TextEncoder().encode("skillrt: Ignored an MCP input line that is not JSON.\n"),
+        );
+        continue;
+      }
+      if ("id" in message && "method" in message) open.add(message.id);
+      worker.post({ kind: "mcp", message });
+    }
+  };
+  for await (const chunk of Deno.stdin.readable) feed(decoder.decode(chunk, { stream: true }));
+  feed(decoder.decode() + "\n");
+  if (open.size > 0) await new Promise<void>((resolve) => (drained = resolve));
+  worker.post({ kind: "mcp-close" });
+  return await worker.done;
+}
