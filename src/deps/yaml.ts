@@ -5,6 +5,7 @@
  * @module
  */
 import { load } from "js-yaml";
+import { fastYaml } from "../frontmatter/fast_yaml.ts";
 
 /** A YAML syntax error with the 1-based line it was found on, if known. */
 export interface YamlFailure {
@@ -19,6 +20,8 @@ export interface YamlFailure {
  * Returns the value, or a {@linkcode YamlFailure} when the text is not YAML.
  */
 export function parseYaml(text: string): { value: unknown } | { failure: YamlFailure } {
+  const fast = fastYaml(text);
+  if (fast !== undefined) return { value: Object.keys(fast).length ? fast : null };
   // js-yaml 5 refuses an empty document; YAML says it is null.
   if (text.split("\n").every((line) => line.trim() === "" || line.trim().startsWith("#"))) {
     return { value: null };

@@ -20,57 +20,79 @@ export interface FileHead {
 const FIRST_READ = 4096;
 const MAX_HEAD = MAX_FRONTMATTER_CHARS + 64 * 1024;
 const HAS_DESCRIPTION = /^description[ \t]*:/m;
+const STRICT = new TextDecoder("utf-8", { fatal: true });
+const LENIENT = new TextDecoder("utf-8");
 
-/** Decodes UTF-8 strictly; on invalid bytes, decodes with replacement and says so. */
-export function decodeUtf8(bytes: Uint8Array, stream = false): { text: string; invalid: boolean } {
-  try {
-    return {
-      text: new TextDecoder("utf-8", { fatal: true }).decode(bytes, { stream }),
-      invalid: false,
-    };
-  } catch {
-    return { text: new TextDecoder("utf-8").decode(bytes, { stream }), invalid: true };
+/** Where a trailing, possibly cut UTF-8 sequence starts (bytes.length when there is none). */
+function wholeCharsEnd(bytes: Uint8Array): number {
+  for (let back = 1; back <= 3 && back <= bytes.length; back++) {
+    const b = bytes[bytes.length - back];
+    if ((b & 0xc0) !== 0x80) {
+      const need = b >= 0xf0 ? 4 : b >= 0xe0 ? 3 : b >= 0xc0 ? 2 : 1;
+      return need > back ? bytes.length - back : bytes.length;
+    }
   }
+  return bytes.length;
+}
+
+/**
+ * Decodes UTF-8 strictly; on invalid bytes, decodes with replacement and says so. With
+ * `partial`, a sequence cut at the end (a head of a longer file) is left out.
+ */
+export function decodeUtf8(bytes: Uint8Array, partial = false): { text: string; invalid: boolean } {
+  const view = partial ? bytes.subarray(0, wholeCharsEnd(bytes)) : bytes;
+  try {
+    return { text: STRICT.decode(view), invalid: false };
+  } catch {
+    return { text: LENIENT.decode(view), invalid: true };
+  }
+}
+
+const first = new Uint8Array(FIRST_READ);
+
+function fill(file: Deno.FsFile, into: Uint8Array): { filled: number; eof: boolean } {
+  let filled = 0;
+  while (filled < into.length) {
+    const n = file.readSync(into.subarray(filled));
+    if (n === null) return { filled, eof: true };
+    filled += n;
+  }
+  return { filled, eof: false };
 }
 
 /** Reads the head of the file at `path` and splits its frontmatter. */
 export function readHead(path: string): FileHead {
-  using file = Deno.openSync(path);
-  let bytes = new Uint8Array(0);
-  let want = FIRST_READ;
-  for (;;) {
-    const next = new Uint8Array(want);
-    let filled = 0;
-    let eof = false;
-    while (filled < want) {
-      const n = file.readSync(next.subarray(filled));
-      if (n === null) {
-        eof = true;
-        break;
+  const file = Deno.openSync(path);
+  try {
+    let { filled, eof } = fill(file, first);
+    let bytes = first.subarray(0, filled);
+    let want = FIRST_READ;
+    for (;;) {
+      const { text, invalid } = decodeUtf8(bytes, !eof);
+      const fence = splitFrontmatter(text, eof);
+      // A head may end inside a line: keep whole lines of the body only.
+      if ((fence.kind === "ok" || fence.kind === "missing") && !eof) {
+        fence.body = fence.body.slice(0, fence.body.lastIndexOf("\n") + 1);
       }
-      filled += n;
+      const capped = bytes.length >= MAX_HEAD;
+      const needMore = !eof && !capped && (fence.kind === "incomplete" ||
+        (fence.kind === "ok" && !HAS_DESCRIPTION.test(fence.yaml) &&
+          firstProseLine(fence.body) === undefined));
+      if (!needMore) {
+        if (fence.kind === "incomplete") {
+          return { fence: { kind: "too_large" }, invalidUtf8: invalid, complete: false };
+        }
+        return { fence, invalidUtf8: invalid, complete: eof };
+      }
+      want = Math.min(want * 2, 64 * 1024);
+      const next = new Uint8Array(bytes.length + want);
+      next.set(bytes);
+      const more = fill(file, next.subarray(bytes.length));
+      bytes = next.subarray(0, bytes.length + more.filled);
+      eof = more.eof;
+      filled = bytes.length;
     }
-    const joined = new Uint8Array(bytes.length + filled);
-    joined.set(bytes);
-    joined.set(next.subarray(0, filled), bytes.length);
-    bytes = joined;
-    const { text, invalid } = decodeUtf8(bytes, !eof);
-    const fence = splitFrontmatter(text, eof);
-    // A head may end inside a line: keep whole lines of the body only.
-    if (fence.kind === "ok" && !eof) {
-      fence.body = fence.body.slice(0, fence.body.lastIndexOf("\n") + 1);
-    }
-    const capped = bytes.length >= MAX_HEAD;
-    if (fence.kind === "incomplete" && !eof) {
-      if (capped) return { fence: { kind: "too_large" }, invalidUtf8: invalid, complete: false };
-    } else if (
-      fence.kind === "ok" && !eof && !capped && !HAS_DESCRIPTION.test(fence.yaml) &&
-      firstProseLine(fence.body) === undefined
-    ) {
-      // No description in the frontmatter: the first prose line of the body stands in.
-    } else {
-      return { fence, invalidUtf8: invalid, complete: eof };
-    }
-    want = Math.min(want * 2, 64 * 1024);
+  } finally {
+    file.close();
   }
 }
