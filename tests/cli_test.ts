@@ -256,8 +256,14 @@ Deno.test("[§18] reading commands never write: list/search/view/prompt/validate
     "bomb:frontmatter.alias_bomb",
     "huge-fm:frontmatter.too_large",
     "listy:frontmatter.not_mapping",
-    "nonutf:file.invalid_utf8",
   ]);
+  // Level 0 reads only the head: invalid bytes in a body are reported by validate and refused by view.
+  const checked = await cliJson(["--home", home, "validate"]);
+  ok(
+    (checked.json.findings as { file: string; rule: string }[]).some((f) =>
+      f.file.endsWith("nonutf/SKILL.md") && f.rule === "file.invalid-utf8"
+    ),
+  );
   const names: [string, string][] = [
     ["a/../x", "Skill name cannot contain '..' path traversal components."],
     ["/abs", "Skill name must be a relative path within the skills directory."],

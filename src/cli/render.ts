@@ -7,6 +7,15 @@
 import type { SkillrtError } from "../errors.ts";
 import type { GlobalOptions, Outcome } from "./request.ts";
 
+/** Documents larger than this are printed compact (a 10,000-skill list is megabytes). */
+const PRETTY_LIMIT = 256 * 1024;
+
+/** One JSON document with a final newline: indented for people, compact when large. */
+export function jsonText(value: unknown): string {
+  const compact = JSON.stringify(value);
+  return (compact.length > PRETTY_LIMIT ? compact : JSON.stringify(value, null, 2)) + "\n";
+}
+
 /** A successful outcome: the JSON document, or the text for people. */
 export function respond(
   global: GlobalOptions,
@@ -15,7 +24,7 @@ export function respond(
   exitCode = 0,
   stderr = "",
 ): Outcome {
-  if (global.json) return { exitCode, stdout: JSON.stringify(json, null, 2) + "\n", stderr: "" };
+  if (global.json) return { exitCode, stdout: jsonText(json), stderr: "" };
   const out = text();
   return { exitCode, stdout: out === "" || out.endsWith("\n") ? out : out + "\n", stderr };
 }

@@ -60,12 +60,49 @@ function fill(file: Deno.FsFile, into: Uint8Array): { filled: number; eof: boole
   return { filled, eof: false };
 }
 
+const NL = 0x0a;
+const DASH = 0x2d;
+
+/** Where the line starting at `i` ends if it is a fence (`---`, spaces, optional CR), or -1. */
+function fenceLineEnd(bytes: Uint8Array, i: number, eof: boolean): number {
+  if (bytes[i] !== DASH || bytes[i + 1] !== DASH || bytes[i + 2] !== DASH) return -1;
+  let j = i + 3;
+  while (bytes[j] === 0x20 || bytes[j] === 0x09) j++;
+  if (bytes[j] === 0x0d) j++;
+  if (j < bytes.length) return bytes[j] === NL ? j + 1 : -1;
+  return eof ? j : -1;
+}
+
+/**
+ * The end of the closing fence line, found in the bytes without decoding them, or -1.
+ * Decoding only this much keeps a listing from holding whole file heads in memory.
+ */
+export function closingFenceEnd(bytes: Uint8Array, eof: boolean): number {
+  const start = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
+  const open = fenceLineEnd(bytes, start, false);
+  if (open === -1) return -1;
+  for (let nl = open - 1; (nl = bytes.indexOf(NL, nl + 1)) !== -1;) {
+    const end = fenceLineEnd(bytes, nl + 1, eof);
+    if (end !== -1) return end;
+  }
+  return -1;
+}
+
 /** Reads the head of the file at `path` and splits its frontmatter. */
 export function readHead(path: string): FileHead {
   const file = Deno.openSync(path);
   try {
     let { filled, eof } = fill(file, first);
     let bytes = first.subarray(0, filled);
+    // The usual case: the whole frontmatter, with a description, in the first read.
+    const closeAt = closingFenceEnd(bytes, eof);
+    if (closeAt !== -1) {
+      const { text, invalid } = decodeUtf8(bytes.subarray(0, closeAt));
+      const fence = splitFrontmatter(text, true);
+      if (fence.kind === "ok" && HAS_DESCRIPTION.test(fence.yaml)) {
+        return { fence, invalidUtf8: invalid, complete: eof && closeAt === bytes.length };
+      }
+    }
     let want = FIRST_READ;
     for (;;) {
       const { text, invalid } = decodeUtf8(bytes, !eof);
