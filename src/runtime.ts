@@ -23,6 +23,7 @@ import { disabledNames, type VisibilityFacts } from "./level0/visibility.ts";
 import { SkillrtError } from "./errors.ts";
 import { type Resolved, resolveSkill } from "./resolve/resolve.ts";
 import { Catalog } from "./scan/catalog.ts";
+import { WatchedCache } from "./scan/watch_cache.ts";
 import { readUsageCounts } from "./usage/read_usage.ts";
 import { bumpView, tryUpdateUsage } from "./usage/usage.ts";
 import { type FileResult, viewFile } from "./files/file_view.ts";
@@ -51,6 +52,13 @@ export interface RuntimeOptions extends SetupOptions {
   toolsets?: string[];
   /** Available tools: when given, `requires_tools`/`fallback_for_tools` apply. */
   tools?: string[];
+  /**
+   * Keep scanned roots between calls, invalidated by a file watcher (for long-lived
+   * processes; read them through {@linkcode SkillRuntime.snapshot}). Call `close()` when done.
+   */
+  watch?: boolean;
+  /** With `watch`: a file this process may write, used to prove freshness (a temp file when absent). */
+  watchSentinel?: string;
   /**
    * Values of environment variables, for `${VAR}` in skill config ([P-6]). Reads this
    * process's environment (where permitted) when absent; the sandbox Worker asks the warden.
@@ -87,9 +95,32 @@ export class SkillRuntime {
     this.setup = options.setup ?? resolveSetup(options);
   }
 
+  #cache?: WatchedCache | null;
+
   /** A fresh catalog: every call sees the skills as they are now. */
   catalog(): Catalog {
     return new Catalog(this.setup);
+  }
+
+  /**
+   * A catalog for this moment that reuses roots unchanged since the last call (with
+   * `watch: true`; otherwise a fresh catalog). Pass it to `list`, `search`, `prompt`.
+   */
+  async snapshot(): Promise<Catalog> {
+    if (!this.options.watch) return this.catalog();
+    if (this.#cache === undefined) {
+      const roots = [...this.setup.roots, ...this.setup.plugins].map((r) => r.path);
+      this.#cache = WatchedCache.open(roots, this.options.watchSentinel) ?? null;
+    }
+    if (this.#cache === null) return this.catalog();
+    await this.#cache.settle();
+    return new Catalog(this.setup, this.#cache);
+  }
+
+  /** Stops the file watchers of `watch: true`. */
+  close(): void {
+    this.#cache?.close();
+    this.#cache = undefined;
   }
 
   /** The facts that decide who is visible at Level 0. */
@@ -106,8 +137,8 @@ export class SkillRuntime {
   }
 
   /** Level 0: every visible skill, optionally of one category ([L0-1]). */
-  list(options: { category?: string } = {}): ListResult {
-    return listSkills(this.catalog().index(), this.visibility(), options.category);
+  list(options: { category?: string } = {}, catalog: Catalog = this.catalog()): ListResult {
+    return listSkills(catalog.index(), this.visibility(), options.category);
   }
 
   /** Level 0, coarse: one entry per category with counts and descriptions ([L0-6]). */
@@ -124,13 +155,12 @@ export class SkillRuntime {
   }
 
   /** Level 0, ranked: skills matching a query, best first ([L0-7]). */
-  search(query: string): ListResult {
-    return searchSkills(this.catalog().index(), this.visibility(), query);
+  search(query: string, catalog: Catalog = this.catalog()): ListResult {
+    return searchSkills(catalog.index(), this.visibility(), query);
   }
 
   /** The Level-0 block for a system prompt ([L0-8]). */
-  prompt(options: PromptOptions = {}): PromptResult {
-    const catalog = this.catalog();
+  prompt(options: PromptOptions = {}, catalog: Catalog = this.catalog()): PromptResult {
     const index = catalog.index();
     const uses = new Map<string, number>();
     for (const root of this.setup.roots) {

@@ -16,14 +16,15 @@ import { startWorker } from "../sandbox/run_worker.ts";
 import type { CommandRequest, Outcome } from "./request.ts";
 
 /** The plan of `mcp`: like `view`; with `--allow-writes`, the local root (or only the pending queue under write approval). */
-export function mcpPlan(setup: Setup, allowWrites: boolean): PermissionPlan {
-  if (!allowWrites) return planFor("mcp", setup);
+export function mcpPlan(setup: Setup, allowWrites: boolean, sentinel?: string): PermissionPlan {
+  const own = sentinel ? [sentinel] : [];
+  if (!allowWrites) return planFor("mcp", setup, own, own);
   const queue = [
     firstMissing(pendingDir(setup.home)),
     ...lockedWritePaths(joinPath(pendingDir(setup.home), "queue")),
   ];
   const writes = setup.config.write_approval ? queue : [firstMissing(setup.local_root)];
-  return planFor("mcp", setup, [joinPath(setup.home, "pending")], writes);
+  return planFor("mcp", setup, [joinPath(setup.home, "pending"), ...own], [...writes, ...own]);
 }
 
 function writeLine(message: JSONRPCMessage): void {
@@ -38,14 +39,16 @@ export async function serveMcp(
   version: string,
 ): Promise<Outcome> {
   const allowWrites = request.options.allowWrites === true;
+  // The Worker proves its cache fresh by touching this file (outside the home) and nothing else.
+  const sentinel = Deno.makeTempFileSync({ prefix: "skillrt-mcp-" });
   // Requests still waiting for an answer: input may end before the answers are out.
   const open = new Set<string | number>();
   let drained: (() => void) | undefined;
   const worker = startWorker(
     {
-      request: { ...request, options: { ...request.options, version } },
+      request: { ...request, options: { ...request.options, version, sentinel } },
       setup,
-      plan: mcpPlan(setup, allowWrites),
+      plan: mcpPlan(setup, allowWrites, sentinel),
     },
     (message) => {
       writeLine(message);
@@ -78,5 +81,9 @@ export async function serveMcp(
   feed(decoder.decode() + "\n");
   if (open.size > 0) await new Promise<void>((resolve) => (drained = resolve));
   worker.post({ kind: "mcp-close" });
-  return await worker.done;
+  try {
+    return await worker.done;
+  } finally {
+    Deno.removeSync(sentinel);
+  }
 }

@@ -152,7 +152,7 @@ export function createSkillServer(options: SkillServerOptions): Server {
             rt.list({ category: typeof args.category === "string" ? args.category : undefined }),
           );
         case "skills_search":
-          return text(rt.search(String(args.query ?? "")));
+          return text(rt.search(String(args.query ?? ""), await rt.snapshot()));
         case "skill_view":
           return typeof args.file_path === "string" && args.file_path !== ""
             ? text(rt.viewFile(String(args.name), args.file_path))
@@ -167,8 +167,8 @@ export function createSkillServer(options: SkillServerOptions): Server {
       return errorResult(error);
     }
   });
-  server.setRequestHandler(ListPromptsRequestSchema, () => ({
-    prompts: options.runtime().list().skills.map((s) => ({
+  server.setRequestHandler(ListPromptsRequestSchema, async () => ({
+    prompts: options.runtime().list({}, await options.runtime().snapshot()).skills.map((s) => ({
       name: s.name,
       description: s.description,
       arguments: [{
@@ -195,8 +195,8 @@ export function createSkillServer(options: SkillServerOptions): Server {
       );
     }
   });
-  server.setRequestHandler(ListResourcesRequestSchema, () => ({
-    resources: options.runtime().list().skills.map((s) => ({
+  server.setRequestHandler(ListResourcesRequestSchema, async () => ({
+    resources: options.runtime().list({}, await options.runtime().snapshot()).skills.map((s) => ({
       uri: `skill://${encodeURIComponent(s.name)}`,
       name: s.name,
       description: s.description,

@@ -10,6 +10,7 @@ import type { PluginRoot, Root, Setup } from "../home/setup.ts";
 import { indexRecords, scanRoot, type SkillIndex } from "./index.ts";
 import type { SkillRecord } from "./record.ts";
 import type { FoundFlat, WalkLimits } from "./walk.ts";
+import type { WatchedCache } from "./watch_cache.ts";
 
 /** One scanned root. */
 export interface ScannedRoot {
@@ -28,9 +29,12 @@ export class Catalog {
   #roots = new Map<string, ScannedRoot>();
   #index?: SkillIndex;
 
-  /** Creates a catalog over a setup's roots and plugins. */
-  constructor(setup: Setup) {
+  #cache?: WatchedCache;
+
+  /** Creates a catalog over a setup's roots and plugins, optionally backed by a watched cache. */
+  constructor(setup: Setup, cache?: WatchedCache) {
     this.setup = setup;
+    this.#cache = cache;
   }
 
   /** The walk bounds the config asks for. */
@@ -40,11 +44,13 @@ export class Catalog {
 
   /** The scan of one root (walked on first use). */
   root(root: Root | PluginRoot): ScannedRoot {
-    let scanned = this.#roots.get(root.path);
+    let scanned = this.#roots.get(root.path) ?? this.#cache?.get(root.path);
     if (!scanned) {
+      const generation = this.#cache?.begin(root.path);
       scanned = scanRoot(root, this.limits);
-      this.#roots.set(root.path, scanned);
+      this.#cache?.commit(root.path, generation, scanned);
     }
+    this.#roots.set(root.path, scanned);
     return scanned;
   }
 

@@ -1,0 +1,145 @@
+/**
+ * A cache of scanned roots for long-lived processes (library, MCP server), invalidated
+ * by one file watcher over all roots ([S-4], [PERF-3]).
+ *
+ * Freshness is proven, not hoped for: the watcher also watches a private sentinel file
+ * (outside the home). Before the cache is read, the sentinel is touched and its event
+ * awaited; file-system events arrive in order, so every change made before the read has
+ * been seen by then. A root's scan is kept only if nothing changed while it ran. Changes
+ * the walk ignores (reads, usage counters, excluded folders) do not invalidate.
+ *
+ * @module
+ */
+import type { ScannedRoot } from "./catalog.ts";
+import { EXCLUDED_DIRS } from "./walk.ts";
+
+interface Entry {
+  generation: number;
+  scanned?: ScannedRoot;
+}
+
+/** True when a change at `path` cannot change what the walk finds. */
+export function irrelevant(path: string): boolean {
+  const parts = path.split("/");
+  if (parts.some((p) => EXCLUDED_DIRS.has(p))) return true;
+  return /^\.usage\.json(\.tmp|\.lock|\.lock\.break)?$/.test(parts.at(-1) ?? "");
+}
+
+/** Scanned roots kept while nothing below them changes. */
+export class WatchedCache {
+  #entries = new Map<string, Entry>();
+  #watcher: Deno.FsWatcher;
+  #sentinel: string;
+  #ownSentinel: boolean;
+  #tick = 0;
+  #waiting: (() => void)[] = [];
+
+  private constructor(roots: string[], watcher: Deno.FsWatcher, sentinel: string, own: boolean) {
+    this.#watcher = watcher;
+    this.#sentinel = sentinel;
+    this.#ownSentinel = own;
+    for (const root of roots) this.#entries.set(root, { generation: 0 });
+    this.#listen(roots);
+  }
+
+  /**
+   * Starts watching `roots`. `sentinel` is a file this process may write (a temp file is
+   * made when absent). Returns undefined when no watcher can be had: then nothing is cached.
+   */
+  static open(roots: string[], sentinel?: string): WatchedCache | undefined {
+    let file = sentinel;
+    let own = false;
+    try {
+      if (!file) {
+        file = Deno.makeTempFileSync({ prefix: "skillrt-sentinel-" });
+        own = true;
+      }
+      Deno.writeTextFileSync(file, "0");
+      return new WatchedCache(
+        roots,
+        Deno.watchFs([...roots, file], { recursive: true }),
+        file,
+        own,
+      );
+    } catch {
+      if (own && file) Deno.removeSync(file);
+      return undefined;
+    }
+  }
+
+  #listen(roots: string[]): void {
+    (async () => {
+      try {
+        for await (const event of this.#watcher) {
+          if (event.kind === "access") continue; // reading, our own scans included, changes nothing
+          for (const path of event.paths) {
+            if (path === this.#sentinel) {
+              for (const wake of this.#waiting.splice(0)) wake();
+              continue;
+            }
+            if (irrelevant(path)) continue;
+            for (const root of roots) {
+              if (path === root || path.startsWith(root + "/")) {
+                const entry = this.#entries.get(root)!;
+                entry.generation++;
+                entry.scanned = undefined;
+              }
+            }
+          }
+        }
+      } finally {
+        for (const entry of this.#entries.values()) entry.scanned = undefined;
+        for (const wake of this.#waiting.splice(0)) wake();
+      }
+    })();
+  }
+
+  /** The cached scan of a root, if it is still valid. */
+  get(root: string): ScannedRoot | undefined {
+    return this.#entries.get(root)?.scanned;
+  }
+
+  /** The generation of a root before it is scanned (undefined: not cached). */
+  begin(root: string): number | undefined {
+    return this.#entries.get(root)?.generation;
+  }
+
+  /** Keeps a scan, unless something changed since {@linkcode begin}. */
+  commit(root: string, generation: number | undefined, scanned: ScannedRoot): void {
+    const entry = this.#entries.get(root);
+    if (entry && generation !== undefined && entry.generation === generation) {
+      entry.scanned = scanned;
+    }
+  }
+
+  /** Waits until every change made so far has been seen (the sentinel's event has come back). */
+  async settle(): Promise<void> {
+    const seen = new Promise<void>((resolve) => this.#waiting.push(resolve));
+    Deno.writeTextFileSync(this.#sentinel, String(++this.#tick));
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<"late">((
+      resolve,
+    ) => (timer = setTimeout(() => resolve("late"), 1000)));
+    if (await Promise.race([seen, late]) === "late") {
+      for (const entry of this.#entries.values()) entry.scanned = undefined; // Unsure: forget everything.
+    }
+    clearTimeout(timer);
+  }
+
+  /** Stops watching and forgets everything. */
+  close(): void {
+    try {
+      this.#watcher.close();
+    } catch {
+      // Already closed.
+    }
+    if (this.#ownSentinel) {
+      try {
+        Deno.removeSync(this.#sentinel);
+      } catch {
+        // Already gone.
+      }
+    }
+    this.#entries.clear();
+  }
+}

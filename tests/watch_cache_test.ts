@@ -1,0 +1,52 @@
+import { deepEqual, equal, notEqual } from "node:assert/strict";
+import { SkillRuntime } from "../src/runtime.ts";
+import { irrelevant } from "../src/scan/watch_cache.ts";
+import { makeTree, skill, testHost } from "./helpers.ts";
+
+Deno.test("[PERF-3][S-4] a watching runtime reuses unchanged roots and shows every edit at once", async () => {
+  const home = makeTree({
+    "skills/dev/a/SKILL.md": skill("a", "A0"),
+    "skills/dev/b/SKILL.md": skill("b", "B"),
+    "ext/c/SKILL.md": skill("c", "C"),
+    "config.yaml": "skills:\n  external_dirs: [ext]\n",
+  });
+  const rt = new SkillRuntime({ home, host: testHost(home), watch: true });
+  try {
+    const first = (await rt.snapshot()).index();
+    const again = (await rt.snapshot()).index();
+    // Nothing changed: the very same records come back (no file was read again).
+    equal(again.records[0], first.records[0]);
+    // Reading a skill writes its usage counter: that is no change to the walk.
+    await rt.view("a");
+    equal((await rt.snapshot()).index().records[0], first.records[0]);
+    for (let i = 1; i <= 20; i++) {
+      Deno.writeTextFileSync(`${home}/skills/dev/a/SKILL.md`, skill("a", `A${i}`));
+      const listed = rt.list({}, await rt.snapshot());
+      equal(listed.skills.find((s) => s.name === "a")!.description, `A${i}`, `edit ${i} not seen`);
+    }
+    Deno.mkdirSync(`${home}/skills/dev/new`);
+    Deno.writeTextFileSync(`${home}/skills/dev/new/SKILL.md`, skill("new", "N"));
+    deepEqual(rt.list({}, await rt.snapshot()).skills.map((s) => s.name), ["c", "a", "b", "new"]);
+    Deno.removeSync(`${home}/skills/dev/b`, { recursive: true });
+    Deno.renameSync(`${home}/ext/c`, `${home}/ext/renamed`);
+    deepEqual(rt.list({}, await rt.snapshot()).skills.map((s) => s.name), ["c", "a", "new"]);
+    // The external root changed, the local one did not: its records are reused.
+    const before = (await rt.snapshot()).index().records.find((r) => r.name === "a");
+    Deno.writeTextFileSync(`${home}/ext/renamed/SKILL.md`, skill("c", "C2"));
+    const after = (await rt.snapshot()).index();
+    equal(after.records.find((r) => r.name === "a"), before);
+    notEqual(after.records.find((r) => r.name === "c")!.description, "C");
+  } finally {
+    rt.close();
+  }
+});
+
+Deno.test("[PERF-3] without watch, snapshot is a fresh catalog; changes the walk ignores do not invalidate", async () => {
+  const home = makeTree({ "skills/a/SKILL.md": skill("a", "A") });
+  const rt = new SkillRuntime({ home, host: testHost(home) });
+  notEqual((await rt.snapshot()).index().records[0], (await rt.snapshot()).index().records[0]);
+  equal(irrelevant("/h/skills/.usage.json"), true);
+  equal(irrelevant("/h/skills/.usage.json.lock"), true);
+  equal(irrelevant("/h/skills/x/node_modules/p/SKILL.md"), true);
+  equal(irrelevant("/h/skills/x/SKILL.md"), false);
+});
