@@ -85,6 +85,17 @@ try {
         line(bare)
       }\n\`\`\``,
     );
+    console.error(`long-lived list on ${n} skills…`);
+    const longLived = await sh(Deno.execPath(), [
+      "run",
+      "-A",
+      `${REPO}/bench/long_lived.ts`,
+      home,
+      runs,
+    ]);
+    sections.push(
+      `### ${n} skills: repeated \`list\` in one process (PERF-3)\n\n\`\`\`\n${longLived.trim()}\n\`\`\``,
+    );
   }
 } finally {
   Deno.removeSync(tmp, { recursive: true });
