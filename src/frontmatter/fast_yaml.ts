@@ -81,7 +81,8 @@ export function fastYaml(text: string): Mapping | undefined {
     while (stack.length > 1 && indent < stack.at(-1)!.indent) stack.pop();
     const top = stack.at(-1)!;
     if (indent !== top.indent) return undefined;
-    if (Object.hasOwn(top.map, key)) return undefined; // duplicate keys are an error for YAML
+    // Duplicate keys are an error for YAML; `__proto__` is left to the full parser.
+    if (Object.hasOwn(top.map, key) || key === "__proto__") return undefined;
     if (rest === undefined || rest.trim() === "") {
       expectChildOf = { key, parent: top.map, indent };
       top.map[key] = null;

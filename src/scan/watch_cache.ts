@@ -80,7 +80,8 @@ export class WatchedCache {
             if (irrelevant(path)) continue;
             for (const root of roots) {
               if (path === root || path.startsWith(root + "/")) {
-                const entry = this.#entries.get(root)!;
+                const entry = this.#entries.get(root);
+                if (!entry) continue; // closed
                 entry.generation++;
                 entry.scanned = undefined;
               }
