@@ -31,6 +31,9 @@ const ours = (
   home: string,
   ...args: string[]
 ) => [Deno.execPath(), "run", ...WARDEN_FLAGS, `${REPO}/main.ts`, "--home", home, ...args];
+/** compare.py's side-by-side run of our CLI with `args` on `home`. */
+const compare = (home: string, ...args: string[]) =>
+  sh("python3", [`${SHARED}/compare.py`, home, "-n", runs, "--", ...ours(home, ...args)]);
 const tmp = Deno.makeTempDirSync({ prefix: "skillrt-bench-" });
 const sections: string[] = [];
 const hermesVsFloor: string[] = [];
@@ -45,14 +48,7 @@ try {
     console.error(`generating ${n} skills…`);
     await sh("python3", [`${SHARED}/gen_tree.py`, home, String(n)]);
     console.error(`list --json on ${n} skills…`);
-    const list = await sh("python3", [
-      `${SHARED}/compare.py`,
-      home,
-      "-n",
-      runs,
-      "--",
-      ...ours(home, "list", "--json"),
-    ]);
+    const list = await compare(home, "list", "--json");
     sections.push(
       `### ${n} skills: \`list --json\` (PERF-1, PERF-4)\n\n\`\`\`\n${list.trim()}\n\`\`\``,
     );
@@ -76,30 +72,9 @@ try {
       `| ${n} | PERF-4 peak memory ≤ 150 MB | ${peak.toFixed(1)} MB | ${mark(peak <= 150)} |`,
     );
     console.error(`view by path on ${n} skills vs 10…`);
-    const viewBig = await sh("python3", [
-      `${SHARED}/compare.py`,
-      home,
-      "-n",
-      runs,
-      "--",
-      ...ours(home, "view", "cat-0001/cat-0001-skill-4", "--json"),
-    ]);
-    const viewSmall = await sh("python3", [
-      `${SHARED}/compare.py`,
-      small,
-      "-n",
-      runs,
-      "--",
-      ...ours(small, "view", "cat-0000/cat-0000-skill-4", "--json"),
-    ]);
-    const bare = await sh("python3", [
-      `${SHARED}/compare.py`,
-      home,
-      "-n",
-      runs,
-      "--",
-      ...ours(home, "view", "cat-0001-skill-4", "--json"),
-    ]);
+    const viewBig = await compare(home, "view", "cat-0001/cat-0001-skill-4", "--json");
+    const viewSmall = await compare(small, "view", "cat-0000/cat-0000-skill-4", "--json");
+    const bare = await compare(home, "view", "cat-0001-skill-4", "--json");
     const line = (text: string) => text.split("\n").find((l) => l.startsWith("ours"))!.trim();
     const med = (text: string) => num(line(text), /median\s+([\d.]+) s/);
     const pathRatio = med(viewBig) / med(viewSmall);

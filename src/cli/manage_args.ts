@@ -7,16 +7,10 @@
 import type { ManageAction } from "../manage/actions.ts";
 import { UsageError } from "../errors.ts";
 import type { CommandRequest } from "./request.ts";
+import { MANAGE_COMMANDS } from "../sandbox/plan.ts";
 
-/** Commands that change skills. */
-export const MANAGE_COMMANDS: readonly string[] = [
-  "create",
-  "edit",
-  "patch",
-  "delete",
-  "write-file",
-  "remove-file",
-];
+export { MANAGE_COMMANDS };
+
 /** Commands that take content from `--file` or stdin. */
 export const CONTENT_COMMANDS: readonly string[] = ["create", "edit", "write-file"];
 

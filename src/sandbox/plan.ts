@@ -37,17 +37,17 @@ export const READING_COMMANDS: readonly string[] = [
   "bundle",
   "graph",
 ];
-/** Commands that write: their write grant is worked out first by a read-only Worker. */
-export const WRITING_COMMANDS: readonly string[] = [
+/** Commands that change skills ([M-1]). */
+export const MANAGE_COMMANDS: readonly string[] = [
   "create",
   "edit",
   "patch",
   "delete",
   "write-file",
   "remove-file",
-  "pending",
-  "curator",
 ];
+/** Commands that write: their write grant is worked out first by a read-only Worker. */
+export const WRITING_COMMANDS: readonly string[] = [...MANAGE_COMMANDS, "pending", "curator"];
 /** Every command that runs in a sandbox Worker. */
 export const PLANNED_COMMANDS: readonly string[] = [
   ...READING_COMMANDS,
