@@ -83,3 +83,12 @@ export {
 } from "./src/usage/curator.ts";
 export type { ApproveResult, PendingDiff, PendingList } from "./src/manage/manager.ts";
 export type { CuratorRunResult } from "./src/usage/curator.ts";
+export {
+  type ScanFinding,
+  scanFolder,
+  type ScanReport,
+  scanText,
+  type Verdict,
+  verdictOf,
+} from "./src/hub/scanner.ts";
+export { ALL_RULES, type Rule, type RuleCategory, type RuleSeverity } from "./src/hub/rules.ts";

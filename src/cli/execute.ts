@@ -46,6 +46,7 @@ const COMMANDS: Record<string, () => Promise<CommandModule>> = {
   probe: () => import("./commands/probe.ts"),
   bundle: () => import("./commands/bundle.ts"),
   graph: () => import("./commands/graph.ts"),
+  hub: () => import("./commands/hub.ts"),
   mcp: () => import("./commands/mcp.ts"),
   targets: () => import("./commands/targets.ts"),
   create: () => import("./commands/manage.ts"),

@@ -109,6 +109,11 @@ export function buildProgram(version: string): Command {
     .argument("[name]", "the bundle, for show");
   program.command("graph").description("skills, related skills and bundles as a graph")
     .option("--format <format>", "mermaid, dot or json", "mermaid");
+  program.command("hub").description(
+    "the skills hub (this version: scan a folder with the guard scanner)",
+  )
+    .argument("<action>", "scan")
+    .argument("[path]", "the folder to scan");
   program.command("mcp").description("serve skills over MCP (stdio) from inside the sandbox")
     .option("--allow-writes", "offer skill_manage (staged when write approval is on)");
   program.command("completions").description("print a shell completion script")

@@ -27,9 +27,13 @@ import { buildProgram, parseArgs } from "./program.ts";
 import { failure, respond } from "./render.ts";
 import type { CommandRequest, Outcome } from "./request.ts";
 
-/** The extra read paths a request names (`validate PATH…`), absolute. */
+/** The extra read paths a request names (`validate PATH…`, `hub scan PATH`), absolute. */
 export function requestPaths(request: CommandRequest, cwd: string): string[] {
-  return request.command === "validate" ? request.args.map((p) => resolvePath(cwd, p)) : [];
+  if (request.command === "validate") return request.args.map((p) => resolvePath(cwd, p));
+  if (request.command === "hub" && request.args[0] === "scan" && request.args[1]) {
+    return [resolvePath(cwd, request.args[1])];
+  }
+  return [];
 }
 
 /** The `sandbox` document ([X-3]): the plan and the equivalent `deno run` command. */

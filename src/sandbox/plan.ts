@@ -36,6 +36,7 @@ export const READING_COMMANDS: readonly string[] = [
   "invoke",
   "bundle",
   "graph",
+  "hub",
 ];
 /** Commands that change skills ([M-1]). */
 export const MANAGE_COMMANDS: readonly string[] = [
