@@ -169,3 +169,47 @@ Deno.test("[HUB-4] hub scan PATH through the CLI: the exact document; the real c
   }
   equal((await cliJson(["hub", "install", "x"])).code, 2);
 });
+
+Deno.test("[HUB-4] placeholders are not secrets; a key header needs key material after it", () => {
+  equal(scanText("a.yaml", 'password: "changeme-please-now"\n').length, 0);
+  equal(
+    scanText("a.yaml", 'password: "Zx9kP2qL7wR4mN8v"\n')[0].rule,
+    "credential_exposure.hardcoded-secret",
+  );
+  equal(
+    scanText("k.md", "-----BEGIN PRIVATE KEY-----\n...\n-----END PRIVATE KEY-----\n").length,
+    0,
+  );
+  const key = `-----BEGIN PRIVATE KEY-----\n${
+    "MIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC7".repeat(1)
+  }\n`;
+  equal(scanText("k.pem", key)[0].rule, "credential_exposure.private-key");
+});
+
+Deno.test("[HUB-4] the 207 corpus skills, each scanned alone: 202 safe, 5 caution, none dangerous", () => {
+  const dirs: string[] = [];
+  const walk = (d: string) => {
+    for (const e of Deno.readDirSync(d)) {
+      if (e.isDirectory) walk(`${d}/${e.name}`);
+      else if (e.name === "SKILL.md") dirs.push(d);
+    }
+  };
+  walk(CORPUS);
+  equal(dirs.length, 207);
+  const counts = { safe: 0, caution: 0, dangerous: 0 };
+  const caution: string[] = [];
+  for (const dir of dirs.sort()) {
+    const report = scanFolder(dir);
+    counts[report.verdict]++;
+    if (report.verdict !== "safe") caution.push(dir.split("/").pop()!);
+  }
+  deepEqual(counts, { safe: 202, caution: 5, dangerous: 0 });
+  // Each caution is a real finding in documentation a user should see before installing:
+  deepEqual(caution, [
+    "linkerd-patterns", // curl … | sh installer
+    "gitops-workflow", // curl … | sudo bash installer
+    "python-testing-patterns", // a hard-coded "production-key" API key in an example
+    "uv-package-manager", // curl … | sh installer; appends to ~/.bashrc
+    "bats-testing-patterns", // rm -rf "$VAR" in teardown (an empty variable deletes the wrong folder)
+  ]);
+});

@@ -60,14 +60,16 @@ export function scanText(file: string, text: string): ScanFinding[] {
   const markdown = /\.(md|markdown|mdx)$/i.test(file);
   const findings: ScanFinding[] = [];
   let inFence = false;
-  text.split("\n").forEach((line, i) => {
+  const lines = text.split("\n");
+  lines.forEach((line, i) => {
     if (markdown && /^\s*(```|~~~)/.test(line)) inFence = !inFence;
     for (const rule of TEXT_RULES) {
       if (rule.category === "prompt_injection" && markdown && inFence) continue;
-      if (rule.pattern!.test(line)) findings.push(finding(rule, file, i + 1, line));
+      if (!rule.pattern!.test(line) || rule.unless?.test(line)) continue;
+      if (rule.next && !rule.next.test(lines[i + 1] ?? "")) continue;
+      findings.push(finding(rule, file, i + 1, line));
     }
   });
-  const lines = text.split("\n");
   for (const w of contentWarnings(text)) {
     const id = w.pattern === "invisible-unicode"
       ? "structural.invisible-unicode"
