@@ -92,3 +92,12 @@ export {
   verdictOf,
 } from "./src/hub/scanner.ts";
 export { ALL_RULES, type Rule, type RuleCategory, type RuleSeverity } from "./src/hub/rules.ts";
+export {
+  decide,
+  type Decision,
+  POLICY,
+  type PolicyAction,
+  type Trust,
+  trustOf,
+} from "./src/hub/policy.ts";
+export { type AuditCheck, type AuditEvent, verifyAudit } from "./src/hub/audit.ts";

@@ -110,10 +110,11 @@ export function buildProgram(version: string): Command {
   program.command("graph").description("skills, related skills and bundles as a graph")
     .option("--format <format>", "mermaid, dot or json", "mermaid");
   program.command("hub").description(
-    "the skills hub (this version: scan a folder with the guard scanner)",
+    "the skills hub (this version: scan a folder, read the audit log)",
   )
-    .argument("<action>", "scan")
-    .argument("[path]", "the folder to scan");
+    .argument("<action>", "scan or audit")
+    .argument("[path]", "the folder to scan")
+    .option("--verify", "with audit: check the hash chain of the audit log");
   program.command("mcp").description("serve skills over MCP (stdio) from inside the sandbox")
     .option("--allow-writes", "offer skill_manage (staged when write approval is on)");
   program.command("completions").description("print a shell completion script")
