@@ -93,10 +93,12 @@ export {
 } from "./src/hub/scanner.ts";
 export { ALL_RULES, type Rule, type RuleCategory, type RuleSeverity } from "./src/hub/rules.ts";
 export {
+  type Consent,
   decide,
   type Decision,
   POLICY,
   type PolicyAction,
+  type SourceTrustFacts,
   type Trust,
   trustOf,
 } from "./src/hub/policy.ts";
