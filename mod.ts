@@ -103,3 +103,12 @@ export {
   trustOf,
 } from "./src/hub/policy.ts";
 export { type AuditCheck, type AuditEvent, verifyAudit } from "./src/hub/audit.ts";
+export { installFromFolder, type InstallOptions, type InstallResult } from "./src/hub/install.ts";
+export {
+  type InstalledSkill,
+  listInstalled,
+  uninstall,
+  type VerifiedSkill,
+  verifyInstalled,
+} from "./src/hub/installed.ts";
+export { hashFolder, type LockDocument, type LockRecord } from "./src/hub/lock_write.ts";

@@ -167,7 +167,12 @@ Deno.test("[HUB-4] hub scan PATH through the CLI: the exact document; the real c
     const scanned = await cliJson(["hub", "scan", `${CORPUS}/${source}`]);
     equal(scanned.json.verdict, "safe", JSON.stringify(scanned.json.findings));
   }
-  equal((await cliJson(["hub", "install", "x"])).code, 2);
+  const missing = await cliJson(["hub", "install", "no/such/folder"]);
+  deepEqual([missing.code, missing.json.error], [
+    1,
+    "Source 'no/such/folder' is not a folder with a SKILL.md.",
+  ]);
+  equal((await cliJson(["hub", "frobnicate", "x"])).code, 2);
 });
 
 Deno.test("[HUB-4] placeholders are not secrets; a key header needs key material after it", () => {

@@ -8,7 +8,7 @@
  */
 import { SkillrtError } from "../errors.ts";
 import { isMapping } from "../frontmatter/parse.ts";
-import { joinPath } from "../home/paths.ts";
+import { ensureDir, joinPath } from "../home/paths.ts";
 import { atomicWriteJson } from "../manage/atomic.ts";
 import { withLock } from "../manage/lock.ts";
 import type { ManageAction, PreparedChange } from "../manage/actions.ts";
@@ -82,7 +82,7 @@ export async function stage(
   now = new Date(),
 ): Promise<StageResult> {
   const dir = pendingDir(home);
-  Deno.mkdirSync(dir, { recursive: true });
+  ensureDir(dir);
   return await withLock(queueTarget(home), () => {
     if (recordFiles(home).length >= MAX_PENDING) {
       throw new SkillrtError(

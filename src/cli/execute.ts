@@ -21,6 +21,8 @@ export interface ExecuteContext {
   plan: PermissionPlan;
   /** Values of environment variables, answered by the warden ([P-6]); none when absent. */
   envValues?: (names: string[]) => Promise<Record<string, string>>;
+  /** Asks the user a yes/no question at the warden's terminal (undefined: no terminal). */
+  confirm?: (question: string) => Promise<boolean | undefined>;
   /** The MCP channel to the warden's stdio relay (the `mcp` command). */
   channel?: Channel;
 }

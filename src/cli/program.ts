@@ -110,11 +110,15 @@ export function buildProgram(version: string): Command {
   program.command("graph").description("skills, related skills and bundles as a graph")
     .option("--format <format>", "mermaid, dot or json", "mermaid");
   program.command("hub").description(
-    "the skills hub (this version: scan a folder, read the audit log)",
+    "install skills from outside through quarantine and the guard scanner",
   )
-    .argument("<action>", "scan or audit")
-    .argument("[path]", "the folder to scan")
-    .option("--verify", "with audit: check the hash chain of the audit log");
+    .argument("<action>", "install, list, uninstall, verify, scan or audit")
+    .argument("[target]", "install: a skill folder; uninstall: a name; scan: a folder")
+    .option("--name <name>", "install: under this name")
+    .option("--category <name>", "install: into this category")
+    .option("--force", "install: replace an installed skill; override a block where policy allows")
+    .option("--yes", "install: do not ask for confirmation")
+    .option("--verify", "audit: check the hash chain of the audit log");
   program.command("mcp").description("serve skills over MCP (stdio) from inside the sandbox")
     .option("--allow-writes", "offer skill_manage (staged when write approval is on)");
   program.command("completions").description("print a shell completion script")

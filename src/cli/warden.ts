@@ -30,7 +30,9 @@ import type { CommandRequest, Outcome } from "./request.ts";
 /** The extra read paths a request names (`validate PATH…`, `hub scan PATH`), absolute. */
 export function requestPaths(request: CommandRequest, cwd: string): string[] {
   if (request.command === "validate") return request.args.map((p) => resolvePath(cwd, p));
-  if (request.command === "hub" && request.args[0] === "scan" && request.args[1]) {
+  if (
+    request.command === "hub" && ["scan", "install"].includes(request.args[0]) && request.args[1]
+  ) {
     return [resolvePath(cwd, request.args[1])];
   }
   return [];

@@ -53,3 +53,16 @@ export function basename(p: string): string {
 export function joinPath(...parts: string[]): string {
   return path.join(...parts);
 }
+
+/**
+ * Creates a folder (and its parents) only when it is missing: creating an existing folder
+ * still needs write access to it, which a sandbox plan may rightly not grant.
+ */
+export function ensureDir(dir: string): void {
+  try {
+    if (Deno.statSync(dir).isDirectory) return;
+  } catch {
+    // Missing: create it below.
+  }
+  Deno.mkdirSync(dir, { recursive: true });
+}

@@ -7,7 +7,7 @@
  * @module
  */
 import { sha256Hex } from "../deps/hash.ts";
-import { joinPath } from "../home/paths.ts";
+import { ensureDir, joinPath } from "../home/paths.ts";
 import { withLock } from "../manage/lock.ts";
 
 /** What the audit log records. */
@@ -86,7 +86,7 @@ export function verifyAudit(text: string): AuditCheck {
 /** Appends one event under the log's lock. */
 export async function appendAudit(localRoot: string, text: string): Promise<string> {
   const file = auditFile(localRoot);
-  Deno.mkdirSync(joinPath(localRoot, ".hub"), { recursive: true });
+  ensureDir(joinPath(localRoot, ".hub"));
   return await withLock(file, () => {
     let previous = GENESIS;
     try {

@@ -6,7 +6,7 @@
  * @module
  */
 import { SkillrtError } from "../errors.ts";
-import { dirname } from "../home/paths.ts";
+import { dirname, ensureDir } from "../home/paths.ts";
 import { bumpPatch, tryUpdateUsage, type UpdateResult, usageWritePaths } from "../usage/usage.ts";
 import { atomicWrite, uniqueTempFor } from "./atomic.ts";
 import type { PreparedChange } from "./actions.ts";
@@ -82,7 +82,7 @@ export async function applyChange(
         if (change.removeDir === undefined) Deno.removeSync(file.path);
         continue;
       }
-      Deno.mkdirSync(dirname(file.path), { recursive: true });
+      ensureDir(dirname(file.path));
       atomicWrite(file.path, file.after, uniqueTempFor(file.path));
     }
     if (change.removeDir !== undefined) {

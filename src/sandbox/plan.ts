@@ -36,7 +36,6 @@ export const READING_COMMANDS: readonly string[] = [
   "invoke",
   "bundle",
   "graph",
-  "hub",
 ];
 /** Commands that change skills ([M-1]). */
 export const MANAGE_COMMANDS: readonly string[] = [
@@ -48,7 +47,12 @@ export const MANAGE_COMMANDS: readonly string[] = [
   "remove-file",
 ];
 /** Commands that write: their write grant is worked out first by a read-only Worker. */
-export const WRITING_COMMANDS: readonly string[] = [...MANAGE_COMMANDS, "pending", "curator"];
+export const WRITING_COMMANDS: readonly string[] = [
+  ...MANAGE_COMMANDS,
+  "pending",
+  "curator",
+  "hub",
+];
 /** Every command that runs in a sandbox Worker. */
 export const PLANNED_COMMANDS: readonly string[] = [
   ...READING_COMMANDS,

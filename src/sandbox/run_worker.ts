@@ -26,6 +26,7 @@ export interface WorkerMessage {
 export type FromWorker =
   | { kind: "outcome"; outcome: Outcome }
   | { kind: "env"; id: number; names: string[] }
+  | { kind: "confirm"; id: number; question: string }
   | { kind: "mcp"; message: JSONRPCMessage };
 
 /** The warden's answer to an environment question. */
@@ -39,7 +40,20 @@ export interface EnvAnswer {
 }
 
 /** Messages to the Worker after the start: env answers, MCP messages, the end of MCP input. */
-export type ToWorker = EnvAnswer | { kind: "mcp"; message: JSONRPCMessage } | { kind: "mcp-close" };
+export type ToWorker =
+  | EnvAnswer
+  | { kind: "confirm"; id: number; answer: boolean | undefined }
+  | { kind: "mcp"; message: JSONRPCMessage }
+  | { kind: "mcp-close" };
+
+/** Asks a yes/no question at the terminal; undefined when stdin or stderr is not a terminal. */
+export function askAtTerminal(question: string): boolean | undefined {
+  if (!Deno.stdin.isTerminal() || !Deno.stderr.isTerminal()) return undefined;
+  Deno.stderr.writeSync(new TextEncoder().encode(`${question} [y/N] `));
+  const buf = new Uint8Array(256);
+  const n = Deno.stdin.readSync(buf) ?? 0;
+  return /^\s*y(es)?\s*$/i.test(new TextDecoder().decode(buf.subarray(0, n)));
+}
 
 /** Answers an environment question from the warden's environment. */
 export function answerEnv(
@@ -76,7 +90,9 @@ export function startWorker(
     worker.onmessage = (event: MessageEvent<FromWorker>) => {
       const data = event.data;
       if (data.kind === "env") worker.postMessage(answerEnv(data.id, data.names));
-      else if (data.kind === "mcp") onMcp?.(data.message);
+      else if (data.kind === "confirm") {
+        worker.postMessage({ kind: "confirm", id: data.id, answer: askAtTerminal(data.question) });
+      } else if (data.kind === "mcp") onMcp?.(data.message);
       else {
         worker.terminate();
         resolve(data.outcome);

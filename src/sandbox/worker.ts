@@ -19,9 +19,16 @@ interface WorkerScope {
 
 const scope = globalThis as unknown as WorkerScope;
 const waiting = new Map<number, (values: Record<string, string>) => void>();
+const asking = new Map<number, (answer: boolean | undefined) => void>();
 let nextId = 0;
 let mcpListener: ((message: JSONRPCMessage) => void) | undefined;
 let mcpClose: (() => void) | undefined;
+
+function confirmWithWarden(question: string): Promise<boolean | undefined> {
+  const id = nextId++;
+  scope.postMessage({ kind: "confirm", id, question });
+  return new Promise((resolve) => asking.set(id, resolve));
+}
 
 function askWarden(names: string[]): Promise<Record<string, string>> {
   if (names.length === 0) return Promise.resolve({});
@@ -48,6 +55,9 @@ scope.onmessage = async (event) => {
     if (data.kind === "env") {
       waiting.get(data.id)?.(data.values);
       waiting.delete(data.id);
+    } else if (data.kind === "confirm") {
+      asking.get(data.id)?.(data.answer);
+      asking.delete(data.id);
     } else if (data.kind === "mcp") {
       if (mcpListener) mcpListener(data.message);
       else early.push(data.message);
@@ -59,6 +69,7 @@ scope.onmessage = async (event) => {
     setup: data.setup,
     plan: data.plan,
     envValues: askWarden,
+    confirm: confirmWithWarden,
     channel,
   });
   scope.postMessage({ kind: "outcome", outcome });

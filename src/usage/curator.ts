@@ -7,7 +7,7 @@
  * @module
  */
 import { SkillrtError } from "../errors.ts";
-import { dirname, joinPath } from "../home/paths.ts";
+import { dirname, ensureDir, joinPath } from "../home/paths.ts";
 import type { SkillRecord } from "../scan/record.ts";
 import { entryOf, readUsage, updateUsage, type UsageEntry } from "./usage.ts";
 
@@ -123,7 +123,7 @@ export async function curatorRun(
         } catch {
           // Free: archive it.
         }
-        Deno.mkdirSync(joinPath(localRoot, ".archive"), { recursive: true });
+        ensureDir(joinPath(localRoot, ".archive"));
         Deno.renameSync(joinPath(localRoot, s.path), target);
         Object.assign(entryOf(map, s.name), {
           state: "archived",
@@ -183,12 +183,7 @@ export async function restoreArchived(
   } catch (error) {
     if (error instanceof SkillrtError) throw error;
   }
-  // Create the category folder only when it is gone (the sandbox grants just the missing part).
-  try {
-    Deno.statSync(dirname(target));
-  } catch {
-    Deno.mkdirSync(dirname(target), { recursive: true });
-  }
+  ensureDir(dirname(target)); // the sandbox grants just the missing part
   Deno.renameSync(source, target);
   await updateUsage(localRoot, (map) => {
     Object.assign(entryOf(map, name), {

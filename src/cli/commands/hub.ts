@@ -1,6 +1,6 @@
 /**
- * `hub scan PATH` ([HUB-4]): the guard scanner over a folder, without installing.
- * (Installing, the lock file and the audit log are the rest of the hub issue.)
+ * `hub install|list|uninstall|verify|scan|audit` ([HUB-2..6]). This version installs
+ * from local folders; archives, git and remote sources are the rest of the hub issue.
  *
  * @module
  */
@@ -8,21 +8,100 @@ import { SkillrtError, UsageError } from "../../errors.ts";
 import { auditFile, verifyAudit } from "../../hub/audit.ts";
 import { resolvePath } from "../../home/paths.ts";
 import { scanFolder } from "../../hub/scanner.ts";
+import { installFromFolder } from "../../hub/install.ts";
+import { listInstalled, uninstall, verifyInstalled } from "../../hub/installed.ts";
+import type { ExecuteContext } from "../execute.ts";
 import type { SkillRuntime } from "../../runtime.ts";
 import { clip, paint, respond, table } from "../render.ts";
 import type { CommandRequest, Outcome } from "../request.ts";
 
+/** The actions of `hub`. */
+export const HUB_ACTIONS: readonly string[] = [
+  "install",
+  "list",
+  "uninstall",
+  "verify",
+  "scan",
+  "audit",
+];
+
 /** Runs `hub`. */
-export function run(runtime: SkillRuntime, request: CommandRequest): Outcome {
-  const [action, path] = request.args;
-  if (action === "audit") return audit(runtime, request);
-  if (action !== "scan") {
-    throw new UsageError(`Unknown hub action '${action}'; this version has: scan, audit.`);
+export async function run(
+  runtime: SkillRuntime,
+  request: CommandRequest,
+  ctx: ExecuteContext,
+): Promise<Outcome> {
+  const [action, target] = request.args;
+  const { global } = request;
+  const root = runtime.setup.local_root;
+  const str = (v: unknown) => (typeof v === "string" ? v : undefined);
+  if (!HUB_ACTIONS.includes(action)) {
+    throw new UsageError(`Unknown hub action '${action}'; use ${HUB_ACTIONS.join(", ")}.`);
   }
-  if (!path) throw new UsageError("'hub scan' needs a folder to scan.");
-  const doc = scanFolder(resolvePath(runtime.setup.host.cwd, path));
-  const c = request.global.color;
-  return respond(request.global, doc, () => {
+  if (action === "audit") return audit(runtime, request);
+  if (action === "list") {
+    const doc = listInstalled(root);
+    return respond(
+      global,
+      doc,
+      () =>
+        doc.count === 0 ? "No hub-installed skills." : table(
+          ["NAME", "TRUST", "VERDICT", "PATH", "SOURCE"],
+          doc.installed.map((
+            i,
+          ) => [i.name, i.trust_level, i.scan_verdict, i.install_path, i.source]),
+          global.color,
+        ),
+    );
+  }
+  if (action === "verify") {
+    const doc = verifyInstalled(root);
+    return respond(
+      global,
+      doc,
+      () =>
+        doc.skills.length === 0 ? "No hub-installed skills." : doc.skills.map((s) =>
+          [
+            `${s.name}: ${s.status}`,
+            ...s.modified.map((f) => `changed ${f}`),
+            ...s.added.map((f) => `added ${f}`),
+            ...s.removed.map((f) => `removed ${f}`),
+          ].join("; ")
+        ).join("\n"),
+      doc.success ? 0 : 1,
+    );
+  }
+  if (!target) {
+    throw new UsageError(
+      `'hub ${action}' needs ${action === "uninstall" ? "a skill name" : "a folder"}.`,
+    );
+  }
+  if (action === "uninstall") {
+    const doc = await uninstall(root, target);
+    return respond(global, doc, () => `Uninstalled '${doc.name}' (${doc.removed}).`);
+  }
+  if (action === "install") {
+    const doc = await installFromFolder(
+      runtime.setup,
+      resolvePath(runtime.setup.host.cwd, target),
+      {
+        name: str(request.options.name),
+        category: str(request.options.category),
+        force: request.options.force === true,
+        yes: request.options.yes === true,
+        confirm: ctx.confirm,
+      },
+    );
+    return respond(
+      global,
+      doc,
+      () =>
+        `Installed '${doc.name}' at ${doc.install_path} (${doc.trust_level}, ${doc.scan_verdict}).`,
+    );
+  }
+  const doc = scanFolder(resolvePath(runtime.setup.host.cwd, target));
+  const c = global.color;
+  return respond(global, doc, () => {
     const color = doc.verdict === "dangerous"
       ? "red"
       : doc.verdict === "caution"

@@ -5,7 +5,10 @@
  *
  * @module
  */
-import { joinPath } from "../../home/paths.ts";
+import { joinPath, resolvePath } from "../../home/paths.ts";
+import { SkillrtError } from "../../errors.ts";
+import { installName, installPath } from "../../hub/install.ts";
+import { readLockDocument } from "../../hub/lock_write.ts";
 import { firstMissing } from "../../manage/apply.ts";
 import { SkillManager } from "../../manage/manager.ts";
 import type { SkillRuntime } from "../../runtime.ts";
@@ -23,6 +26,32 @@ export function writePathsFor(runtime: SkillRuntime, request: CommandRequest): s
     if (action === "approve" && arg) return manager.approveTargets(arg);
     if (action === "reject" && arg) return manager.queueTargets();
     return [];
+  }
+  if (request.command === "hub" && arg) {
+    const hubDir = joinPath(local, ".hub");
+    if (action === "install") {
+      let real: string;
+      let text: string;
+      try {
+        real = Deno.realPathSync(resolvePath(runtime.setup.host.cwd, arg));
+        text = Deno.readTextFileSync(joinPath(real, "SKILL.md"));
+      } catch {
+        throw new SkillrtError(`Source '${arg}' is not a folder with a SKILL.md.`);
+      }
+      const name = installName(
+        real,
+        text,
+        typeof request.options.name === "string" ? request.options.name : undefined,
+      );
+      const category = typeof request.options.category === "string"
+        ? request.options.category
+        : undefined;
+      return [firstMissing(hubDir), firstMissing(joinPath(local, installPath(name, category)))];
+    }
+    if (action === "uninstall") {
+      const record = readLockDocument(local).installed[arg];
+      return record ? [hubDir, joinPath(local, record.install_path)] : [];
+    }
   }
   if (request.command === "curator") {
     if (action === "run") return request.options.dryRun === true ? [] : [local];

@@ -1,0 +1,227 @@
+/**
+ * Installing a skill from a local folder ([HUB-2]): copied into
+ * `skills/.hub/quarantine/<name>-<random>/` within the limits, validated, scanned, judged
+ * by the trust policy, confirmed, then moved into `skills/[<category>/]<name>` by rename
+ * and recorded in the lock file and the audit log. Any failure leaves the skills tree as
+ * it was and the quarantine removed. (Archives, git and remote sources come next.)
+ *
+ * @module
+ */
+import { SkillrtError } from "../errors.ts";
+import { basename, dirname, ensureDir, joinPath } from "../home/paths.ts";
+import type { Setup } from "../home/setup.ts";
+import { splitFrontmatter } from "../frontmatter/fence.ts";
+import { parseFrontmatter } from "../frontmatter/parse.ts";
+import { validateName, validateSkillContent } from "../manage/validation.ts";
+import { appendAudit, auditText } from "./audit.ts";
+import { hashFolder, readLockDocument, updateLock } from "./lock_write.ts";
+import { decide, trustOf } from "./policy.ts";
+import { type ScanFinding, scanFolder, type Verdict } from "./scanner.ts";
+
+/** Download, extraction and file-count limits of [HUB-2]. */
+export const INSTALL_LIMITS = { files: 1000, bytes: 25 * 1024 * 1024 };
+
+/** How to install. */
+export interface InstallOptions {
+  /** Install under this name instead of the skill's own. */
+  name?: string;
+  /** Put it in this category folder. */
+  category?: string;
+  /** Replace an installed skill; override a `block` where the policy allows it. */
+  force?: boolean;
+  /** Confirm without asking (not enough for `ask` cells of the policy). */
+  yes?: boolean;
+  /** Asks the user a yes/no question at the terminal; undefined when there is none. */
+  confirm?: (question: string) => Promise<boolean | undefined>;
+  /** The clock. */
+  now?: Date;
+}
+
+/** What an install did. */
+export interface InstallResult {
+  /** Always true. */
+  success: true;
+  /** The installed name. */
+  name: string;
+  /** The folder, relative to the local root. */
+  install_path: string;
+  /** Trust level. */
+  trust_level: string;
+  /** Scanner verdict. */
+  scan_verdict: Verdict;
+  /** The scanner's findings. */
+  findings: ScanFinding[];
+  /** `sha256:` content hash. */
+  content_hash: string;
+}
+
+function randomSuffix(): string {
+  return Array.from(
+    crypto.getRandomValues(new Uint8Array(4)),
+    (b) => b.toString(16).padStart(2, "0"),
+  ).join("");
+}
+
+/** Copies a folder into the quarantine, refusing links, devices and oversize trees. */
+export function copyIntoQuarantine(source: string, target: string): void {
+  let files = 0;
+  let bytes = 0;
+  const walk = (rel: string) => {
+    const from = rel ? joinPath(source, rel) : source;
+    Deno.mkdirSync(rel ? joinPath(target, rel) : target, { recursive: true });
+    for (const e of Deno.readDirSync(from)) {
+      const path = rel ? `${rel}/${e.name}` : e.name;
+      if (e.name === ".git") continue;
+      if (e.isSymlink) throw new SkillrtError(`Refusing to install: '${path}' is a symbolic link.`);
+      if (e.isDirectory) {
+        walk(path);
+        continue;
+      }
+      if (!e.isFile) {
+        throw new SkillrtError(`Refusing to install: '${path}' is not a regular file.`);
+      }
+      const info = Deno.statSync(joinPath(source, path));
+      files++;
+      bytes += info.size;
+      if (files > INSTALL_LIMITS.files) {
+        throw new SkillrtError(`Refusing to install: more than ${INSTALL_LIMITS.files} files.`);
+      }
+      if (bytes > INSTALL_LIMITS.bytes) {
+        throw new SkillrtError(`Refusing to install: more than ${INSTALL_LIMITS.bytes} bytes.`);
+      }
+      Deno.copyFileSync(joinPath(source, path), joinPath(target, path));
+    }
+  };
+  walk("");
+}
+
+/** The name a source folder installs under: `--name`, else frontmatter `name`, else the folder. */
+export function installName(folder: string, text: string, name?: string): string {
+  if (name) return validateName(name);
+  const fence = splitFrontmatter(text);
+  const fm = fence.kind === "ok" ? parseFrontmatter(fence.yaml).data : {};
+  return validateName(
+    typeof fm.name === "string" && fm.name.trim() ? fm.name.trim() : basename(folder),
+  );
+}
+
+/** Where a skill installs, relative to the local root. */
+export function installPath(name: string, category?: string): string {
+  return category ? `${validateName(category, "Category")}/${name}` : name;
+}
+
+/** Installs the skill in the folder `source`. */
+export async function installFromFolder(
+  setup: Setup,
+  source: string,
+  options: InstallOptions = {},
+): Promise<InstallResult> {
+  const now = options.now ?? new Date();
+  const root = setup.local_root;
+  let real: string;
+  try {
+    real = Deno.realPathSync(source);
+  } catch {
+    throw new SkillrtError(`Source '${source}' does not exist.`);
+  }
+  let text: string;
+  try {
+    text = Deno.readTextFileSync(joinPath(real, "SKILL.md"));
+  } catch {
+    throw new SkillrtError(`Source '${source}' has no SKILL.md.`);
+  }
+  const name = installName(real, text, options.name);
+  const rel = installPath(name, options.category);
+  const target = joinPath(root, rel);
+  const lock = readLockDocument(root);
+  let exists = false;
+  try {
+    Deno.lstatSync(target);
+    exists = true;
+  } catch {
+    exists = false;
+  }
+  if ((lock.installed[name] || exists) && !options.force) {
+    throw new SkillrtError(
+      `'${name}' is already installed at ${target}; pass --force to replace it.`,
+    );
+  }
+  const quarantine = joinPath(root, ".hub", "quarantine", `${name}-${randomSuffix()}`);
+  try {
+    copyIntoQuarantine(real, quarantine);
+    validateSkillContent(Deno.readTextFileSync(joinPath(quarantine, "SKILL.md")));
+    const report = scanFolder(quarantine);
+    const trust = trustOf({ kind: "local-folder" });
+    const typedYes = !options.yes && options.confirm
+      ? await options.confirm(
+        `Install '${name}' (${report.verdict}, ${report.findings.length} findings) from ${source}?`,
+      )
+      : undefined;
+    const decision = decide(trust, report.verdict, {
+      force: !!options.force,
+      yes: !!options.yes,
+      typedYes,
+    });
+    if (!decision.install) {
+      await appendAudit(
+        root,
+        auditText(
+          now,
+          "BLOCKED",
+          name,
+          real,
+          trust,
+          report.verdict,
+          `${report.findings.length} findings`,
+        ),
+      );
+      throw new SkillrtError(decision.reason, {
+        verdict: report.verdict,
+        findings: report.findings,
+      });
+    }
+    if (!options.yes && !options.force && typedYes === undefined) {
+      throw new SkillrtError(
+        "Refusing to install without confirmation: no terminal to ask; pass --yes.",
+      );
+    }
+    if (typedYes === false) throw new SkillrtError("Not installed: not confirmed.");
+    const hashed = hashFolder(quarantine);
+    if (exists) Deno.removeSync(target, { recursive: true });
+    ensureDir(dirname(target));
+    Deno.renameSync(quarantine, target);
+    const previous = lock.installed[name];
+    await updateLock(root, (doc) => {
+      doc.installed[name] = {
+        source,
+        identifier: real,
+        trust_level: trust,
+        scan_verdict: report.verdict,
+        content_hash: hashed.content_hash,
+        install_path: rel,
+        files: hashed.files,
+        installed_at: previous?.installed_at ?? now.toISOString(),
+        updated_at: now.toISOString(),
+      };
+    });
+    await appendAudit(
+      root,
+      auditText(now, previous ? "UPDATE" : "INSTALL", name, real, trust, report.verdict),
+    );
+    return {
+      success: true,
+      name,
+      install_path: rel,
+      trust_level: trust,
+      scan_verdict: report.verdict,
+      findings: report.findings,
+      content_hash: hashed.content_hash,
+    };
+  } finally {
+    try {
+      Deno.removeSync(quarantine, { recursive: true });
+    } catch {
+      // Moved into place, or never made.
+    }
+  }
+}

@@ -1,0 +1,112 @@
+/**
+ * Hub-installed skills ([HUB-6]): `hub list`, `hub uninstall NAME`, `hub verify`.
+ *
+ * @module
+ */
+import { SkillrtError } from "../errors.ts";
+import { isInside, joinPath } from "../home/paths.ts";
+import { appendAudit, auditText } from "./audit.ts";
+import { hashFolder, readLockDocument, updateLock } from "./lock_write.ts";
+
+/** One line of `hub list`. */
+export interface InstalledSkill {
+  /** Name. */
+  name: string;
+  /** Where it came from. */
+  source: string;
+  /** Trust level. */
+  trust_level: string;
+  /** Scanner verdict at install. */
+  scan_verdict: string;
+  /** Folder relative to the local root. */
+  install_path: string;
+  /** First install. */
+  installed_at: string;
+  /** Last install or update. */
+  updated_at: string;
+}
+
+/** `hub list`. */
+export function listInstalled(
+  root: string,
+): { success: true; installed: InstalledSkill[]; count: number } {
+  const lock = readLockDocument(root);
+  const installed = Object.entries(lock.installed).sort(([a], [b]) => (a < b ? -1 : 1)).map((
+    [name, r],
+  ) => ({
+    name,
+    source: r.source,
+    trust_level: r.trust_level,
+    scan_verdict: r.scan_verdict,
+    install_path: r.install_path,
+    installed_at: r.installed_at,
+    updated_at: r.updated_at,
+  }));
+  return { success: true, installed, count: installed.length };
+}
+
+/** `hub uninstall NAME`: only hub-installed skills; never through a link or outside the root. */
+export async function uninstall(
+  root: string,
+  name: string,
+  now: Date = new Date(),
+): Promise<{ success: true; name: string; removed: string }> {
+  const record = readLockDocument(root).installed[name];
+  if (!record) throw new SkillrtError(`'${name}' is not a hub-installed skill`);
+  const folder = joinPath(root, record.install_path);
+  if (!isInside(root, folder) || folder === root) {
+    throw new SkillrtError(`Refusing to remove '${folder}': it is not inside ${root}.`);
+  }
+  try {
+    if (Deno.lstatSync(folder).isSymlink) {
+      throw new SkillrtError(`Refusing to remove '${folder}': it is a symbolic link.`);
+    }
+    Deno.removeSync(folder, { recursive: true });
+  } catch (error) {
+    if (error instanceof SkillrtError) throw error;
+  }
+  await updateLock(root, (doc) => void delete doc.installed[name]);
+  await appendAudit(
+    root,
+    auditText(now, "UNINSTALL", name, record.identifier, record.trust_level, record.scan_verdict),
+  );
+  return { success: true, name, removed: record.install_path };
+}
+
+/** One skill's state in `hub verify`. */
+export interface VerifiedSkill {
+  /** Name. */
+  name: string;
+  /** `ok`, `modified` or `missing`. */
+  status: "ok" | "modified" | "missing";
+  /** Files whose content changed. */
+  modified: string[];
+  /** Files that were added. */
+  added: string[];
+  /** Files that were removed. */
+  removed: string[];
+}
+
+/** `hub verify`: re-hashes every installed skill against the lock. */
+export function verifyInstalled(root: string): { success: boolean; skills: VerifiedSkill[] } {
+  const lock = readLockDocument(root);
+  const skills: VerifiedSkill[] = [];
+  for (
+    const [name, record] of Object.entries(lock.installed).sort(([a], [b]) => (a < b ? -1 : 1))
+  ) {
+    let now: ReturnType<typeof hashFolder>;
+    try {
+      now = hashFolder(joinPath(root, record.install_path));
+    } catch {
+      skills.push({ name, status: "missing", modified: [], added: [], removed: [] });
+      continue;
+    }
+    const was = record.files ?? {};
+    const modified = Object.keys(now.files).filter((f) => f in was && was[f] !== now.files[f]);
+    const added = Object.keys(now.files).filter((f) => !(f in was));
+    const removed = Object.keys(was).filter((f) => !(f in now.files));
+    const status = now.content_hash === record.content_hash ? "ok" : "modified";
+    skills.push({ name, status, modified, added, removed });
+  }
+  return { success: skills.every((s) => s.status === "ok"), skills };
+}

@@ -1,0 +1,110 @@
+/**
+ * Writing the hub lock file ([HUB-3]) and hashing installed content: `content_hash` is
+ * `sha256:` + the hash over the sorted (relative path, NUL, bytes) of every file, and each
+ * file's own hash is kept so `hub verify` can say which files changed.
+ *
+ * @module
+ */
+import { createHash } from "node:crypto";
+import { sha256Hex } from "../deps/hash.ts";
+import { SkillrtError } from "../errors.ts";
+import { isMapping } from "../frontmatter/parse.ts";
+import { ensureDir, joinPath } from "../home/paths.ts";
+import { atomicWriteJson } from "../manage/atomic.ts";
+import { withLock } from "../manage/lock.ts";
+import { lockFile } from "./lock.ts";
+
+/** One installed skill in `lock.json`. */
+export interface LockRecord {
+  /** Where it came from, as given. */
+  source: string;
+  /** The resolved identifier (a real path, a URL, a commit). */
+  identifier: string;
+  /** `builtin`, `trusted`, `local` or `community`. */
+  trust_level: string;
+  /** The scanner's verdict at install. */
+  scan_verdict: string;
+  /** `sha256:<hex>` over every file. */
+  content_hash: string;
+  /** The folder, relative to the local root. */
+  install_path: string;
+  /** Each file's SHA-256, by path relative to the skill folder. */
+  files: Record<string, string>;
+  /** First install, ISO time. */
+  installed_at: string;
+  /** Last install or update, ISO time. */
+  updated_at: string;
+}
+
+/** The lock document. */
+export interface LockDocument {
+  /** Always 1. */
+  version: 1;
+  /** Installed skills by name. */
+  installed: Record<string, LockRecord>;
+}
+
+/** Every file below a folder (relative paths, sorted), not following links. */
+export function filesBelow(dir: string): string[] {
+  const out: string[] = [];
+  const walk = (rel: string) => {
+    for (const e of Deno.readDirSync(rel ? joinPath(dir, rel) : dir)) {
+      const path = rel ? `${rel}/${e.name}` : e.name;
+      if (e.isDirectory) walk(path);
+      else if (e.isFile) out.push(path);
+    }
+  };
+  walk("");
+  return out.sort();
+}
+
+/** The content hash and per-file hashes of a folder. */
+export function hashFolder(dir: string): { content_hash: string; files: Record<string, string> } {
+  const total = createHash("sha256");
+  const files: Record<string, string> = {};
+  for (const path of filesBelow(dir)) {
+    const bytes = Deno.readFileSync(joinPath(dir, path));
+    total.update(new TextEncoder().encode(path));
+    total.update(new Uint8Array([0]));
+    total.update(bytes);
+    files[path] = sha256Hex(bytes);
+  }
+  return { content_hash: `sha256:${total.digest("hex")}`, files };
+}
+
+/** Reads the lock for writing: missing → empty; unparseable → an error (never reset). */
+export function readLockDocument(localRoot: string): LockDocument {
+  const file = lockFile(localRoot);
+  let text: string;
+  try {
+    text = Deno.readTextFileSync(file);
+  } catch {
+    return { version: 1, installed: {} };
+  }
+  try {
+    const data = JSON.parse(text);
+    if (isMapping(data) && isMapping(data.installed)) {
+      return { version: 1, installed: data.installed as Record<string, LockRecord> };
+    }
+  } catch {
+    // Reported below.
+  }
+  throw new SkillrtError(
+    `Hub lock file '${file}' does not parse; it was left as it is. Fix or remove it first.`,
+    { file },
+  );
+}
+
+/** Changes the lock under its inter-process lock and writes it atomically. */
+export async function updateLock(
+  localRoot: string,
+  change: (lock: LockDocument) => void,
+): Promise<void> {
+  const file = lockFile(localRoot);
+  ensureDir(joinPath(localRoot, ".hub"));
+  await withLock(file, () => {
+    const lock = readLockDocument(localRoot);
+    change(lock);
+    atomicWriteJson(file, lock);
+  });
+}
