@@ -57,7 +57,7 @@ export interface RuntimeOptions extends SetupOptions {
    * processes; read them through {@linkcode SkillRuntime.snapshot}). Call `close()` when done.
    */
   watch?: boolean;
-  /** With `watch`: a file this process may write, used to prove freshness (a temp file when absent). */
+  /** With `watch`: a folder this process may write in, used to prove freshness (a temp folder when absent). */
   watchSentinel?: string;
   /**
    * Values of environment variables, for `${VAR}` in skill config ([P-6]). Reads this

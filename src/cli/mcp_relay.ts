@@ -39,8 +39,8 @@ export async function serveMcp(
   version: string,
 ): Promise<Outcome> {
   const allowWrites = request.options.allowWrites === true;
-  // The Worker proves its cache fresh by touching this file (outside the home) and nothing else.
-  const sentinel = Deno.makeTempFileSync({ prefix: "skillrt-mcp-" });
+  // The Worker proves its cache fresh by writing in this folder (outside the home) and nowhere else.
+  const sentinel = Deno.makeTempDirSync({ prefix: "skillrt-mcp-" });
   // Requests still waiting for an answer: input may end before the answers are out.
   const open = new Set<string | number>();
   let drained: (() => void) | undefined;
@@ -84,6 +84,6 @@ export async function serveMcp(
   try {
     return await worker.done;
   } finally {
-    Deno.removeSync(sentinel);
+    Deno.removeSync(sentinel, { recursive: true });
   }
 }

@@ -2,10 +2,10 @@
  * A cache of scanned roots for long-lived processes (library, MCP server), invalidated
  * by one file watcher over all roots ([S-4], [PERF-3]).
  *
- * Freshness is proven, not hoped for: the watcher also watches a private sentinel file
- * (outside the home). Before the cache is read, the sentinel is touched and its event
- * awaited; file-system events arrive in order, so every change made before the read has
- * been seen by then. A root's scan is kept only if nothing changed while it ran. Changes
+ * Freshness is proven, not hoped for: the watcher also watches a private sentinel folder
+ * (outside the home). Before the cache is read, a new file with a unique name is made
+ * there and its event awaited; file-system events arrive in order, so every change made
+ * before the read has been seen by then. A root's scan is kept only if nothing changed while it ran. Changes
  * the walk ignores (reads, usage counters, excluded folders) do not invalidate.
  *
  * @module
@@ -29,32 +29,35 @@ export function irrelevant(path: string): boolean {
 export class WatchedCache {
   #entries = new Map<string, Entry>();
   #watcher: Deno.FsWatcher;
+  #roots: string[];
+  #rebuild = false;
   #sentinel: string;
   #ownSentinel: boolean;
   #tick = 0;
-  #waiting: (() => void)[] = [];
+  #waiting = new Map<string, () => void>();
 
   private constructor(roots: string[], watcher: Deno.FsWatcher, sentinel: string, own: boolean) {
     this.#watcher = watcher;
+    this.#roots = roots;
     this.#sentinel = sentinel;
     this.#ownSentinel = own;
     for (const root of roots) this.#entries.set(root, { generation: 0 });
-    this.#listen(roots);
+    this.#listen(watcher, roots);
   }
 
   /**
-   * Starts watching `roots`. `sentinel` is a file this process may write (a temp file is
-   * made when absent). Returns undefined when no watcher can be had: then nothing is cached.
+   * Starts watching `roots`. `sentinel` is a folder this process may write in (a temp
+   * folder is made when absent). Returns undefined when no watcher can be had: then
+   * nothing is cached.
    */
   static open(roots: string[], sentinel?: string): WatchedCache | undefined {
     let file = sentinel;
     let own = false;
     try {
       if (!file) {
-        file = Deno.makeTempFileSync({ prefix: "skillrt-sentinel-" });
+        file = Deno.makeTempDirSync({ prefix: "skillrt-sentinel-" });
         own = true;
       }
-      Deno.writeTextFileSync(file, "0");
       return new WatchedCache(
         roots,
         Deno.watchFs([...roots, file], { recursive: true }),
@@ -62,22 +65,35 @@ export class WatchedCache {
         own,
       );
     } catch {
-      if (own && file) Deno.removeSync(file);
+      if (own && file) Deno.removeSync(file, { recursive: true });
       return undefined;
     }
   }
 
-  #listen(roots: string[]): void {
+  #listen(watcher: Deno.FsWatcher, roots: string[]): void {
     (async () => {
       try {
-        for await (const event of this.#watcher) {
+        for await (const event of watcher) {
+          if (watcher !== this.#watcher) break;
           if (event.kind === "access") continue; // reading, our own scans included, changes nothing
+          if (event.paths.length === 0 || event.flag === "rescan") {
+            // The watcher lost track (queue overflow): trust nothing kept so far.
+            for (const entry of this.#entries.values()) {
+              entry.generation++;
+              entry.scanned = undefined;
+            }
+            continue;
+          }
           for (const path of event.paths) {
-            if (path === this.#sentinel) {
-              for (const wake of this.#waiting.splice(0)) wake();
+            if (path.startsWith(this.#sentinel + "/")) {
+              this.#waiting.get(path)?.();
+              this.#waiting.delete(path);
               continue;
             }
             if (irrelevant(path)) continue;
+            // A renamed folder keeps its watch descriptor, which a later move-self event
+            // can drop: rebuild the watcher before the cache is read again.
+            if (event.kind === "rename") this.#rebuild = true;
             for (const root of roots) {
               if (path === root || path.startsWith(root + "/")) {
                 const entry = this.#entries.get(root);
@@ -89,8 +105,12 @@ export class WatchedCache {
           }
         }
       } finally {
-        for (const entry of this.#entries.values()) entry.scanned = undefined;
-        for (const wake of this.#waiting.splice(0)) wake();
+        // This watcher ended on its own (not replaced by a rebuild): keep nothing, wake waiters.
+        if (watcher === this.#watcher) {
+          for (const entry of this.#entries.values()) entry.scanned = undefined;
+          for (const wake of this.#waiting.values()) wake();
+          this.#waiting.clear();
+        }
       }
     })();
   }
@@ -115,14 +135,35 @@ export class WatchedCache {
 
   /** Waits until every change made so far has been seen (the sentinel's event has come back). */
   async settle(): Promise<void> {
-    const seen = new Promise<void>((resolve) => this.#waiting.push(resolve));
-    Deno.writeTextFileSync(this.#sentinel, String(++this.#tick));
+    if (this.#rebuild) {
+      this.#rebuild = false;
+      try {
+        this.#watcher.close();
+      } catch {
+        // Already closed.
+      }
+      for (const entry of this.#entries.values()) {
+        entry.generation++;
+        entry.scanned = undefined;
+      }
+      this.#watcher = Deno.watchFs([...this.#roots, this.#sentinel], { recursive: true });
+      this.#listen(this.#watcher, this.#roots);
+    }
+    const mark = `${this.#sentinel}/t${++this.#tick}`;
+    const seen = new Promise<void>((resolve) => this.#waiting.set(mark, resolve));
+    Deno.writeTextFileSync(mark, "");
     let timer: ReturnType<typeof setTimeout> | undefined;
     const late = new Promise<"late">((
       resolve,
     ) => (timer = setTimeout(() => resolve("late"), 1000)));
     if (await Promise.race([seen, late]) === "late") {
+      this.#waiting.delete(mark);
       for (const entry of this.#entries.values()) entry.scanned = undefined; // Unsure: forget everything.
+    }
+    try {
+      Deno.removeSync(mark);
+    } catch {
+      // Already gone.
     }
     clearTimeout(timer);
   }
@@ -136,7 +177,7 @@ export class WatchedCache {
     }
     if (this.#ownSentinel) {
       try {
-        Deno.removeSync(this.#sentinel);
+        Deno.removeSync(this.#sentinel, { recursive: true });
       } catch {
         // Already gone.
       }
