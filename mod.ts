@@ -103,7 +103,7 @@ export {
   trustOf,
 } from "./src/hub/policy.ts";
 export { type AuditCheck, type AuditEvent, verifyAudit } from "./src/hub/audit.ts";
-export { installFromFolder, type InstallOptions, type InstallResult } from "./src/hub/install.ts";
+export { type InstallOptions, type InstallResult, installSkill } from "./src/hub/install.ts";
 export {
   type InstalledSkill,
   listInstalled,

@@ -170,7 +170,7 @@ Deno.test("[HUB-4] hub scan PATH through the CLI: the exact document; the real c
   const missing = await cliJson(["hub", "install", "no/such/folder"]);
   deepEqual([missing.code, missing.json.error], [
     1,
-    "Source 'no/such/folder' is not a folder with a SKILL.md.",
+    "Source 'no/such/folder' is not a skill folder or a readable archive.",
   ]);
   equal((await cliJson(["hub", "frobnicate", "x"])).code, 2);
 });

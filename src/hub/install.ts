@@ -1,9 +1,9 @@
 /**
- * Installing a skill from a local folder ([HUB-2]): copied into
+ * Installing a skill from a local folder or a local `.tar.gz`/`.tgz`/`.zip` ([HUB-2]): put into
  * `skills/.hub/quarantine/<name>-<random>/` within the limits, validated, scanned, judged
  * by the trust policy, confirmed, then moved into `skills/[<category>/]<name>` by rename
  * and recorded in the lock file and the audit log. Any failure leaves the skills tree as
- * it was and the quarantine removed. (Archives, git and remote sources come next.)
+ * it was and the quarantine removed. (Git and remote sources come next.)
  *
  * @module
  */
@@ -15,7 +15,8 @@ import { parseFrontmatter } from "../frontmatter/parse.ts";
 import { validateName, validateSkillContent } from "../manage/validation.ts";
 import { appendAudit, auditText } from "./audit.ts";
 import { hashFolder, readLockDocument, updateLock } from "./lock_write.ts";
-import { decide, trustOf } from "./policy.ts";
+import { decide, type Trust, trustOf } from "./policy.ts";
+import { readArchive, skillRootOf } from "./archive.ts";
 import { type ScanFinding, scanFolder, type Verdict } from "./scanner.ts";
 
 /** Download, extraction and file-count limits of [HUB-2]. */
@@ -96,7 +97,8 @@ export function copyIntoQuarantine(source: string, target: string): void {
 }
 
 /** The name a source folder installs under: `--name`, else frontmatter `name`, else the folder. */
-export function installName(folder: string, text: string, name?: string): string {
+export function installName(path: string, text: string, name?: string): string {
+  const folder = basename(path);
   if (name) return validateName(name);
   const fence = splitFrontmatter(text);
   const fm = fence.kind === "ok" ? parseFrontmatter(fence.yaml).data : {};
@@ -110,19 +112,51 @@ export function installPath(name: string, category?: string): string {
   return category ? `${validateName(category, "Category")}/${name}` : name;
 }
 
-/** Installs the skill in the folder `source`. */
-export async function installFromFolder(
-  setup: Setup,
-  source: string,
-  options: InstallOptions = {},
-): Promise<InstallResult> {
-  const now = options.now ?? new Date();
-  const root = setup.local_root;
+/** What a source put into the quarantine, before the shared steps. */
+interface Fetched {
+  /** The resolved identifier (a real path). */
+  identifier: string;
+  /** How far it is trusted. */
+  trust: Trust;
+  /** The folder name to fall back on for the skill's name. */
+  folder: string;
+  /** The SKILL.md text. */
+  text: string;
+  /** Fills the quarantine folder. */
+  fill(quarantine: string): void;
+}
+
+/** True for a path that names an archive this version reads. */
+export function isArchivePath(path: string): boolean {
+  return /\.(tar\.gz|tgz|zip)$/i.test(path);
+}
+
+/** Reads a local source: a skill folder (trust `local`) or an archive (trust `community`). */
+export async function fetchLocal(source: string): Promise<Fetched> {
   let real: string;
   try {
     real = Deno.realPathSync(source);
   } catch {
     throw new SkillrtError(`Source '${source}' does not exist.`);
+  }
+  if (isArchivePath(real) && Deno.statSync(real).isFile) {
+    const files = await readArchive(real);
+    const root = skillRootOf(files);
+    const inside = files.filter((f) => root === "" || f.path.startsWith(root + "/"))
+      .map((f) => ({ path: root === "" ? f.path : f.path.slice(root.length + 1), data: f.data }));
+    const skill = inside.find((f) => f.path === "SKILL.md")!;
+    return {
+      identifier: real,
+      trust: trustOf({ kind: "other" }),
+      folder: root.split("/").pop() || basename(real).replace(/\.(tar\.gz|tgz|zip)$/i, ""),
+      text: new TextDecoder().decode(skill.data),
+      fill: (quarantine) => {
+        for (const f of inside) {
+          ensureDir(dirname(joinPath(quarantine, f.path)));
+          Deno.writeFileSync(joinPath(quarantine, f.path), f.data);
+        }
+      },
+    };
   }
   let text: string;
   try {
@@ -130,7 +164,26 @@ export async function installFromFolder(
   } catch {
     throw new SkillrtError(`Source '${source}' has no SKILL.md.`);
   }
-  const name = installName(real, text, options.name);
+  return {
+    identifier: real,
+    trust: trustOf({ kind: "local-folder" }),
+    folder: basename(real),
+    text,
+    fill: (q) => copyIntoQuarantine(real, q),
+  };
+}
+
+/** Installs the skill a local source holds. */
+export async function installSkill(
+  setup: Setup,
+  source: string,
+  options: InstallOptions = {},
+): Promise<InstallResult> {
+  const now = options.now ?? new Date();
+  const root = setup.local_root;
+  const fetched = await fetchLocal(source);
+  const real = fetched.identifier;
+  const name = installName(fetched.folder, fetched.text, options.name);
   const rel = installPath(name, options.category);
   const target = joinPath(root, rel);
   const lock = readLockDocument(root);
@@ -148,10 +201,10 @@ export async function installFromFolder(
   }
   const quarantine = joinPath(root, ".hub", "quarantine", `${name}-${randomSuffix()}`);
   try {
-    copyIntoQuarantine(real, quarantine);
+    fetched.fill(quarantine);
     validateSkillContent(Deno.readTextFileSync(joinPath(quarantine, "SKILL.md")));
     const report = scanFolder(quarantine);
-    const trust = trustOf({ kind: "local-folder" });
+    const trust = fetched.trust;
     const typedYes = !options.yes && options.confirm
       ? await options.confirm(
         `Install '${name}' (${report.verdict}, ${report.findings.length} findings) from ${source}?`,

@@ -8,7 +8,7 @@ import { SkillrtError, UsageError } from "../../errors.ts";
 import { auditFile, verifyAudit } from "../../hub/audit.ts";
 import { resolvePath } from "../../home/paths.ts";
 import { scanFolder } from "../../hub/scanner.ts";
-import { installFromFolder } from "../../hub/install.ts";
+import { installSkill } from "../../hub/install.ts";
 import { listInstalled, uninstall, verifyInstalled } from "../../hub/installed.ts";
 import type { ExecuteContext } from "../execute.ts";
 import type { SkillRuntime } from "../../runtime.ts";
@@ -81,7 +81,7 @@ export async function run(
     return respond(global, doc, () => `Uninstalled '${doc.name}' (${doc.removed}).`);
   }
   if (action === "install") {
-    const doc = await installFromFolder(
+    const doc = await installSkill(
       runtime.setup,
       resolvePath(runtime.setup.host.cwd, target),
       {

@@ -7,7 +7,7 @@
  */
 import { joinPath, resolvePath } from "../../home/paths.ts";
 import { SkillrtError } from "../../errors.ts";
-import { installName, installPath } from "../../hub/install.ts";
+import { fetchLocal, installName, installPath } from "../../hub/install.ts";
 import { readLockDocument } from "../../hub/lock_write.ts";
 import { firstMissing } from "../../manage/apply.ts";
 import { SkillManager } from "../../manage/manager.ts";
@@ -17,7 +17,10 @@ import { actionOf, MANAGE_COMMANDS } from "../manage_args.ts";
 import type { CommandRequest, Outcome } from "../request.ts";
 
 /** The paths a writing request will write. */
-export function writePathsFor(runtime: SkillRuntime, request: CommandRequest): string[] {
+export async function writePathsFor(
+  runtime: SkillRuntime,
+  request: CommandRequest,
+): Promise<string[]> {
   const manager = new SkillManager(runtime.setup);
   const local = runtime.setup.local_root;
   const [action, arg] = request.args;
@@ -30,17 +33,12 @@ export function writePathsFor(runtime: SkillRuntime, request: CommandRequest): s
   if (request.command === "hub" && arg) {
     const hubDir = joinPath(local, ".hub");
     if (action === "install") {
-      let real: string;
-      let text: string;
-      try {
-        real = Deno.realPathSync(resolvePath(runtime.setup.host.cwd, arg));
-        text = Deno.readTextFileSync(joinPath(real, "SKILL.md"));
-      } catch {
-        throw new SkillrtError(`Source '${arg}' is not a folder with a SKILL.md.`);
-      }
+      const fetched = await fetchLocal(resolvePath(runtime.setup.host.cwd, arg)).catch(() => {
+        throw new SkillrtError(`Source '${arg}' is not a skill folder or a readable archive.`);
+      });
       const name = installName(
-        real,
-        text,
+        fetched.folder,
+        fetched.text,
         typeof request.options.name === "string" ? request.options.name : undefined,
       );
       const category = typeof request.options.category === "string"
@@ -74,8 +72,8 @@ export function writePathsFor(runtime: SkillRuntime, request: CommandRequest): s
 }
 
 /** Runs the plan step: prints `{"success":true,"paths":[…]}`. */
-export function run(runtime: SkillRuntime, request: CommandRequest): Outcome {
+export async function run(runtime: SkillRuntime, request: CommandRequest): Promise<Outcome> {
   const inner = { ...request, command: String(request.options.for) };
-  const paths = [...new Set(writePathsFor(runtime, inner))].sort();
+  const paths = [...new Set(await writePathsFor(runtime, inner))].sort();
   return { exitCode: 0, stdout: JSON.stringify({ success: true, paths }), stderr: "" };
 }

@@ -1,0 +1,11 @@
+/**
+ * The one place skillrt touches its zip library (fflate from npm).
+ *
+ * @module
+ */
+import { inflateSync } from "fflate";
+
+/** Inflates raw DEFLATE data (zip method 8), stopping at `limit` output bytes. */
+export function inflateRaw(data: Uint8Array, size: number): Uint8Array {
+  return inflateSync(data, { out: new Uint8Array(size) });
+}

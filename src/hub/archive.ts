@@ -1,0 +1,206 @@
+/**
+ * Reading archives for the hub ([HUB-2], §18): `.tar.gz`/`.tgz` (DecompressionStream and
+ * a small tar reader) and `.zip` (its central directory read here, data inflated by
+ * fflate). Entries that are absolute, contain `..`, or are links or devices refuse the
+ * whole archive, and so do more than 1,000 files or 25 MiB of content — checked before
+ * or while decompressing, so a zip bomb never fills the disk.
+ *
+ * @module
+ */
+import { inflateRaw } from "../deps/zip.ts";
+import { SkillrtError } from "../errors.ts";
+import { isAbsoluteAnywhere } from "../home/paths.ts";
+import { hasTraversal } from "../resolve/name_guard.ts";
+
+/** The limits of [HUB-2]. */
+export const ARCHIVE_LIMITS = {
+  download: 10 * 1024 * 1024,
+  files: 1000,
+  extracted: 25 * 1024 * 1024,
+};
+
+/** One regular file of an archive. */
+export interface ArchiveFile {
+  /** Its path inside the archive, `/`-separated. */
+  path: string;
+  /** Its content. */
+  data: Uint8Array;
+}
+
+function refuse(reason: string): never {
+  throw new SkillrtError(`Refusing the archive: ${reason}.`);
+}
+
+/** Checks an entry's path. */
+export function checkEntryPath(path: string): string {
+  const clean = path.replace(/^\.\//, "");
+  if (isAbsoluteAnywhere(clean)) refuse(`entry '${path}' has an absolute path`);
+  if (hasTraversal(clean)) refuse(`entry '${path}' climbs out with '..'`);
+  return clean;
+}
+
+function counter() {
+  let files = 0;
+  let bytes = 0;
+  return (size: number) => {
+    if (++files > ARCHIVE_LIMITS.files) refuse(`more than ${ARCHIVE_LIMITS.files} files`);
+    bytes += size;
+    if (bytes > ARCHIVE_LIMITS.extracted) {
+      refuse(`more than ${ARCHIVE_LIMITS.extracted} bytes when extracted`);
+    }
+  };
+}
+
+async function gunzip(data: Uint8Array): Promise<Uint8Array> {
+  // Headers take 512 bytes a file, so this bounds a tar of the limits with room to spare.
+  const max = ARCHIVE_LIMITS.extracted + (ARCHIVE_LIMITS.files + 2) * 1024;
+  const stream = new Blob([data.slice()]).stream().pipeThrough(new DecompressionStream("gzip"));
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  try {
+    for await (const chunk of stream) {
+      total += chunk.length;
+      if (total > max) refuse(`more than ${ARCHIVE_LIMITS.extracted} bytes when extracted`);
+      chunks.push(chunk);
+    }
+  } catch (error) {
+    if (error instanceof SkillrtError) throw error;
+    refuse("it is not a valid gzip file");
+  }
+  const out = new Uint8Array(total);
+  let off = 0;
+  for (const c of chunks) {
+    out.set(c, off);
+    off += c.length;
+  }
+  return out;
+}
+
+const text = (b: Uint8Array) => new TextDecoder().decode(b).replace(/\0.*$/s, "");
+
+/** Reads a `.tar.gz`. */
+export async function readTarGz(data: Uint8Array): Promise<ArchiveFile[]> {
+  const tar = await gunzip(data);
+  const files: ArchiveFile[] = [];
+  const count = counter();
+  let longName: string | undefined;
+  for (let off = 0; off + 512 <= tar.length;) {
+    const header = tar.subarray(off, off + 512);
+    if (header.every((b) => b === 0)) break;
+    const size = parseInt(text(header.subarray(124, 136)).trim() || "0", 8);
+    if (!Number.isFinite(size) || size < 0) refuse("a tar header is damaged");
+    const type = String.fromCharCode(header[156] || 0x30);
+    const prefix = text(header.subarray(345, 500));
+    let name = longName ??
+      (prefix ? `${prefix}/${text(header.subarray(0, 100))}` : text(header.subarray(0, 100)));
+    longName = undefined;
+    const body = tar.subarray(off + 512, off + 512 + size);
+    off += 512 + Math.ceil(size / 512) * 512;
+    if (type === "L") {
+      longName = text(body);
+      continue;
+    }
+    if (type === "x") {
+      const path = /(?:^|\n)\d+ path=([^\n]*)\n/.exec(new TextDecoder().decode(body));
+      if (path) longName = path[1];
+      continue;
+    }
+    if (type === "g") continue;
+    if (type === "1" || type === "2") {
+      refuse(`entry '${name}' is a ${type === "1" ? "hard" : "symbolic"} link`);
+    }
+    if (type === "3" || type === "4" || type === "6") refuse(`entry '${name}' is a device or FIFO`);
+    name = checkEntryPath(name);
+    if (type === "5") continue;
+    if (type !== "0" && type !== "7") refuse(`entry '${name}' has an unsupported type '${type}'`);
+    count(size);
+    files.push({ path: name, data: body.slice() });
+  }
+  return files;
+}
+
+const u16 = (b: Uint8Array, o: number) => b[o] | (b[o + 1] << 8);
+const u32 = (b: Uint8Array, o: number) =>
+  (b[o] | (b[o + 1] << 8) | (b[o + 2] << 16) | (b[o + 3] << 24)) >>> 0;
+
+/** Reads a `.zip`: the central directory decides; sizes are checked before inflating. */
+export function readZip(data: Uint8Array): ArchiveFile[] {
+  let eocd = -1;
+  for (let i = data.length - 22; i >= Math.max(0, data.length - 65557); i--) {
+    if (u32(data, i) === 0x06054b50) {
+      eocd = i;
+      break;
+    }
+  }
+  if (eocd < 0) refuse("it is not a valid zip file");
+  const entries = u16(data, eocd + 10);
+  let off = u32(data, eocd + 16);
+  const count = counter();
+  const files: ArchiveFile[] = [];
+  for (let n = 0; n < entries; n++) {
+    if (u32(data, off) !== 0x02014b50) refuse("its central directory is damaged");
+    const method = u16(data, off + 10);
+    const compressed = u32(data, off + 20);
+    const size = u32(data, off + 24);
+    const nameLength = u16(data, off + 28);
+    const extraLength = u16(data, off + 30);
+    const commentLength = u16(data, off + 32);
+    const mode = u32(data, off + 38) >>> 16;
+    const local = u32(data, off + 42);
+    const raw = new TextDecoder().decode(data.subarray(off + 46, off + 46 + nameLength));
+    off += 46 + nameLength + extraLength + commentLength;
+    const kind = mode & 0o170000;
+    if (kind === 0o120000) refuse(`entry '${raw}' is a symbolic link`);
+    if (kind !== 0 && kind !== 0o100000 && kind !== 0o040000) {
+      refuse(`entry '${raw}' is a device or special file`);
+    }
+    const name = checkEntryPath(raw);
+    if (name.endsWith("/") || kind === 0o040000) continue;
+    count(size);
+    const start = local + 30 + u16(data, local + 26) + u16(data, local + 28);
+    const stored = data.subarray(start, start + compressed);
+    let content: Uint8Array;
+    if (method === 0) content = stored.slice();
+    else if (method === 8) {
+      try {
+        content = inflateRaw(stored, size);
+      } catch {
+        refuse(`entry '${name}' does not inflate to its declared size`);
+      }
+    } else refuse(`entry '${name}' uses an unsupported compression method (${method})`);
+    if (content.length !== size) refuse(`entry '${name}' does not inflate to its declared size`);
+    files.push({ path: name, data: content });
+  }
+  return files;
+}
+
+/** Reads an archive file by its extension, within the download limit. */
+export async function readArchive(path: string): Promise<ArchiveFile[]> {
+  const size = Deno.statSync(path).size;
+  if (size > ARCHIVE_LIMITS.download) {
+    refuse(`it is ${size} bytes; the limit is ${ARCHIVE_LIMITS.download}`);
+  }
+  const data = Deno.readFileSync(path);
+  if (/\.(tar\.gz|tgz)$/i.test(path)) return await readTarGz(data);
+  if (/\.zip$/i.test(path)) return readZip(data);
+  refuse(`'${path}' is not a .tar.gz, .tgz or .zip file`);
+}
+
+/** The folder inside an archive that holds the skill: where its only shallowest SKILL.md is. */
+export function skillRootOf(files: ArchiveFile[]): string {
+  const skills = files.map((f) => f.path).filter((p) =>
+    p === "SKILL.md" || p.endsWith("/SKILL.md")
+  );
+  if (skills.length === 0) refuse("it holds no SKILL.md");
+  const depth = (p: string) => p.split("/").length;
+  const shallowest = Math.min(...skills.map(depth));
+  const top = skills.filter((p) => depth(p) === shallowest);
+  if (top.length > 1) {
+    refuse(
+      `it holds ${top.length} skills side by side (${
+        top.join(", ")
+      }); install one folder at a time`,
+    );
+  }
+  return top[0].slice(0, -"SKILL.md".length).replace(/\/$/, "");
+}
