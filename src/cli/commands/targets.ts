@@ -33,7 +33,10 @@ export async function writePathsFor(
   if (request.command === "hub" && arg) {
     const hubDir = joinPath(local, ".hub");
     if (action === "install") {
-      const fetched = await fetchLocal(resolvePath(runtime.setup.host.cwd, arg)).catch(() => {
+      const fetched = await fetchLocal(resolvePath(runtime.setup.host.cwd, arg)).catch((error) => {
+        if (
+          error instanceof SkillrtError && !/does not exist|has no SKILL\.md/.test(error.message)
+        ) throw error;
         throw new SkillrtError(`Source '${arg}' is not a skill folder or a readable archive.`);
       });
       const name = installName(
