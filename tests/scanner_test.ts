@@ -167,10 +167,10 @@ Deno.test("[HUB-4] hub scan PATH through the CLI: the exact document; the real c
     const scanned = await cliJson(["hub", "scan", `${CORPUS}/${source}`]);
     equal(scanned.json.verdict, "safe", JSON.stringify(scanned.json.findings));
   }
-  const missing = await cliJson(["hub", "install", "no/such/folder"]);
+  const missing = await cliJson(["hub", "install", "./no/such/folder"]);
   deepEqual([missing.code, missing.json.error], [
     1,
-    "Source 'no/such/folder' is not a skill folder or a readable archive.",
+    "Source './no/such/folder' is not a skill folder or a readable archive.",
   ]);
   equal((await cliJson(["hub", "frobnicate", "x"])).code, 2);
 });

@@ -116,8 +116,19 @@ export async function planOf(
   };
   const found = await runInWorker({ request: step, setup, plan: read });
   if (found.exitCode !== 0) return { outcome: found };
-  const writes: string[] = JSON.parse(found.stdout).paths;
-  return { plan: planFor(request.command, setup, requestPaths(request, setup.host.cwd), writes) };
+  const { paths: writes, net = [], run = [] } = JSON.parse(found.stdout) as {
+    paths: string[];
+    net?: string[];
+    run?: string[];
+  };
+  const plan = planFor(request.command, setup, requestPaths(request, setup.host.cwd), writes);
+  return {
+    plan: {
+      ...plan,
+      net: [...new Set([...plan.net, ...net])],
+      run: [...new Set([...plan.run, ...run])],
+    },
+  };
 }
 
 /** Content that passes validation, standing in for the real content when `sandbox` only plans. */

@@ -174,16 +174,56 @@ export function readZip(data: Uint8Array): ArchiveFile[] {
   return files;
 }
 
+/** Reads archive bytes; `name` (a file name or URL path) says which kind. */
+export async function readArchiveBytes(data: Uint8Array, name: string): Promise<ArchiveFile[]> {
+  if (data.length > ARCHIVE_LIMITS.download) {
+    refuse(`it is ${data.length} bytes; the limit is ${ARCHIVE_LIMITS.download}`);
+  }
+  if (/\.zip$/i.test(name)) return readZip(data);
+  if (/\.(tar\.gz|tgz)$/i.test(name) || (data[0] === 0x1f && data[1] === 0x8b)) {
+    return await readTarGz(data);
+  }
+  refuse(`'${name}' is not a .tar.gz, .tgz or .zip file`);
+}
+
 /** Reads an archive file by its extension, within the download limit. */
 export async function readArchive(path: string): Promise<ArchiveFile[]> {
   const size = Deno.statSync(path).size;
   if (size > ARCHIVE_LIMITS.download) {
     refuse(`it is ${size} bytes; the limit is ${ARCHIVE_LIMITS.download}`);
   }
-  const data = Deno.readFileSync(path);
-  if (/\.(tar\.gz|tgz)$/i.test(path)) return await readTarGz(data);
-  if (/\.zip$/i.test(path)) return readZip(data);
-  refuse(`'${path}' is not a .tar.gz, .tgz or .zip file`);
+  return await readArchiveBytes(Deno.readFileSync(path), path);
+}
+
+/** Downloads an archive over HTTP(S), stopping as soon as it passes the download limit. */
+export async function download(url: string): Promise<Uint8Array> {
+  let response: Response;
+  try {
+    response = await fetch(url, { redirect: "follow" });
+  } catch (error) {
+    throw new SkillrtError(`Cannot download '${url}': ${(error as Error).message.split("\n")[0]}`);
+  }
+  if (!response.ok || !response.body) {
+    await response.body?.cancel();
+    throw new SkillrtError(`Cannot download '${url}': HTTP ${response.status}.`);
+  }
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for await (const chunk of response.body) {
+    total += chunk.length;
+    if (total > ARCHIVE_LIMITS.download) {
+      await response.body.cancel().catch(() => {});
+      refuse(`the download passed ${ARCHIVE_LIMITS.download} bytes`);
+    }
+    chunks.push(chunk);
+  }
+  const out = new Uint8Array(total);
+  let off = 0;
+  for (const c of chunks) {
+    out.set(c, off);
+    off += c.length;
+  }
+  return out;
 }
 
 /** The folder inside an archive that holds the skill: where its only shallowest SKILL.md is. */

@@ -15,12 +15,9 @@ import { parseFrontmatter } from "../frontmatter/parse.ts";
 import { validateName, validateSkillContent } from "../manage/validation.ts";
 import { appendAudit, auditText } from "./audit.ts";
 import { hashFolder, readLockDocument, updateLock } from "./lock_write.ts";
-import { decide, type Trust, trustOf } from "./policy.ts";
-import { readArchive, skillRootOf } from "./archive.ts";
+import { decide } from "./policy.ts";
+import { type Fetched, fetchSource } from "./fetch.ts";
 import { type ScanFinding, scanFolder, type Verdict } from "./scanner.ts";
-
-/** Download, extraction and file-count limits of [HUB-2]. */
-export const INSTALL_LIMITS = { files: 1000, bytes: 25 * 1024 * 1024 };
 
 /** How to install. */
 export interface InstallOptions {
@@ -63,39 +60,6 @@ function randomSuffix(): string {
   ).join("");
 }
 
-/** Copies a folder into the quarantine, refusing links, devices and oversize trees. */
-export function copyIntoQuarantine(source: string, target: string): void {
-  let files = 0;
-  let bytes = 0;
-  const walk = (rel: string) => {
-    const from = rel ? joinPath(source, rel) : source;
-    Deno.mkdirSync(rel ? joinPath(target, rel) : target, { recursive: true });
-    for (const e of Deno.readDirSync(from)) {
-      const path = rel ? `${rel}/${e.name}` : e.name;
-      if (e.name === ".git") continue;
-      if (e.isSymlink) throw new SkillrtError(`Refusing to install: '${path}' is a symbolic link.`);
-      if (e.isDirectory) {
-        walk(path);
-        continue;
-      }
-      if (!e.isFile) {
-        throw new SkillrtError(`Refusing to install: '${path}' is not a regular file.`);
-      }
-      const info = Deno.statSync(joinPath(source, path));
-      files++;
-      bytes += info.size;
-      if (files > INSTALL_LIMITS.files) {
-        throw new SkillrtError(`Refusing to install: more than ${INSTALL_LIMITS.files} files.`);
-      }
-      if (bytes > INSTALL_LIMITS.bytes) {
-        throw new SkillrtError(`Refusing to install: more than ${INSTALL_LIMITS.bytes} bytes.`);
-      }
-      Deno.copyFileSync(joinPath(source, path), joinPath(target, path));
-    }
-  };
-  walk("");
-}
-
 /** The name a source folder installs under: `--name`, else frontmatter `name`, else the folder. */
 export function installName(path: string, text: string, name?: string): string {
   const folder = basename(path);
@@ -112,68 +76,7 @@ export function installPath(name: string, category?: string): string {
   return category ? `${validateName(category, "Category")}/${name}` : name;
 }
 
-/** What a source put into the quarantine, before the shared steps. */
-interface Fetched {
-  /** The resolved identifier (a real path). */
-  identifier: string;
-  /** How far it is trusted. */
-  trust: Trust;
-  /** The folder name to fall back on for the skill's name. */
-  folder: string;
-  /** The SKILL.md text. */
-  text: string;
-  /** Fills the quarantine folder. */
-  fill(quarantine: string): void;
-}
-
-/** True for a path that names an archive this version reads. */
-export function isArchivePath(path: string): boolean {
-  return /\.(tar\.gz|tgz|zip)$/i.test(path);
-}
-
-/** Reads a local source: a skill folder (trust `local`) or an archive (trust `community`). */
-export async function fetchLocal(source: string): Promise<Fetched> {
-  let real: string;
-  try {
-    real = Deno.realPathSync(source);
-  } catch {
-    throw new SkillrtError(`Source '${source}' does not exist.`);
-  }
-  if (isArchivePath(real) && Deno.statSync(real).isFile) {
-    const files = await readArchive(real);
-    const root = skillRootOf(files);
-    const inside = files.filter((f) => root === "" || f.path.startsWith(root + "/"))
-      .map((f) => ({ path: root === "" ? f.path : f.path.slice(root.length + 1), data: f.data }));
-    const skill = inside.find((f) => f.path === "SKILL.md")!;
-    return {
-      identifier: real,
-      trust: trustOf({ kind: "other" }),
-      folder: root.split("/").pop() || basename(real).replace(/\.(tar\.gz|tgz|zip)$/i, ""),
-      text: new TextDecoder().decode(skill.data),
-      fill: (quarantine) => {
-        for (const f of inside) {
-          ensureDir(dirname(joinPath(quarantine, f.path)));
-          Deno.writeFileSync(joinPath(quarantine, f.path), f.data);
-        }
-      },
-    };
-  }
-  let text: string;
-  try {
-    text = Deno.readTextFileSync(joinPath(real, "SKILL.md"));
-  } catch {
-    throw new SkillrtError(`Source '${source}' has no SKILL.md.`);
-  }
-  return {
-    identifier: real,
-    trust: trustOf({ kind: "local-folder" }),
-    folder: basename(real),
-    text,
-    fill: (q) => copyIntoQuarantine(real, q),
-  };
-}
-
-/** Installs the skill a local source holds. */
+/** Installs the skill a source holds ([HUB-1], [HUB-2]). */
 export async function installSkill(
   setup: Setup,
   source: string,
@@ -181,9 +84,22 @@ export async function installSkill(
 ): Promise<InstallResult> {
   const now = options.now ?? new Date();
   const root = setup.local_root;
-  const fetched = await fetchLocal(source);
+  const work = joinPath(root, ".hub", "quarantine", `git-${randomSuffix()}`);
+  let fetched: Fetched;
+  try {
+    fetched = await fetchSource(setup, source, work);
+  } catch (error) {
+    try {
+      Deno.removeSync(work, { recursive: true });
+    } catch {
+      // No clone was made.
+    }
+    throw error;
+  }
   const real = fetched.identifier;
-  const name = installName(fetched.folder, fetched.text, options.name);
+  const name = fetched.remote
+    ? validateName(options.name ?? fetched.folder)
+    : installName(fetched.folder, fetched.text, options.name);
   const rel = installPath(name, options.category);
   const target = joinPath(root, rel);
   const lock = readLockDocument(root);
@@ -271,10 +187,12 @@ export async function installSkill(
       content_hash: hashed.content_hash,
     };
   } finally {
-    try {
-      Deno.removeSync(quarantine, { recursive: true });
-    } catch {
-      // Moved into place, or never made.
+    for (const scratch of [quarantine, work]) {
+      try {
+        Deno.removeSync(scratch, { recursive: true });
+      } catch {
+        // Moved into place, or never made.
+      }
     }
   }
 }

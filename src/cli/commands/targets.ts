@@ -7,7 +7,10 @@
  */
 import { joinPath, resolvePath } from "../../home/paths.ts";
 import { SkillrtError } from "../../errors.ts";
-import { fetchLocal, installName, installPath } from "../../hub/install.ts";
+import { installName, installPath } from "../../hub/install.ts";
+import { fetchLocal } from "../../hub/fetch.ts";
+import { parseSource, sourceName } from "../../hub/source.ts";
+import { validateName } from "../../manage/validation.ts";
 import { readLockDocument } from "../../hub/lock_write.ts";
 import { firstMissing } from "../../manage/apply.ts";
 import { SkillManager } from "../../manage/manager.ts";
@@ -15,6 +18,50 @@ import type { SkillRuntime } from "../../runtime.ts";
 import { readUsage, usageWritePaths } from "../../usage/usage.ts";
 import { actionOf, MANAGE_COMMANDS } from "../manage_args.ts";
 import type { CommandRequest, Outcome } from "../request.ts";
+
+/** Network hosts and programs a writing request needs besides its write paths. */
+interface Grants {
+  net: string[];
+  run: string[];
+}
+
+let grants: Grants = { net: [], run: [] };
+
+/**
+ * Where `hub install` puts a skill, worked out without fetching: a local source is read
+ * (it may be); a remote one installs under `--name` or its last path segment.
+ */
+async function installTarget(runtime: SkillRuntime, request: CommandRequest, arg: string) {
+  const str = (v: unknown) => (typeof v === "string" ? v : undefined);
+  const hub = runtime.setup.config.hub;
+  const githubBase = typeof hub.github_base === "string" ? hub.github_base : undefined;
+  const exists = (p: string) => {
+    try {
+      Deno.statSync(resolvePath(runtime.setup.host.cwd, p));
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  const source = parseSource(arg, githubBase, exists);
+  let name: string;
+  if (source.kind === "local") {
+    const fetched = await fetchLocal(resolvePath(runtime.setup.host.cwd, arg)).catch(
+      (error: unknown) => {
+        if (
+          error instanceof SkillrtError && !/does not exist|has no SKILL\.md/.test(error.message)
+        ) throw error;
+        throw new SkillrtError(`Source '${arg}' is not a skill folder or a readable archive.`);
+      },
+    );
+    name = installName(fetched.folder, fetched.text, str(request.options.name));
+  } else name = validateName(str(request.options.name) ?? sourceName(source));
+  return {
+    path: installPath(name, str(request.options.category)),
+    net: source.kind === "http" || source.kind === "github" ? source.host : undefined,
+    git: source.kind === "git",
+  };
+}
 
 /** The paths a writing request will write. */
 export async function writePathsFor(
@@ -33,21 +80,10 @@ export async function writePathsFor(
   if (request.command === "hub" && arg) {
     const hubDir = joinPath(local, ".hub");
     if (action === "install") {
-      const fetched = await fetchLocal(resolvePath(runtime.setup.host.cwd, arg)).catch((error) => {
-        if (
-          error instanceof SkillrtError && !/does not exist|has no SKILL\.md/.test(error.message)
-        ) throw error;
-        throw new SkillrtError(`Source '${arg}' is not a skill folder or a readable archive.`);
-      });
-      const name = installName(
-        fetched.folder,
-        fetched.text,
-        typeof request.options.name === "string" ? request.options.name : undefined,
-      );
-      const category = typeof request.options.category === "string"
-        ? request.options.category
-        : undefined;
-      return [firstMissing(hubDir), firstMissing(joinPath(local, installPath(name, category)))];
+      const target = await installTarget(runtime, request, arg);
+      if (target.net) grants.net.push(target.net);
+      if (target.git) grants.run.push("git");
+      return [firstMissing(hubDir), firstMissing(joinPath(local, target.path))];
     }
     if (action === "uninstall") {
       const record = readLockDocument(local).installed[arg];
@@ -77,6 +113,8 @@ export async function writePathsFor(
 /** Runs the plan step: prints `{"success":true,"paths":[…]}`. */
 export async function run(runtime: SkillRuntime, request: CommandRequest): Promise<Outcome> {
   const inner = { ...request, command: String(request.options.for) };
+  grants = { net: [], run: [] };
+  grants = { net: [], run: [] };
   const paths = [...new Set(await writePathsFor(runtime, inner))].sort();
-  return { exitCode: 0, stdout: JSON.stringify({ success: true, paths }), stderr: "" };
+  return { exitCode: 0, stdout: JSON.stringify({ success: true, paths, ...grants }), stderr: "" };
 }

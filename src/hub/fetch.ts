@@ -1,0 +1,228 @@
+/**
+ * Fetching a hub source into the quarantine ([HUB-1], [HUB-2]): local folders and
+ * archives, HTTP(S) archives and GitHub tarballs (downloaded within the limit), and git
+ * repositories (a shallow clone by the `git` program).
+ *
+ * @module
+ */
+import { SkillrtError } from "../errors.ts";
+import { basename, dirname, ensureDir, joinPath, resolvePath } from "../home/paths.ts";
+import type { Setup } from "../home/setup.ts";
+import {
+  type ArchiveFile,
+  download,
+  readArchive,
+  readArchiveBytes,
+  skillRootOf,
+} from "./archive.ts";
+import { type Trust, trustOf } from "./policy.ts";
+import { parseSource, sourceName } from "./source.ts";
+
+/** Extraction and file-count limits of [HUB-2] for folders. */
+export const INSTALL_LIMITS = { files: 1000, bytes: 25 * 1024 * 1024 };
+
+/** Copies a folder into the quarantine, refusing links, devices and oversize trees. */
+export function copyIntoQuarantine(source: string, target: string): void {
+  let files = 0;
+  let bytes = 0;
+  const walk = (rel: string) => {
+    const from = rel ? joinPath(source, rel) : source;
+    Deno.mkdirSync(rel ? joinPath(target, rel) : target, { recursive: true });
+    for (const e of Deno.readDirSync(from)) {
+      const path = rel ? `${rel}/${e.name}` : e.name;
+      if (e.name === ".git") continue;
+      if (e.isSymlink) throw new SkillrtError(`Refusing to install: '${path}' is a symbolic link.`);
+      if (e.isDirectory) {
+        walk(path);
+        continue;
+      }
+      if (!e.isFile) {
+        throw new SkillrtError(`Refusing to install: '${path}' is not a regular file.`);
+      }
+      const info = Deno.statSync(joinPath(source, path));
+      files++;
+      bytes += info.size;
+      if (files > INSTALL_LIMITS.files) {
+        throw new SkillrtError(`Refusing to install: more than ${INSTALL_LIMITS.files} files.`);
+      }
+      if (bytes > INSTALL_LIMITS.bytes) {
+        throw new SkillrtError(`Refusing to install: more than ${INSTALL_LIMITS.bytes} bytes.`);
+      }
+      Deno.copyFileSync(joinPath(source, path), joinPath(target, path));
+    }
+  };
+  walk("");
+}
+
+/** What a source put into the quarantine, before the shared steps. */
+export interface Fetched {
+  /** The resolved identifier (a real path). */
+  identifier: string;
+  /** How far it is trusted. */
+  trust: Trust;
+  /** The folder name to fall back on for the skill's name. */
+  folder: string;
+  /** The SKILL.md text. */
+  text: string;
+  /** Fills the quarantine folder. */
+  fill(quarantine: string): void;
+  /** Remote sources install under `--name` or their last path segment (known before fetching). */
+  remote?: boolean;
+}
+
+/** True for a path that names an archive this version reads. */
+export function isArchivePath(path: string): boolean {
+  return /\.(tar\.gz|tgz|zip)$/i.test(path);
+}
+
+/** Reads a local source: a skill folder (trust `local`) or an archive (trust `community`). */
+export async function fetchLocal(source: string): Promise<Fetched> {
+  let real: string;
+  try {
+    real = Deno.realPathSync(source);
+  } catch {
+    throw new SkillrtError(`Source '${source}' does not exist.`);
+  }
+  if (isArchivePath(real) && Deno.statSync(real).isFile) {
+    const files = await readArchive(real);
+    const root = skillRootOf(files);
+    const inside = files.filter((f) => root === "" || f.path.startsWith(root + "/"))
+      .map((f) => ({ path: root === "" ? f.path : f.path.slice(root.length + 1), data: f.data }));
+    const skill = inside.find((f) => f.path === "SKILL.md")!;
+    return {
+      identifier: real,
+      trust: trustOf({ kind: "other" }),
+      folder: root.split("/").pop() || basename(real).replace(/\.(tar\.gz|tgz|zip)$/i, ""),
+      text: new TextDecoder().decode(skill.data),
+      fill: (quarantine) => {
+        for (const f of inside) {
+          ensureDir(dirname(joinPath(quarantine, f.path)));
+          Deno.writeFileSync(joinPath(quarantine, f.path), f.data);
+        }
+      },
+    };
+  }
+  let text: string;
+  try {
+    text = Deno.readTextFileSync(joinPath(real, "SKILL.md"));
+  } catch {
+    throw new SkillrtError(`Source '${source}' has no SKILL.md.`);
+  }
+  return {
+    identifier: real,
+    trust: trustOf({ kind: "local-folder" }),
+    folder: basename(real),
+    text,
+    fill: (q) => copyIntoQuarantine(real, q),
+  };
+}
+
+function fromFiles(
+  files: ArchiveFile[],
+  identifier: string,
+  trust: Trust,
+  folder: string,
+): Fetched {
+  const root = skillRootOf(files);
+  const inside = files.filter((f) => root === "" || f.path.startsWith(root + "/"))
+    .map((f) => ({ path: root === "" ? f.path : f.path.slice(root.length + 1), data: f.data }));
+  return {
+    identifier,
+    trust,
+    folder,
+    text: new TextDecoder().decode(inside.find((f) => f.path === "SKILL.md")!.data),
+    remote: true,
+    fill: (quarantine) => {
+      for (const f of inside) {
+        ensureDir(dirname(joinPath(quarantine, f.path)));
+        Deno.writeFileSync(joinPath(quarantine, f.path), f.data);
+      }
+    },
+  };
+}
+
+/** Clones a git repository (shallow, no hooks run) into `dir`. */
+async function gitClone(url: string, ref: string | undefined, dir: string): Promise<void> {
+  const args = [
+    "clone",
+    "--depth",
+    "1",
+    "--quiet",
+    ...(ref ? ["--branch", ref] : []),
+    "--",
+    url,
+    dir,
+  ];
+  let out: Deno.CommandOutput;
+  try {
+    out = await new Deno.Command("git", {
+      args,
+      stdin: "null",
+      stdout: "piped",
+      stderr: "piped",
+      env: { GIT_TERMINAL_PROMPT: "0" },
+    }).output();
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) {
+      throw new SkillrtError("The git program is not installed.");
+    }
+    throw error;
+  }
+  if (!out.success) {
+    const why = new TextDecoder().decode(out.stderr).trim().split("\n").pop() ?? "";
+    throw new SkillrtError(`git clone of '${url}' failed: ${why}`);
+  }
+}
+
+/** Fetches any source ([HUB-1]); `work` is a scratch folder for git clones. */
+export async function fetchSource(setup: Setup, raw: string, work: string): Promise<Fetched> {
+  const githubBase = typeof setup.config.hub.github_base === "string"
+    ? setup.config.hub.github_base
+    : undefined;
+  const source = parseSource(raw, githubBase, (p) => {
+    try {
+      Deno.statSync(p);
+      return true;
+    } catch {
+      return false;
+    }
+  });
+  const name = sourceName(source);
+  if (source.kind === "local") return await fetchLocal(resolvePath(setup.host.cwd, source.path));
+  if (source.kind === "http") {
+    const files = await readArchiveBytes(await download(source.url), new URL(source.url).pathname);
+    return fromFiles(files, source.url, trustOf({ kind: "other" }), name);
+  }
+  if (source.kind === "github") {
+    const files = await readArchiveBytes(await download(source.url), "tarball.tar.gz");
+    // A GitHub tarball holds one top folder (owner-repo-commit/); the path is below it.
+    const top = files[0]?.path.split("/")[0] ?? "";
+    const prefix = source.path ? `${top}/${source.path}/` : `${top}/`;
+    const below = files.filter((f) => f.path.startsWith(prefix)).map((f) => ({
+      path: f.path.slice(prefix.length),
+      data: f.data,
+    }));
+    return fromFiles(
+      below,
+      source.url,
+      trustOf({ kind: "repository", repository: `${source.owner}/${source.repo}` }),
+      name,
+    );
+  }
+  await gitClone(source.url, source.ref, work);
+  const folder = source.subpath ? joinPath(work, source.subpath) : work;
+  let text: string;
+  try {
+    text = Deno.readTextFileSync(joinPath(folder, "SKILL.md"));
+  } catch {
+    throw new SkillrtError(`The repository has no SKILL.md at '${source.subpath ?? "/"}'.`);
+  }
+  return {
+    identifier: source.url + (source.ref ? `#${source.ref}` : ""),
+    trust: trustOf({ kind: "other" }),
+    folder: name,
+    text,
+    remote: true,
+    fill: (q) => copyIntoQuarantine(folder, q),
+  };
+}
