@@ -83,7 +83,7 @@ export async function run(
   if (action === "install") {
     const doc = await installSkill(
       runtime.setup,
-      resolvePath(runtime.setup.host.cwd, target),
+      target,
       {
         name: str(request.options.name),
         category: str(request.options.category),
