@@ -112,7 +112,7 @@ export function buildProgram(version: string): Command {
   program.command("hub").description(
     "install skills from outside through quarantine and the guard scanner",
   )
-    .argument("<action>", "install, list, uninstall, verify, scan or audit")
+    .argument("<action>", "install, list, uninstall, verify, check, update, scan or audit")
     .argument("[target]", "install: a skill folder; uninstall: a name; scan: a folder")
     .option("--name <name>", "install: under this name")
     .option("--category <name>", "install: into this category")

@@ -19,6 +19,7 @@ import {
 } from "../sandbox/plan.ts";
 import { attachContent } from "./content.ts";
 import { CONTENT_COMMANDS } from "./manage_args.ts";
+import { readLockDocument } from "../hub/lock_write.ts";
 import { mcpPlan, serveMcp } from "./mcp_relay.ts";
 import { runInWorker } from "../sandbox/run_worker.ts";
 import { completionScript } from "./completions.ts";
@@ -28,8 +29,21 @@ import { failure, respond } from "./render.ts";
 import type { CommandRequest, Outcome } from "./request.ts";
 
 /** The extra read paths a request names (`validate PATH…`, `hub scan PATH`), absolute. */
-export function requestPaths(request: CommandRequest, cwd: string): string[] {
+export function requestPaths(request: CommandRequest, cwd: string, localRoot?: string): string[] {
   if (request.command === "validate") return request.args.map((p) => resolvePath(cwd, p));
+  if (
+    request.command === "hub" && (request.args[0] === "check" || request.args[0] === "update") &&
+    localRoot
+  ) {
+    // Local sources are read again from where they were installed from.
+    try {
+      return Object.values(readLockDocument(localRoot).installed).map((r) => r.identifier).filter((
+        id,
+      ) => id.startsWith("/"));
+    } catch {
+      return [];
+    }
+  }
   if (
     request.command === "hub" && ["scan", "install"].includes(request.args[0]) && request.args[1]
   ) {
@@ -107,7 +121,11 @@ export async function planOf(
   request: CommandRequest,
   setup: Setup,
 ): Promise<{ plan: PermissionPlan } | { outcome: Outcome }> {
-  const read = planFor(request.command, setup, requestPaths(request, setup.host.cwd));
+  const read = planFor(
+    request.command,
+    setup,
+    requestPaths(request, setup.host.cwd, setup.local_root),
+  );
   if (!WRITING_COMMANDS.includes(request.command)) return { plan: read };
   const step: CommandRequest = {
     ...request,
@@ -121,7 +139,12 @@ export async function planOf(
     net?: string[];
     run?: string[];
   };
-  const plan = planFor(request.command, setup, requestPaths(request, setup.host.cwd), writes);
+  const plan = planFor(
+    request.command,
+    setup,
+    requestPaths(request, setup.host.cwd, setup.local_root),
+    writes,
+  );
   return {
     plan: {
       ...plan,

@@ -27,6 +27,8 @@ export interface InstallOptions {
   category?: string;
   /** Replace an installed skill; override a `block` where the policy allows it. */
   force?: boolean;
+  /** Replace an installed skill (without overriding the policy): what `hub update` does. */
+  replace?: boolean;
   /** Confirm without asking (not enough for `ask` cells of the policy). */
   yes?: boolean;
   /** Asks the user a yes/no question at the terminal; undefined when there is none. */
@@ -110,7 +112,7 @@ export async function installSkill(
   } catch {
     exists = false;
   }
-  if ((lock.installed[name] || exists) && !options.force) {
+  if ((lock.installed[name] || exists) && !options.force && !options.replace) {
     throw new SkillrtError(
       `'${name}' is already installed at ${target}; pass --force to replace it.`,
     );

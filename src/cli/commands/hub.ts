@@ -10,6 +10,7 @@ import { resolvePath } from "../../home/paths.ts";
 import { scanFolder } from "../../hub/scanner.ts";
 import { installSkill } from "../../hub/install.ts";
 import { listInstalled, uninstall, verifyInstalled } from "../../hub/installed.ts";
+import { checkInstalled, updateInstalled } from "../../hub/check.ts";
 import type { ExecuteContext } from "../execute.ts";
 import type { SkillRuntime } from "../../runtime.ts";
 import { clip, paint, respond, table } from "../render.ts";
@@ -21,6 +22,8 @@ export const HUB_ACTIONS: readonly string[] = [
   "list",
   "uninstall",
   "verify",
+  "check",
+  "update",
   "scan",
   "audit",
 ];
@@ -70,6 +73,31 @@ export async function run(
         ).join("\n"),
       doc.success ? 0 : 1,
     );
+  }
+  if (action === "check") {
+    const doc = await checkInstalled(runtime.setup, target);
+    return respond(
+      global,
+      doc,
+      () =>
+        doc.skills.length === 0
+          ? "No hub-installed skills."
+          : doc.skills.map((s) => `${s.name}: ${s.status}${s.reason ? ` (${s.reason})` : ""}`).join(
+            "\n",
+          ),
+    );
+  }
+  if (action === "update") {
+    const doc = await updateInstalled(runtime.setup, target, {
+      force: request.options.force === true,
+      confirm: ctx.confirm,
+    });
+    return respond(global, doc, () =>
+      [
+        ...doc.updated.map((u) => `Updated '${u.name}' (${u.scan_verdict}).`),
+        ...doc.skipped.map((s) => `${s.name}: ${s.status}`),
+        ...doc.refused.map((r) => `Not updated: ${r.error}`),
+      ].join("\n") || "No hub-installed skills.", doc.success ? 0 : 1);
   }
   if (!target) {
     throw new UsageError(

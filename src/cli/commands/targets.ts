@@ -12,6 +12,7 @@ import { fetchLocal } from "../../hub/fetch.ts";
 import { parseSource, sourceName } from "../../hub/source.ts";
 import { validateName } from "../../manage/validation.ts";
 import { readLockDocument } from "../../hub/lock_write.ts";
+import { refetchSource } from "../../hub/check.ts";
 import { firstMissing } from "../../manage/apply.ts";
 import { SkillManager } from "../../manage/manager.ts";
 import type { SkillRuntime } from "../../runtime.ts";
@@ -63,6 +64,28 @@ async function installTarget(runtime: SkillRuntime, request: CommandRequest, arg
   };
 }
 
+/** `hub check|update`: scratch space in the hub folder, the sources' hosts and git; update also the skills. */
+function sourceGrants(runtime: SkillRuntime, action: string, name?: string): string[] {
+  const local = runtime.setup.local_root;
+  const hub = runtime.setup.config.hub;
+  const githubBase = typeof hub.github_base === "string" ? hub.github_base : undefined;
+  const entries = Object.entries(readLockDocument(local).installed).filter(([n]) =>
+    name === undefined || n === name
+  );
+  const paths = [joinPath(local, ".hub")];
+  for (const [, record] of entries) {
+    const source = parseSource(
+      refetchSource(record),
+      githubBase,
+      () => record.identifier.startsWith("/"),
+    );
+    if (source.kind === "http" || source.kind === "github") grants.net.push(source.host);
+    if (source.kind === "git") grants.run.push("git");
+    if (action === "update") paths.push(firstMissing(joinPath(local, record.install_path)));
+  }
+  return paths;
+}
+
 /** The paths a writing request will write. */
 export async function writePathsFor(
   runtime: SkillRuntime,
@@ -77,6 +100,9 @@ export async function writePathsFor(
     if (action === "reject" && arg) return manager.queueTargets();
     return [];
   }
+  if (request.command === "hub" && (action === "check" || action === "update") && !arg) {
+    return sourceGrants(runtime, action, undefined);
+  }
   if (request.command === "hub" && arg) {
     const hubDir = joinPath(local, ".hub");
     if (action === "install") {
@@ -85,6 +111,7 @@ export async function writePathsFor(
       if (target.git) grants.run.push("git");
       return [firstMissing(hubDir), firstMissing(joinPath(local, target.path))];
     }
+    if (action === "check" || action === "update") return sourceGrants(runtime, action, arg);
     if (action === "uninstall") {
       const record = readLockDocument(local).installed[arg];
       return record ? [hubDir, joinPath(local, record.install_path)] : [];

@@ -1,0 +1,152 @@
+/**
+ * `hub check [NAME]` and `hub update [NAME]` ([HUB-6]): compare each installed skill with
+ * its lock record and with its source fetched again.
+ *
+ * @module
+ */
+import { SkillrtError } from "../errors.ts";
+import { dirname, joinPath } from "../home/paths.ts";
+import type { Setup } from "../home/setup.ts";
+import { fetchSource } from "./fetch.ts";
+import { type InstallResult, installSkill } from "./install.ts";
+import { hashFolder, type LockRecord, readLockDocument } from "./lock_write.ts";
+
+/** A skill's state against its lock and its source. */
+export type CheckStatus =
+  | "up_to_date"
+  | "update_available"
+  | "locally_modified"
+  | "orphaned"
+  | "unavailable";
+
+/** One line of `hub check`. */
+export interface CheckedSkill {
+  /** Name. */
+  name: string;
+  /** Its state. */
+  status: CheckStatus;
+  /** Why the source could not be fetched, for `unavailable`. */
+  reason?: string;
+}
+
+function random(): string {
+  return Array.from(
+    crypto.getRandomValues(new Uint8Array(4)),
+    (b) => b.toString(16).padStart(2, "0"),
+  ).join("");
+}
+
+/** The content hash of a source as it is now (fetched into a scratch folder, then removed). */
+export async function sourceHash(setup: Setup, source: string): Promise<string> {
+  const scratch = joinPath(setup.local_root, ".hub", "quarantine", `check-${random()}`);
+  try {
+    const fetched = await fetchSource(setup, source, `${scratch}-git`);
+    fetched.fill(scratch);
+    return hashFolder(scratch).content_hash;
+  } finally {
+    for (const dir of [scratch, `${scratch}-git`]) {
+      try {
+        Deno.removeSync(dir, { recursive: true });
+      } catch {
+        // Not made.
+      }
+    }
+  }
+}
+
+/** What to fetch again: a local path by its real path (the cwd may differ now), else the source. */
+export function refetchSource(record: LockRecord): string {
+  return record.identifier.startsWith("/") ? record.identifier : record.source;
+}
+
+async function checkOne(setup: Setup, name: string, record: LockRecord): Promise<CheckedSkill> {
+  let local: string;
+  try {
+    local = hashFolder(joinPath(setup.local_root, record.install_path)).content_hash;
+  } catch {
+    return { name, status: "orphaned" };
+  }
+  if (local !== record.content_hash) return { name, status: "locally_modified" };
+  try {
+    const remote = await sourceHash(setup, refetchSource(record));
+    return { name, status: remote === record.content_hash ? "up_to_date" : "update_available" };
+  } catch (error) {
+    return {
+      name,
+      status: "unavailable",
+      reason: error instanceof Error ? error.message : String(error),
+    };
+  }
+}
+
+function selected(setup: Setup, name?: string): [string, LockRecord][] {
+  const installed = Object.entries(readLockDocument(setup.local_root).installed).sort((
+    [a],
+    [b],
+  ) => (a < b ? -1 : 1));
+  if (name === undefined) return installed;
+  const one = installed.filter(([n]) => n === name);
+  if (one.length === 0) throw new SkillrtError(`'${name}' is not a hub-installed skill`);
+  return one;
+}
+
+/** `hub check [NAME]`. */
+export async function checkInstalled(
+  setup: Setup,
+  name?: string,
+): Promise<{ success: true; skills: CheckedSkill[] }> {
+  const skills: CheckedSkill[] = [];
+  for (const [n, record] of selected(setup, name)) skills.push(await checkOne(setup, n, record));
+  return { success: true, skills };
+}
+
+/** `hub update [NAME] [--force]`: re-installs what has an update; a locally modified skill needs `--force`. */
+export async function updateInstalled(
+  setup: Setup,
+  name: string | undefined,
+  options: { force?: boolean; confirm?: (q: string) => Promise<boolean | undefined> } = {},
+): Promise<
+  {
+    success: boolean;
+    updated: InstallResult[];
+    skipped: CheckedSkill[];
+    refused: { name: string; error: string }[];
+  }
+> {
+  const updated: InstallResult[] = [];
+  const skipped: CheckedSkill[] = [];
+  const refused: { name: string; error: string }[] = [];
+  for (const [n, record] of selected(setup, name)) {
+    const state = await checkOne(setup, n, record);
+    if (state.status === "locally_modified" && !options.force) {
+      refused.push({
+        name: n,
+        error: `'${n}' was changed locally; pass --force to replace it with the source's version.`,
+      });
+      continue;
+    }
+    if (
+      state.status !== "update_available" && !(state.status === "locally_modified" && options.force)
+    ) {
+      skipped.push(state);
+      continue;
+    }
+    const category = dirname(record.install_path) === "."
+      ? undefined
+      : dirname(record.install_path);
+    try {
+      updated.push(
+        await installSkill(setup, record.source, {
+          name: n,
+          category,
+          force: true,
+          yes: true,
+          confirm: options.confirm,
+        }),
+      );
+    } catch (error) {
+      refused.push({ name: n, error: error instanceof Error ? error.message : String(error) });
+    }
+  }
+  return { success: refused.length === 0, updated, skipped, refused };
+}
