@@ -112,3 +112,11 @@ export {
   verifyInstalled,
 } from "./src/hub/installed.ts";
 export { hashFolder, type LockDocument, type LockRecord } from "./src/hub/lock_write.ts";
+export {
+  type CheckedSkill,
+  checkInstalled,
+  type CheckStatus,
+  updateInstalled,
+} from "./src/hub/check.ts";
+export { folderMd5, syncBundled, type SyncResult } from "./src/hub/sync.ts";
+export { parseSource, type Source } from "./src/hub/source.ts";

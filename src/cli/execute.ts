@@ -49,6 +49,7 @@ const COMMANDS: Record<string, () => Promise<CommandModule>> = {
   bundle: () => import("./commands/bundle.ts"),
   graph: () => import("./commands/graph.ts"),
   hub: () => import("./commands/hub.ts"),
+  sync: () => import("./commands/sync.ts"),
   mcp: () => import("./commands/mcp.ts"),
   targets: () => import("./commands/targets.ts"),
   create: () => import("./commands/manage.ts"),

@@ -119,6 +119,10 @@ export function buildProgram(version: string): Command {
     .option("--force", "install: replace an installed skill; override a block where policy allows")
     .option("--yes", "install: do not ask for confirmation")
     .option("--verify", "audit: check the hash chain of the audit log");
+  program.command("sync").description(
+    "copy an agent's bundled skills into the local root (tracked in .bundled_manifest)",
+  )
+    .requiredOption("--from <dir>", "the folder of bundled skills");
   program.command("mcp").description("serve skills over MCP (stdio) from inside the sandbox")
     .option("--allow-writes", "offer skill_manage (staged when write approval is on)");
   program.command("completions").description("print a shell completion script")

@@ -31,6 +31,9 @@ import type { CommandRequest, Outcome } from "./request.ts";
 /** The extra read paths a request names (`validate PATH…`, `hub scan PATH`), absolute. */
 export function requestPaths(request: CommandRequest, cwd: string, localRoot?: string): string[] {
   if (request.command === "validate") return request.args.map((p) => resolvePath(cwd, p));
+  if (request.command === "sync" && typeof request.options.from === "string") {
+    return [resolvePath(cwd, request.options.from)];
+  }
   if (
     request.command === "hub" && (request.args[0] === "check" || request.args[0] === "update") &&
     localRoot

@@ -51,6 +51,7 @@ export const WRITING_COMMANDS: readonly string[] = [
   ...MANAGE_COMMANDS,
   "pending",
   "curator",
+  "sync",
   "hub",
 ];
 /** Every command that runs in a sandbox Worker. */

@@ -117,6 +117,7 @@ export async function writePathsFor(
       return record ? [hubDir, joinPath(local, record.install_path)] : [];
     }
   }
+  if (request.command === "sync") return [firstMissing(local)];
   if (request.command === "curator") {
     if (action === "run") return request.options.dryRun === true ? [] : [local];
     if ((action === "pin" || action === "unpin") && arg) return usageWritePaths(local);

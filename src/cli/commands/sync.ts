@@ -1,0 +1,31 @@
+/**
+ * `sync --from DIR` ([SY-1]).
+ *
+ * @module
+ */
+import { resolvePath } from "../../home/paths.ts";
+import { syncBundled } from "../../hub/sync.ts";
+import type { SkillRuntime } from "../../runtime.ts";
+import { respond } from "../render.ts";
+import type { CommandRequest, Outcome } from "../request.ts";
+
+/** Runs `sync`. */
+export async function run(runtime: SkillRuntime, request: CommandRequest): Promise<Outcome> {
+  const doc = await syncBundled(
+    runtime.setup,
+    resolvePath(runtime.setup.host.cwd, String(request.options.from)),
+  );
+  const line = (
+    label: string,
+    names: string[],
+  ) => (names.length ? [`${label}: ${names.join(", ")}`] : []);
+  return respond(request.global, doc, () =>
+    [
+      ...line("Copied", doc.copied),
+      ...line("Updated", doc.updated),
+      ...line("Left alone (changed by you)", doc.user_modified),
+      ...line("Not restored (deleted by you)", doc.user_deleted),
+      ...line("Skipped (an external dir provides it)", doc.external),
+      ...line("Unchanged", doc.unchanged),
+    ].join("\n") || "Nothing to sync.");
+}

@@ -1,0 +1,147 @@
+/**
+ * `sync --from DIR` ([SY-1]): copies an agent's bundled skills into the local root and
+ * tracks them in `skills/.bundled_manifest` — sorted `name:md5hex` lines, the MD5 over
+ * each file's relative path and bytes in sorted order (Hermes' format). New skills are
+ * copied; a skill changed upstream is updated only while the user's copy still matches
+ * the manifest; a user-modified skill is left alone; one the user deleted is not restored;
+ * one an external dir provides is skipped. Nothing outside the local root is touched.
+ *
+ * @module
+ */
+import { createHash } from "node:crypto";
+import { splitFrontmatter } from "../frontmatter/fence.ts";
+import { parseFrontmatter } from "../frontmatter/parse.ts";
+import { basename, dirname, ensureDir, joinPath } from "../home/paths.ts";
+import type { Setup } from "../home/setup.ts";
+import { atomicWrite } from "../manage/atomic.ts";
+import { withLock } from "../manage/lock.ts";
+import { Catalog } from "../scan/catalog.ts";
+import { walkRoot } from "../scan/walk.ts";
+import { filesBelow } from "./lock_write.ts";
+
+/** The manifest's name inside the local root. */
+export const MANIFEST = ".bundled_manifest";
+
+/** The MD5 of a skill folder: every file's relative path and bytes, in sorted order. */
+export function folderMd5(dir: string): string {
+  const h = createHash("md5");
+  for (const path of filesBelow(dir)) {
+    h.update(path);
+    h.update(Deno.readFileSync(joinPath(dir, path)));
+  }
+  return h.digest("hex");
+}
+
+/** Parses manifest text (`name:md5` lines). */
+export function parseManifest(text: string): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const line of text.split("\n")) {
+    const i = line.lastIndexOf(":");
+    if (i > 0) out.set(line.slice(0, i), line.slice(i + 1).trim());
+  }
+  return out;
+}
+
+/** Manifest text: sorted `name:md5` lines. */
+export function renderManifest(entries: Map<string, string>): string {
+  return [...entries].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([n, h]) =>
+    `${n}:${h}\n`
+  ).join("");
+}
+
+/** What a sync did. */
+export interface SyncResult {
+  /** Always true. */
+  success: true;
+  /** New skills copied in. */
+  copied: string[];
+  /** Skills updated from upstream. */
+  updated: string[];
+  /** Skills the user changed: left alone. */
+  user_modified: string[];
+  /** Skills the user deleted: not restored. */
+  user_deleted: string[];
+  /** Skills an external dir provides: skipped. */
+  external: string[];
+  /** Skills already up to date. */
+  unchanged: string[];
+}
+
+function copyFolder(from: string, to: string): void {
+  for (const path of filesBelow(from)) {
+    ensureDir(dirname(joinPath(to, path)));
+    atomicWrite(
+      joinPath(to, path),
+      Deno.readFileSync(joinPath(from, path)),
+      `${joinPath(to, path)}.sync-tmp`,
+    );
+  }
+}
+
+/** Syncs the bundled skills in `from` into the local root. */
+export async function syncBundled(setup: Setup, from: string): Promise<SyncResult> {
+  const root = setup.local_root;
+  const result: SyncResult = {
+    success: true,
+    copied: [],
+    updated: [],
+    user_modified: [],
+    user_deleted: [],
+    external: [],
+    unchanged: [],
+  };
+  const real = Deno.realPathSync(from);
+  const upstream = walkRoot(real, real).skills.map((s) => {
+    const fence = splitFrontmatter(Deno.readTextFileSync(joinPath(s.dir, "SKILL.md")));
+    const fm = fence.kind === "ok" ? parseFrontmatter(fence.yaml).data : {};
+    const name = typeof fm.name === "string" && fm.name.trim() ? fm.name.trim() : basename(s.dir);
+    return { name, dir: s.dir, rel: s.rel || basename(s.dir) };
+  });
+  const externalNames = new Set(
+    new Catalog(setup).index().records.filter((r) => r.source === "external").map((r) => r.name),
+  );
+  ensureDir(root);
+  const manifestFile = joinPath(root, MANIFEST);
+  await withLock(manifestFile, () => {
+    let manifest = new Map<string, string>();
+    try {
+      manifest = parseManifest(Deno.readTextFileSync(manifestFile));
+    } catch {
+      // First sync.
+    }
+    for (const skill of upstream) {
+      if (externalNames.has(skill.name)) {
+        result.external.push(skill.name);
+        continue;
+      }
+      const target = joinPath(root, skill.rel);
+      const upstreamHash = folderMd5(skill.dir);
+      const recorded = manifest.get(skill.name);
+      let present = true;
+      try {
+        Deno.statSync(joinPath(target, "SKILL.md"));
+      } catch {
+        present = false;
+      }
+      if (recorded === undefined) {
+        if (present) {
+          result.user_modified.push(skill.name); // a skill of the user's own, same place: never overwritten
+          continue;
+        }
+        copyFolder(skill.dir, target);
+        manifest.set(skill.name, upstreamHash);
+        result.copied.push(skill.name);
+      } else if (!present) {
+        result.user_deleted.push(skill.name);
+      } else if (folderMd5(target) !== recorded) {
+        result.user_modified.push(skill.name);
+      } else if (upstreamHash !== recorded) {
+        copyFolder(skill.dir, target);
+        manifest.set(skill.name, upstreamHash);
+        result.updated.push(skill.name);
+      } else result.unchanged.push(skill.name);
+    }
+    atomicWrite(manifestFile, renderManifest(manifest));
+  });
+  return result;
+}
