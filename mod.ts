@@ -120,3 +120,21 @@ export {
 } from "./src/hub/check.ts";
 export { folderMd5, syncBundled, type SyncResult } from "./src/hub/sync.ts";
 export { parseSource, type Source } from "./src/hub/source.ts";
+export type { ArchiveFile } from "./src/hub/archive.ts";
+export {
+  configuredIndexes,
+  fetchWellKnown,
+  type SearchHit,
+  searchIndexes,
+  type SearchResult,
+  verifyAgainstIndex,
+  type WellKnownSkill,
+} from "./src/hub/well_known.ts";
+export {
+  type IndexFile,
+  type IndexSkill,
+  indexUrl,
+  parseIndex,
+  skillDigest,
+  type WellKnownIndex,
+} from "./src/hub/well_known_index.ts";

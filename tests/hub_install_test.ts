@@ -32,6 +32,7 @@ Deno.test("[HUB-2][HUB-3] install from a local folder: quarantine, scan, move, l
     scan_verdict: "safe",
     findings: [],
     content_hash: "",
+    warnings: [],
   });
   equal(Deno.readTextFileSync(`${home}/skills/dev/tool/references/r.md`), "# R\n");
   const lock = JSON.parse(Deno.readTextFileSync(`${home}/skills/.hub/lock.json`));

@@ -68,7 +68,9 @@ export function buildProgram(version: string): Command {
   )
     .argument("[command]", "the command whose plan to print", "list")
     .argument("[args...]", "its arguments, for commands whose plan depends on them (edit NAME, …)")
-    .option("--category <name>", "for create: the category")
+    .option("--category <name>", "for create, hub install: the category")
+    .option("--name <name>", "for hub install: the name to install under")
+    .option("--index <url>", "for hub search, hub install: the well-known index")
     .option("--try-read <path>", "try to read this path inside the sandbox")
     .option("--try-run <program>", "try to run this program inside the sandbox");
   program.command("create").description(
@@ -112,8 +114,15 @@ export function buildProgram(version: string): Command {
   program.command("hub").description(
     "install skills from outside through quarantine and the guard scanner",
   )
-    .argument("<action>", "install, list, uninstall, verify, check, update, scan or audit")
-    .argument("[target]", "install: a skill folder; uninstall: a name; scan: a folder")
+    .argument(
+      "<action>",
+      "install, search, list, uninstall, verify, check, update, scan or audit",
+    )
+    .argument(
+      "[target]",
+      "install: a source; search: words; uninstall, check, update: a name; scan: a folder",
+    )
+    .option("--index <url>", "search, install: this well-known index instead of skills.hub.indexes")
     .option("--name <name>", "install: under this name")
     .option("--category <name>", "install: into this category")
     .option("--force", "install: replace an installed skill; override a block where policy allows")

@@ -19,6 +19,7 @@ import {
 } from "../sandbox/plan.ts";
 import { attachContent } from "./content.ts";
 import { CONTENT_COMMANDS } from "./manage_args.ts";
+import { parseSource } from "../hub/source.ts";
 import { readLockDocument } from "../hub/lock_write.ts";
 import { mcpPlan, serveMcp } from "./mcp_relay.ts";
 import { runInWorker } from "../sandbox/run_worker.ts";
@@ -47,10 +48,11 @@ export function requestPaths(request: CommandRequest, cwd: string, localRoot?: s
       return [];
     }
   }
-  if (
-    request.command === "hub" && ["scan", "install"].includes(request.args[0]) && request.args[1]
-  ) {
-    return [resolvePath(cwd, request.args[1])];
+  const [action, source] = request.args;
+  if (request.command === "hub" && action === "scan" && source) return [resolvePath(cwd, source)];
+  if (request.command === "hub" && action === "install" && source) {
+    // Remote sources are fetched, not read; a local one (or a bare name) may be a folder here.
+    return parseSource(source).kind === "local" ? [resolvePath(cwd, source)] : [];
   }
   return [];
 }
@@ -172,9 +174,11 @@ async function sandbox(request: CommandRequest, setup: Setup): Promise<Outcome> 
     );
   }
   const args = request.args.slice(1);
-  const options: CommandRequest["options"] = {
-    ...(typeof request.options.category === "string" ? { category: request.options.category } : {}),
-  };
+  const options: CommandRequest["options"] = {};
+  for (const key of ["category", "name", "index"]) {
+    const value = request.options[key];
+    if (typeof value === "string") options[key] = value;
+  }
   if (CONTENT_COMMANDS.includes(target)) {
     options.content = placeholderContent(target, args[0] ?? "x");
   }
@@ -195,6 +199,9 @@ async function sandbox(request: CommandRequest, setup: Setup): Promise<Outcome> 
     };
     return await runInWorker({ request: probe, setup, plan });
   }
-  const doc = sandboxDocument(plan);
+  const doc = sandboxDocument(plan, [
+    ...args,
+    ...Object.entries(options).flatMap(([k, v]) => typeof v === "string" ? [`--${k}`, v] : []),
+  ]);
   return respond(request.global, doc, () => sandboxText(doc));
 }

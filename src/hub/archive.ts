@@ -11,6 +11,7 @@ import { inflateRaw } from "../deps/zip.ts";
 import { SkillrtError } from "../errors.ts";
 import { isAbsoluteAnywhere } from "../home/paths.ts";
 import { hasTraversal } from "../resolve/name_guard.ts";
+import { downloadLine, progress } from "./progress.ts";
 
 /** The limits of [HUB-2]. */
 export const ARCHIVE_LIMITS = {
@@ -196,7 +197,10 @@ export async function readArchive(path: string): Promise<ArchiveFile[]> {
 }
 
 /** Downloads an archive over HTTP(S), stopping as soon as it passes the download limit. */
-export async function download(url: string): Promise<Uint8Array> {
+export async function download(
+  url: string,
+  limit: number = ARCHIVE_LIMITS.download,
+): Promise<Uint8Array> {
   let response: Response;
   try {
     response = await fetch(url, { redirect: "follow" });
@@ -209,14 +213,18 @@ export async function download(url: string): Promise<Uint8Array> {
   }
   const chunks: Uint8Array[] = [];
   let total = 0;
+  const size = Number(response.headers.get("content-length")) || undefined;
   for await (const chunk of response.body) {
     total += chunk.length;
-    if (total > ARCHIVE_LIMITS.download) {
+    if (total > limit) {
       await response.body.cancel().catch(() => {});
-      refuse(`the download passed ${ARCHIVE_LIMITS.download} bytes`);
+      progress(downloadLine(url, total), true);
+      refuse(`the download passed ${limit} bytes`);
     }
     chunks.push(chunk);
+    progress(downloadLine(url, total, size));
   }
+  progress(downloadLine(url, total, size), true);
   const out = new Uint8Array(total);
   let off = 0;
   for (const c of chunks) {

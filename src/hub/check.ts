@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { isWellKnownSource } from "./source.ts";
 import { SkillrtError } from "../errors.ts";
 import { dirname, joinPath } from "../home/paths.ts";
 import type { Setup } from "../home/setup.ts";
@@ -54,9 +55,14 @@ export async function sourceHash(setup: Setup, source: string): Promise<string> 
   }
 }
 
-/** What to fetch again: a local path by its real path (the cwd may differ now), else the source. */
+/**
+ * What to fetch again: a local path by its real path (the cwd may differ now), a skill
+ * of a well-known index by its index URL, else the source as given.
+ */
 export function refetchSource(record: LockRecord): string {
-  return record.identifier.startsWith("/") ? record.identifier : record.source;
+  return record.identifier.startsWith("/") || isWellKnownSource(record.identifier)
+    ? record.identifier
+    : record.source;
 }
 
 async function checkOne(setup: Setup, name: string, record: LockRecord): Promise<CheckedSkill> {

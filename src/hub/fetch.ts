@@ -16,7 +16,8 @@ import {
   skillRootOf,
 } from "./archive.ts";
 import { type Trust, trustOf } from "./policy.ts";
-import { parseSource, sourceName } from "./source.ts";
+import { parseSource, type Source, sourceName } from "./source.ts";
+import { configuredIndexes, fetchWellKnown } from "./well_known.ts";
 
 /** Extraction and file-count limits of [HUB-2] for folders. */
 export const INSTALL_LIMITS = { files: 1000, bytes: 25 * 1024 * 1024 };
@@ -68,6 +69,8 @@ export interface Fetched {
   fill(quarantine: string): void;
   /** Remote sources install under `--name` or their last path segment (known before fetching). */
   remote?: boolean;
+  /** Integrity warnings to pass on to the user. */
+  warnings?: string[];
 }
 
 /** True for a path that names an archive this version reads. */
@@ -174,20 +177,48 @@ async function gitClone(url: string, ref: string | undefined, dir: string): Prom
   }
 }
 
-/** Fetches any source ([HUB-1]); `work` is a scratch folder for git clones. */
-export async function fetchSource(setup: Setup, raw: string, work: string): Promise<Fetched> {
+/** The hosts and programs a source needs: what the sandbox plan grants for it. */
+export function sourceNeeds(source: Source): { net: string[]; run: string[] } {
+  if (source.kind === "http" || source.kind === "github") return { net: [source.host], run: [] };
+  if (source.kind === "well-known") return { net: source.hosts, run: [] };
+  if (source.kind === "git") return { net: [], run: ["git"] };
+  return { net: [], run: [] };
+}
+
+/** Parses a source with the home's GitHub base and well-known indexes (`index` overrides them). */
+export function sourceOf(setup: Setup, raw: string, index?: string): Source {
   const githubBase = typeof setup.config.hub.github_base === "string"
     ? setup.config.hub.github_base
     : undefined;
-  const source = parseSource(raw, githubBase, (p) => {
+  return parseSource(raw, githubBase, (p) => {
     try {
-      Deno.statSync(p);
+      Deno.statSync(resolvePath(setup.host.cwd, p));
       return true;
     } catch {
       return false;
     }
-  });
+  }, configuredIndexes(setup, index));
+}
+
+/**
+ * Fetches any source ([HUB-1]); `work` is a scratch folder for git clones and `index`
+ * a well-known index to look a bare name up in instead of the configured ones.
+ */
+export async function fetchSource(
+  setup: Setup,
+  raw: string,
+  work: string,
+  index?: string,
+): Promise<Fetched> {
+  const source = sourceOf(setup, raw, index);
   const name = sourceName(source);
+  if (source.kind === "well-known") {
+    const got = await fetchWellKnown(source.indexes, source.name);
+    return {
+      ...fromFiles(got.files, got.identifier, trustOf({ kind: "other" }), name),
+      warnings: got.warnings,
+    };
+  }
   if (source.kind === "local") return await fetchLocal(resolvePath(setup.host.cwd, source.path));
   if (source.kind === "http") {
     const files = await readArchiveBytes(await download(source.url), new URL(source.url).pathname);

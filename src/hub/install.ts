@@ -1,9 +1,9 @@
 /**
- * Installing a skill from a local folder or a local `.tar.gz`/`.tgz`/`.zip` ([HUB-2]): put into
+ * Installing a skill from any source of [HUB-1] ([HUB-2]): put into
  * `skills/.hub/quarantine/<name>-<random>/` within the limits, validated, scanned, judged
  * by the trust policy, confirmed, then moved into `skills/[<category>/]<name>` by rename
  * and recorded in the lock file and the audit log. Any failure leaves the skills tree as
- * it was and the quarantine removed. (Git and remote sources come next.)
+ * it was and the quarantine removed.
  *
  * @module
  */
@@ -17,6 +17,7 @@ import { appendAudit, auditText } from "./audit.ts";
 import { hashFolder, readLockDocument, updateLock } from "./lock_write.ts";
 import { decide } from "./policy.ts";
 import { type Fetched, fetchSource } from "./fetch.ts";
+import { progress } from "./progress.ts";
 import { type ScanFinding, scanFolder, type Verdict } from "./scanner.ts";
 
 /** How to install. */
@@ -29,6 +30,8 @@ export interface InstallOptions {
   force?: boolean;
   /** Replace an installed skill (without overriding the policy): what `hub update` does. */
   replace?: boolean;
+  /** A well-known index to look a bare skill name up in (instead of `skills.hub.indexes`). */
+  index?: string;
   /** Confirm without asking (not enough for `ask` cells of the policy). */
   yes?: boolean;
   /** Asks the user a yes/no question at the terminal; undefined when there is none. */
@@ -53,6 +56,8 @@ export interface InstallResult {
   findings: ScanFinding[];
   /** `sha256:` content hash. */
   content_hash: string;
+  /** Integrity warnings (for example an index without digests). */
+  warnings: string[];
 }
 
 function randomSuffix(): string {
@@ -89,7 +94,7 @@ export async function installSkill(
   const work = joinPath(root, ".hub", "quarantine", `git-${randomSuffix()}`);
   let fetched: Fetched;
   try {
-    fetched = await fetchSource(setup, source, work);
+    fetched = await fetchSource(setup, source, work, options.index);
   } catch (error) {
     try {
       Deno.removeSync(work, { recursive: true });
@@ -121,7 +126,9 @@ export async function installSkill(
   try {
     fetched.fill(quarantine);
     validateSkillContent(Deno.readTextFileSync(joinPath(quarantine, "SKILL.md")));
+    progress(`Scanning '${name}'…`);
     const report = scanFolder(quarantine);
+    progress(`Scanned '${name}': ${report.verdict}, ${report.findings.length} findings.`, true);
     const trust = fetched.trust;
     const typedYes = !options.yes && options.confirm
       ? await options.confirm(
@@ -187,6 +194,7 @@ export async function installSkill(
       scan_verdict: report.verdict,
       findings: report.findings,
       content_hash: hashed.content_hash,
+      warnings: fetched.warnings ?? [],
     };
   } finally {
     for (const scratch of [quarantine, work]) {

@@ -1,17 +1,21 @@
 /**
  * Hub sources ([HUB-1]), parsed without touching anything: a local folder or archive,
  * an `http(s)` archive, a git repository (`git+https://…`, `git+file://…`, a `.git` URL,
- * with `#ref` and `//subpath`), or the GitHub shorthand `owner/repo[/path][@ref]`.
+ * with `#ref` and `//subpath`), the GitHub shorthand `owner/repo[/path][@ref]`, or a
+ * skill of a well-known index (a bare name looked up in the configured indexes, or
+ * `https://host/.well-known/agent-skills/index.json#name`).
  *
  * @module
  */
 import { SkillrtError } from "../errors.ts";
+import { WELL_KNOWN_PATH } from "./well_known_index.ts";
 
 /** A parsed source. */
 export type Source =
   | { kind: "local"; path: string }
   | { kind: "http"; url: string; host: string }
   | { kind: "git"; url: string; ref?: string; subpath?: string; host?: string }
+  | { kind: "well-known"; name: string; indexes: string[]; hosts: string[] }
   | {
     kind: "github";
     owner: string;
@@ -49,12 +53,31 @@ function splitGit(rest: string): { url: string; ref?: string; subpath?: string }
   return { url, ref, subpath };
 }
 
-/** Parses a source string; `githubBase` is where the shorthand's tarballs come from. */
+function wellKnown(name: string, indexes: string[]): Source {
+  return { kind: "well-known", name, indexes, hosts: indexes.map((i) => new URL(i).host) };
+}
+
+/** True for `https://host/.well-known/agent-skills/index.json#name`: a skill of an index. */
+export function isWellKnownSource(source: string): boolean {
+  const at = source.indexOf(`${WELL_KNOWN_PATH}#`);
+  return /^https?:\/\//.test(source) && at !== -1 &&
+    at + WELL_KNOWN_PATH.length + 1 < source.length;
+}
+
+/**
+ * Parses a source string; `githubBase` is where the shorthand's tarballs come from and
+ * `indexes` are the well-known indexes a bare skill name is looked up in.
+ */
 export function parseSource(
   source: string,
   githubBase = "https://api.github.com",
   exists: (p: string) => boolean = () => false,
+  indexes: string[] = [],
 ): Source {
+  if (isWellKnownSource(source)) {
+    const hash = source.indexOf("#");
+    return wellKnown(source.slice(hash + 1), [source.slice(0, hash)]);
+  }
   if (source.startsWith("git+")) {
     const { url, ref, subpath } = splitGit(source.slice(4));
     return {
@@ -95,6 +118,7 @@ export function parseSource(
       host: new URL(url).host,
     };
   }
+  if (indexes.length > 0 && /^[a-z0-9][a-z0-9-]*$/.test(source)) return wellKnown(source, indexes);
   return { kind: "local", path: source };
 }
 
@@ -111,5 +135,7 @@ export function sourceName(source: Source): string {
         .replace(/\.git$/i, "");
     case "github":
       return (source.path ?? source.repo).split("/").pop()!;
+    case "well-known":
+      return source.name;
   }
 }

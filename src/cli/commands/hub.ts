@@ -1,6 +1,5 @@
 /**
- * `hub install|list|uninstall|verify|scan|audit` ([HUB-2..6]). This version installs
- * from local folders; archives, git and remote sources are the rest of the hub issue.
+ * `hub install|search|list|uninstall|verify|check|update|scan|audit` ([HUB-1..6]).
  *
  * @module
  */
@@ -10,6 +9,7 @@ import { resolvePath } from "../../home/paths.ts";
 import { scanFolder } from "../../hub/scanner.ts";
 import { installSkill } from "../../hub/install.ts";
 import { listInstalled, uninstall, verifyInstalled } from "../../hub/installed.ts";
+import { configuredIndexes, searchIndexes } from "../../hub/well_known.ts";
 import { checkInstalled, updateInstalled } from "../../hub/check.ts";
 import type { ExecuteContext } from "../execute.ts";
 import type { SkillRuntime } from "../../runtime.ts";
@@ -19,6 +19,7 @@ import type { CommandRequest, Outcome } from "../request.ts";
 /** The actions of `hub`. */
 export const HUB_ACTIONS: readonly string[] = [
   "install",
+  "search",
   "list",
   "uninstall",
   "verify",
@@ -42,6 +43,22 @@ export async function run(
     throw new UsageError(`Unknown hub action '${action}'; use ${HUB_ACTIONS.join(", ")}.`);
   }
   if (action === "audit") return audit(runtime, request);
+  if (action === "search") {
+    const doc = await searchIndexes(
+      configuredIndexes(runtime.setup, str(request.options.index)),
+      target ?? "",
+    );
+    return respond(global, doc, () =>
+      [
+        doc.results.length === 0 ? `No skill matches '${doc.query}'.` : table(
+          ["NAME", "DESCRIPTION", "INDEX"],
+          doc.results.map((r) => [r.name, clip(r.description, 60), r.index]),
+          global.color,
+        ),
+        ...doc.unreachable.map((u) => `Unreachable: ${u.error}`),
+        ...doc.problems,
+      ].join("\n"));
+  }
   if (action === "list") {
     const doc = listInstalled(root);
     return respond(
@@ -117,6 +134,7 @@ export async function run(
         category: str(request.options.category),
         force: request.options.force === true,
         yes: request.options.yes === true,
+        index: str(request.options.index),
         confirm: ctx.confirm,
       },
     );
@@ -124,7 +142,10 @@ export async function run(
       global,
       doc,
       () =>
-        `Installed '${doc.name}' at ${doc.install_path} (${doc.trust_level}, ${doc.scan_verdict}).`,
+        [
+          `Installed '${doc.name}' at ${doc.install_path} (${doc.trust_level}, ${doc.scan_verdict}).`,
+          ...doc.warnings.map((w) => `Warning: ${w}`),
+        ].join("\n"),
     );
   }
   const doc = scanFolder(resolvePath(runtime.setup.host.cwd, target));

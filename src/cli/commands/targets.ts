@@ -8,8 +8,9 @@
 import { joinPath, resolvePath } from "../../home/paths.ts";
 import { SkillrtError } from "../../errors.ts";
 import { installName, installPath } from "../../hub/install.ts";
-import { fetchLocal } from "../../hub/fetch.ts";
-import { parseSource, sourceName } from "../../hub/source.ts";
+import { fetchLocal, sourceNeeds, sourceOf } from "../../hub/fetch.ts";
+import { sourceName } from "../../hub/source.ts";
+import { configuredIndexes } from "../../hub/well_known.ts";
 import { validateName } from "../../manage/validation.ts";
 import { readLockDocument } from "../../hub/lock_write.ts";
 import { refetchSource } from "../../hub/check.ts";
@@ -34,17 +35,7 @@ let grants: Grants = { net: [], run: [] };
  */
 async function installTarget(runtime: SkillRuntime, request: CommandRequest, arg: string) {
   const str = (v: unknown) => (typeof v === "string" ? v : undefined);
-  const hub = runtime.setup.config.hub;
-  const githubBase = typeof hub.github_base === "string" ? hub.github_base : undefined;
-  const exists = (p: string) => {
-    try {
-      Deno.statSync(resolvePath(runtime.setup.host.cwd, p));
-      return true;
-    } catch {
-      return false;
-    }
-  };
-  const source = parseSource(arg, githubBase, exists);
+  const source = sourceOf(runtime.setup, arg, str(request.options.index));
   let name: string;
   if (source.kind === "local") {
     const fetched = await fetchLocal(resolvePath(runtime.setup.host.cwd, arg)).catch(
@@ -57,30 +48,20 @@ async function installTarget(runtime: SkillRuntime, request: CommandRequest, arg
     );
     name = installName(fetched.folder, fetched.text, str(request.options.name));
   } else name = validateName(str(request.options.name) ?? sourceName(source));
-  return {
-    path: installPath(name, str(request.options.category)),
-    net: source.kind === "http" || source.kind === "github" ? source.host : undefined,
-    git: source.kind === "git",
-  };
+  return { path: installPath(name, str(request.options.category)), needs: sourceNeeds(source) };
 }
 
 /** `hub check|update`: scratch space in the hub folder, the sources' hosts and git; update also the skills. */
 function sourceGrants(runtime: SkillRuntime, action: string, name?: string): string[] {
   const local = runtime.setup.local_root;
-  const hub = runtime.setup.config.hub;
-  const githubBase = typeof hub.github_base === "string" ? hub.github_base : undefined;
   const entries = Object.entries(readLockDocument(local).installed).filter(([n]) =>
     name === undefined || n === name
   );
   const paths = [joinPath(local, ".hub")];
   for (const [, record] of entries) {
-    const source = parseSource(
-      refetchSource(record),
-      githubBase,
-      () => record.identifier.startsWith("/"),
-    );
-    if (source.kind === "http" || source.kind === "github") grants.net.push(source.host);
-    if (source.kind === "git") grants.run.push("git");
+    const needs = sourceNeeds(sourceOf(runtime.setup, refetchSource(record)));
+    grants.net.push(...needs.net);
+    grants.run.push(...needs.run);
     if (action === "update") paths.push(firstMissing(joinPath(local, record.install_path)));
   }
   return paths;
@@ -100,6 +81,11 @@ export async function writePathsFor(
     if (action === "reject" && arg) return manager.queueTargets();
     return [];
   }
+  if (request.command === "hub" && action === "search") {
+    const index = typeof request.options.index === "string" ? request.options.index : undefined;
+    grants.net.push(...configuredIndexes(runtime.setup, index).map((i) => new URL(i).host));
+    return [];
+  }
   if (request.command === "hub" && (action === "check" || action === "update") && !arg) {
     return sourceGrants(runtime, action, undefined);
   }
@@ -107,8 +93,8 @@ export async function writePathsFor(
     const hubDir = joinPath(local, ".hub");
     if (action === "install") {
       const target = await installTarget(runtime, request, arg);
-      if (target.net) grants.net.push(target.net);
-      if (target.git) grants.run.push("git");
+      grants.net.push(...target.needs.net);
+      grants.run.push(...target.needs.run);
       return [firstMissing(hubDir), firstMissing(joinPath(local, target.path))];
     }
     if (action === "check" || action === "update") return sourceGrants(runtime, action, arg);

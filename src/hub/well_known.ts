@@ -1,0 +1,191 @@
+/**
+ * Fetching from Agent Skills well-known indexes ([HUB-1]): `hub search` over the
+ * configured indexes (`skills.hub.indexes` or `--index`) and installing a skill by name.
+ * A skill comes as its package archive or file by file; every byte is checked against
+ * the index's digests before it reaches the quarantine, and everything is fetched from
+ * the index's own host, the only one the sandbox plan grants.
+ *
+ * @module
+ */
+import { SkillrtError, UsageError } from "../errors.ts";
+import type { Setup } from "../home/setup.ts";
+import { ARCHIVE_LIMITS, type ArchiveFile, download, readArchiveBytes } from "./archive.ts";
+import {
+  type IndexSkill,
+  indexUrl,
+  matchSkills,
+  parseIndex,
+  sha256Hex,
+  skillDigest,
+  type WellKnownIndex,
+} from "./well_known_index.ts";
+
+/** The index URLs to use: `--index` when given, else `skills.hub.indexes` (a list or one string). */
+export function configuredIndexes(setup: Setup, option?: string): string[] {
+  if (option) return [indexUrl(option)];
+  const raw = setup.config.hub.indexes;
+  const list = typeof raw === "string" ? [raw] : Array.isArray(raw) ? raw : [];
+  return list.filter((v): v is string => typeof v === "string").map(indexUrl);
+}
+
+/** Downloads and parses one index. */
+export async function fetchIndex(url: string): Promise<WellKnownIndex> {
+  return parseIndex(new TextDecoder().decode(await download(url)), url);
+}
+
+/** One search hit. */
+export interface SearchHit {
+  /** The skill's name (install it with `hub install NAME`). */
+  name: string;
+  /** Its description. */
+  description: string;
+  /** The index that lists it. */
+  index: string;
+  /** How many files it has. */
+  files: number;
+  /** True when it offers a package archive. */
+  package: boolean;
+}
+
+/** What `hub search` returns. */
+export interface SearchResult {
+  /** True when at least one index answered. */
+  success: true;
+  /** The query. */
+  query: string;
+  /** Matches, by index order then name. */
+  results: SearchHit[];
+  /** Indexes that could not be read, with why. */
+  unreachable: { index: string; error: string }[];
+  /** Entries skipped as malformed. */
+  problems: string[];
+}
+
+/** Searches the indexes for skills whose name or description holds every word of `query`. */
+export async function searchIndexes(indexes: string[], query: string): Promise<SearchResult> {
+  if (indexes.length === 0) {
+    throw new UsageError(
+      "No well-known index to search: pass --index URL or set skills.hub.indexes in config.yaml.",
+    );
+  }
+  const results: SearchHit[] = [];
+  const unreachable: SearchResult["unreachable"] = [];
+  const problems: string[] = [];
+  for (const index of indexes) {
+    try {
+      const doc = await fetchIndex(index);
+      problems.push(...doc.problems);
+      for (const s of matchSkills(doc.skills, query).sort((a, b) => a.name < b.name ? -1 : 1)) {
+        results.push({
+          name: s.name,
+          description: s.description,
+          index,
+          files: s.files.length,
+          package: s.package !== undefined,
+        });
+      }
+    } catch (error) {
+      unreachable.push({ index, error: (error as Error).message });
+    }
+  }
+  if (unreachable.length === indexes.length) {
+    throw new SkillrtError(unreachable.map((u) => u.error).join(" "), { unreachable });
+  }
+  return { success: true, query, results, unreachable, problems };
+}
+
+/** A skill fetched from an index, ready for the quarantine. */
+export interface WellKnownSkill {
+  /** `<index URL>#<name>`: what `hub check|update` fetch again. */
+  identifier: string;
+  /** Its files, checked against the index. */
+  files: ArchiveFile[];
+  /** Integrity warnings (a v0.1 index has no digests to check). */
+  warnings: string[];
+}
+
+function sameHost(url: string, index: string): string {
+  const resolved = new URL(url, index);
+  if (resolved.host !== new URL(index).host) {
+    throw new SkillrtError(
+      `Refusing '${resolved.href}': it is not on the index's host '${new URL(index).host}'.`,
+    );
+  }
+  return resolved.href;
+}
+
+async function packageFiles(skill: IndexSkill, index: string): Promise<ArchiveFile[]> {
+  const url = sameHost(skill.package!.url, index);
+  const bytes = await download(url);
+  if (`sha256:${await sha256Hex(bytes)}` !== skill.package!.digest) {
+    throw new SkillrtError(`Refusing '${skill.name}': the package does not match its digest.`);
+  }
+  const files = await readArchiveBytes(bytes, new URL(url).pathname);
+  const listed = new Set(skill.files.map((f) => f.path));
+  const extra = files.find((f) => !listed.has(f.path));
+  if (extra) {
+    throw new SkillrtError(`Refusing '${skill.name}': the package holds unlisted '${extra.path}'.`);
+  }
+  return files;
+}
+
+async function singleFiles(skill: IndexSkill, index: string): Promise<ArchiveFile[]> {
+  if (skill.files.length > ARCHIVE_LIMITS.files) {
+    throw new SkillrtError(`Refusing '${skill.name}': more than ${ARCHIVE_LIMITS.files} files.`);
+  }
+  const files: ArchiveFile[] = [];
+  let budget = ARCHIVE_LIMITS.download;
+  for (const f of skill.files) {
+    const rel = f.path.split("/").map(encodeURIComponent).join("/");
+    const data = await download(sameHost(`${skill.name}/${rel}`, index), budget);
+    budget -= data.length;
+    files.push({ path: f.path, data });
+  }
+  return files;
+}
+
+/** Checks files against the index: each listed file present, per-file and skill digests equal. */
+export async function verifyAgainstIndex(
+  skill: IndexSkill,
+  files: ArchiveFile[],
+): Promise<string[]> {
+  const byPath = new Map(files.map((f) => [f.path, f.data]));
+  const hashed: { path: string; hex: string }[] = [];
+  for (const f of skill.files) {
+    const data = byPath.get(f.path);
+    if (!data) throw new SkillrtError(`Refusing '${skill.name}': '${f.path}' is missing.`);
+    const hex = await sha256Hex(data);
+    if (f.digest && f.digest !== `sha256:${hex}`) {
+      throw new SkillrtError(`Refusing '${skill.name}': '${f.path}' does not match its digest.`);
+    }
+    hashed.push({ path: f.path, hex });
+  }
+  if (skill.digest && (await skillDigest(hashed)) !== skill.digest) {
+    throw new SkillrtError(`Refusing '${skill.name}': the files do not match the skill digest.`);
+  }
+  const unverified = skill.files.some((f) => !f.digest);
+  return unverified
+    ? [`'${skill.name}' comes from an index without file digests; its integrity is unverified.`]
+    : [];
+}
+
+/** Finds `name` in the indexes (first index that lists it wins) and fetches its files. */
+export async function fetchWellKnown(indexes: string[], name: string): Promise<WellKnownSkill> {
+  const tried: string[] = [];
+  for (const index of indexes) {
+    const doc = await fetchIndex(index);
+    const skill = doc.skills.find((s) => s.name === name);
+    if (!skill) {
+      tried.push(index);
+      continue;
+    }
+    const files = skill.package
+      ? await packageFiles(skill, index)
+      : await singleFiles(skill, index);
+    const warnings = await verifyAgainstIndex(skill, files);
+    return { identifier: `${index}#${name}`, files, warnings };
+  }
+  throw new SkillrtError(
+    `No skill '${name}' in the index${tried.length > 1 ? "es" : ""}: ${tried.join(", ")}.`,
+  );
+}
