@@ -40,6 +40,16 @@ export function checkEntryPath(path: string): string {
   return clean;
 }
 
+function concat(chunks: Uint8Array[], total: number): Uint8Array {
+  const out = new Uint8Array(total);
+  let off = 0;
+  for (const c of chunks) {
+    out.set(c, off);
+    off += c.length;
+  }
+  return out;
+}
+
 function counter() {
   let files = 0;
   let bytes = 0;
@@ -68,13 +78,7 @@ async function gunzip(data: Uint8Array): Promise<Uint8Array> {
     if (error instanceof SkillrtError) throw error;
     refuse("it is not a valid gzip file");
   }
-  const out = new Uint8Array(total);
-  let off = 0;
-  for (const c of chunks) {
-    out.set(c, off);
-    off += c.length;
-  }
-  return out;
+  return concat(chunks, total);
 }
 
 const text = (b: Uint8Array) => new TextDecoder().decode(b).replace(/\0.*$/s, "");
@@ -225,13 +229,7 @@ export async function download(
     progress(downloadLine(url, total, size));
   }
   progress(downloadLine(url, total, size), true);
-  const out = new Uint8Array(total);
-  let off = 0;
-  for (const c of chunks) {
-    out.set(c, off);
-    off += c.length;
-  }
-  return out;
+  return concat(chunks, total);
 }
 
 /** The folder inside an archive that holds the skill: where its only shallowest SKILL.md is. */
