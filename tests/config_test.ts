@@ -122,3 +122,17 @@ Deno.test("[H-4][S-1] project skills only from a trusted project root, and never
   );
   equal(findProjectRoot(`${tree}/proj/sub`, `${tree}/proj`), null);
 });
+
+Deno.test("[H-2][HUB-1] skills.hub.indexes: a URL or a list of URLs; anything else is a problem", () => {
+  deepEqual(
+    parseConfig("skills:\n  hub:\n    indexes: [https://a.test, https://b.test]\n").config.hub
+      .indexes,
+    ["https://a.test", "https://b.test"],
+  );
+  const bad = parseConfig("skills:\n  hub:\n    indexes: 12\n", "/h/config.yaml");
+  equal(bad.config.hub.indexes, undefined);
+  deepEqual(bad.problems.map((p) => [p.code, p.message]), [[
+    "config.type",
+    "'skills.hub.indexes' must be a URL or a list of URLs; the default is used.",
+  ]]);
+});

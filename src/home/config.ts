@@ -171,6 +171,14 @@ export function parseConfig(text: string, file = "config.yaml"): LoadedConfig {
     if (isMapping(v)) config[key] = v;
     else if (v !== undefined && v !== null) bad(key, "a mapping");
   }
+  const indexes = config.hub.indexes;
+  if (
+    indexes !== undefined && indexes !== null && typeof indexes !== "string" &&
+    !(Array.isArray(indexes) && indexes.every((i) => typeof i === "string"))
+  ) {
+    bad("hub.indexes", "a URL or a list of URLs");
+    delete config.hub.indexes;
+  }
   return { config, problems };
 }
 
