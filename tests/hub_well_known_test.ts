@@ -306,6 +306,29 @@ Deno.test("[HUB-1] hub search without an index is a usage error (exit 2)", async
   );
 });
 
+/** Runs the CLI with stdout and stderr on a real pty (script(1)); returns what the pty showed. */
+async function underPty(args: string[]): Promise<string> {
+  const home = makeTree({ "skills/.keep": "" });
+  const argv = [
+    Deno.execPath(),
+    "run",
+    ...WARDEN_FLAGS,
+    `${REPO}/main.ts`,
+    "--home",
+    home,
+    ...args,
+  ];
+  const line = argv.map((a) => `'${a.replaceAll("'", `'\\''`)}'`).join(" ");
+  const out = await new Deno.Command("script", {
+    args: ["-qec", line, "/dev/null"],
+    env: { NO_COLOR: "1" },
+    stdin: "null",
+  }).output();
+  const text = new TextDecoder().decode(out.stdout);
+  equal(out.code, 0, text);
+  return text;
+}
+
 Deno.test("[HUB-7] progress on stderr only when it is a terminal (a real pty from script(1))", async () => {
   const pkg = await tarGz(PACKED);
   const server = Deno.serve(
@@ -324,30 +347,30 @@ Deno.test("[HUB-7] progress on stderr only when it is a terminal (a real pty fro
     ]);
     equal(quiet.code, 0, quiet.stderr);
     equal(quiet.stderr, "");
-    const home = makeTree({ "skills/.keep": "" });
-    const argv = [
-      Deno.execPath(),
-      "run",
-      ...WARDEN_FLAGS,
-      `${REPO}/main.ts`,
-      "--home",
-      home,
-      "hub",
-      "install",
-      source,
-      "--yes",
-    ];
-    const line = argv.map((a) => `'${a.replaceAll("'", `'\\''`)}'`).join(" ");
-    const out = await new Deno.Command("script", {
-      args: ["-qec", line, "/dev/null"],
-      env: { NO_COLOR: "1" },
-      stdin: "null",
-    }).output();
-    const text = new TextDecoder().decode(out.stdout);
-    equal(out.code, 0, text);
+    const text = await underPty(["hub", "install", source, "--yes"]);
     ok(text.includes(`Downloading ${source}: `), text);
     ok(text.includes("Scanned 'packed': safe, 0 findings."), text);
     ok(text.includes("Installed 'packed' at packed (community, safe)."), text);
+    // A git clone is a download too.
+    const repo = makeTree({ "SKILL.md": PACKED["SKILL.md"].replace("packed", "cloned") });
+    for (
+      const args of [["init", "-q", "-b", "main"], ["add", "."], ["commit", "-qm", "v1"]]
+    ) {
+      const r = await new Deno.Command("git", {
+        args: ["-c", "user.name=t", "-c", "user.email=t@e", ...args],
+        cwd: repo,
+      }).output();
+      equal(r.success, true);
+    }
+    const cloned = await underPty([
+      "hub",
+      "install",
+      `git+file://${repo}#main`,
+      "--name",
+      "cloned",
+      "--yes",
+    ]);
+    ok(cloned.includes(`Cloning file://${repo} at main: done.`), cloned);
   } finally {
     await server.shutdown();
   }

@@ -16,6 +16,7 @@ import {
   skillRootOf,
 } from "./archive.ts";
 import { type Trust, trustOf } from "./policy.ts";
+import { progress } from "./progress.ts";
 import { parseSource, type Source, sourceName } from "./source.ts";
 import { configuredIndexes, fetchWellKnown } from "./well_known.ts";
 
@@ -157,6 +158,8 @@ async function gitClone(url: string, ref: string | undefined, dir: string): Prom
     dir,
   ];
   let out: Deno.CommandOutput;
+  const what = `Cloning ${url}${ref ? ` at ${ref}` : ""}`;
+  progress(`${what}…`);
   try {
     out = await new Deno.Command("git", {
       args,
@@ -166,11 +169,13 @@ async function gitClone(url: string, ref: string | undefined, dir: string): Prom
       env: { GIT_TERMINAL_PROMPT: "0" },
     }).output();
   } catch (error) {
+    progress(`${what}: failed.`, true);
     if (error instanceof Deno.errors.NotFound) {
       throw new SkillrtError("The git program is not installed.");
     }
     throw error;
   }
+  progress(`${what}: ${out.success ? "done" : "failed"}.`, true);
   if (!out.success) {
     const why = new TextDecoder().decode(out.stderr).trim().split("\n").pop() ?? "";
     throw new SkillrtError(`git clone of '${url}' failed: ${why}`);
