@@ -1,12 +1,7 @@
-import { deepEqual, equal, ok, rejects, throws } from "node:assert/strict";
+import { deepEqual, equal, ok, throws } from "node:assert/strict";
 import { verifyAgainstIndex } from "../src/hub/well_known.ts";
-import {
-  indexUrl,
-  matchSkills,
-  parseIndex,
-  sha256Hex,
-  skillDigest,
-} from "../src/hub/well_known_index.ts";
+import { sha256Hex } from "../src/deps/hash.ts";
+import { indexUrl, matchSkills, parseIndex, skillDigest } from "../src/hub/well_known_index.ts";
 import { parseSource } from "../src/hub/source.ts";
 import { downloadLine, formatBytes } from "../src/hub/progress.ts";
 import { cliJson, makeTree, REPO, snapshot } from "./helpers.ts";
@@ -15,14 +10,14 @@ import { WARDEN_FLAGS } from "../src/sandbox/warden_flags.ts";
 const enc = new TextEncoder();
 const hex = (text: string) => sha256Hex(enc.encode(text));
 
-Deno.test("[HUB-1] well-known index: the skill digest of the discovery draft's worked example", async () => {
+Deno.test("[HUB-1] well-known index: the skill digest of the discovery draft's worked example", () => {
   const files = [
-    { path: "scripts/run.sh", hex: await hex("#!/bin/sh\n") },
-    { path: "SKILL.md", hex: await hex("# Hello\n") },
+    { path: "scripts/run.sh", hex: hex("#!/bin/sh\n") },
+    { path: "SKILL.md", hex: hex("# Hello\n") },
   ];
   equal(files[1].hex, "90f8ec5669cd34183b9b0fdf8b94f5efb4c3672876330f4aa76088c2b4ad17be");
   equal(
-    await skillDigest(files),
+    skillDigest(files),
     "sha256:34f7a8c484e9991f3e71a309f31332d6335efc01f544105c4185a7c4ab12eb1e",
   );
 });
@@ -125,15 +120,15 @@ async function tarGz(files: Record<string, string>): Promise<Uint8Array> {
   return Deno.readFileSync(out);
 }
 
-async function entry(name: string, description: string, files: Record<string, string>) {
+function entry(name: string, description: string, files: Record<string, string>) {
   const list = [];
   for (const [path, text] of Object.entries(files)) {
-    list.push({ path, digest: `sha256:${await hex(text)}`, hex: await hex(text) });
+    list.push({ path, digest: `sha256:${hex(text)}`, hex: hex(text) });
   }
   return {
     name,
     description,
-    digest: await skillDigest(list),
+    digest: skillDigest(list),
     files: list.map(({ path, digest }) => ({ path, digest })),
   };
 }
@@ -165,12 +160,12 @@ Deno.test("[HUB-1][HUB-2][HUB-6] a well-known index on 127.0.0.1: search, instal
     const pkg = await tarGz(PACKED);
     served["/.well-known/agent-skills/packed.tar.gz"] = pkg;
     const packed = {
-      ...(await entry("packed", "Comes as a package", PACKED)),
-      package: { url: "packed.tar.gz", digest: `sha256:${await sha256Hex(pkg)}` },
+      ...entry("packed", "Comes as a package", PACKED),
+      package: { url: "packed.tar.gz", digest: `sha256:${sha256Hex(pkg)}` },
     };
     index = {
       version: "0.2.0",
-      skills: [await entry("pdf-tools", "Work with PDF files", PDF), packed],
+      skills: [entry("pdf-tools", "Work with PDF files", PDF), packed],
     };
     const home = makeTree({
       "skills/.keep": "",
@@ -226,7 +221,7 @@ Deno.test("[HUB-1][HUB-2][HUB-6] a well-known index on 127.0.0.1: search, instal
     put("pdf-tools", v2);
     index = {
       version: "0.2.0",
-      skills: [await entry("pdf-tools", "Work with PDF files", v2), packed],
+      skills: [entry("pdf-tools", "Work with PDF files", v2), packed],
     };
     const again = await cliJson(["--home", home, "hub", "check", "pdf-tools"]);
     equal((again.json.skills as { status: string }[])[0].status, "update_available");
@@ -376,22 +371,22 @@ Deno.test("[HUB-7] progress on stderr only when it is a terminal (a real pty fro
   }
 });
 
-Deno.test("[HUB-1] files checked against the index: v0.1 warns, a missing file refuses", async () => {
+Deno.test("[HUB-1] files checked against the index: v0.1 warns, a missing file refuses", () => {
   const data = enc.encode("# Hi\n");
   const old = { name: "old", description: "d", files: [{ path: "SKILL.md" }] };
-  deepEqual(await verifyAgainstIndex(old, [{ path: "SKILL.md", data }]), [
+  deepEqual(verifyAgainstIndex(old, [{ path: "SKILL.md", data }]), [
     "'old' comes from an index without file digests; its integrity is unverified.",
   ]);
   const two = { ...old, files: [{ path: "SKILL.md" }, { path: "a.md" }] };
-  await rejects(verifyAgainstIndex(two, [{ path: "SKILL.md", data }]), {
+  throws(() => verifyAgainstIndex(two, [{ path: "SKILL.md", data }]), {
     message: "Refusing 'old': 'a.md' is missing.",
   });
   const wrongSkill = {
     ...old,
     digest: `sha256:${"0".repeat(64)}`,
-    files: [{ path: "SKILL.md", digest: `sha256:${await sha256Hex(data)}` }],
+    files: [{ path: "SKILL.md", digest: `sha256:${sha256Hex(data)}` }],
   };
-  await rejects(verifyAgainstIndex(wrongSkill, [{ path: "SKILL.md", data }]), {
+  throws(() => verifyAgainstIndex(wrongSkill, [{ path: "SKILL.md", data }]), {
     message: "Refusing 'old': the files do not match the skill digest.",
   });
 });

@@ -7,6 +7,7 @@
  *
  * @module
  */
+import { sha256Hex } from "../deps/hash.ts";
 import { SkillrtError, UsageError } from "../errors.ts";
 import type { Setup } from "../home/setup.ts";
 import { ARCHIVE_LIMITS, type ArchiveFile, download, readArchiveBytes } from "./archive.ts";
@@ -15,7 +16,6 @@ import {
   indexUrl,
   matchSkills,
   parseIndex,
-  sha256Hex,
   skillDigest,
   type WellKnownIndex,
 } from "./well_known_index.ts";
@@ -117,7 +117,7 @@ function sameHost(url: string, index: string): string {
 async function packageFiles(skill: IndexSkill, index: string): Promise<ArchiveFile[]> {
   const url = sameHost(skill.package!.url, index);
   const bytes = await download(url);
-  if (`sha256:${await sha256Hex(bytes)}` !== skill.package!.digest) {
+  if (`sha256:${sha256Hex(bytes)}` !== skill.package!.digest) {
     throw new SkillrtError(`Refusing '${skill.name}': the package does not match its digest.`);
   }
   const files = await readArchiveBytes(bytes, new URL(url).pathname);
@@ -145,22 +145,19 @@ async function singleFiles(skill: IndexSkill, index: string): Promise<ArchiveFil
 }
 
 /** Checks files against the index: each listed file present, per-file and skill digests equal. */
-export async function verifyAgainstIndex(
-  skill: IndexSkill,
-  files: ArchiveFile[],
-): Promise<string[]> {
+export function verifyAgainstIndex(skill: IndexSkill, files: ArchiveFile[]): string[] {
   const byPath = new Map(files.map((f) => [f.path, f.data]));
   const hashed: { path: string; hex: string }[] = [];
   for (const f of skill.files) {
     const data = byPath.get(f.path);
     if (!data) throw new SkillrtError(`Refusing '${skill.name}': '${f.path}' is missing.`);
-    const hex = await sha256Hex(data);
+    const hex = sha256Hex(data);
     if (f.digest && f.digest !== `sha256:${hex}`) {
       throw new SkillrtError(`Refusing '${skill.name}': '${f.path}' does not match its digest.`);
     }
     hashed.push({ path: f.path, hex });
   }
-  if (skill.digest && (await skillDigest(hashed)) !== skill.digest) {
+  if (skill.digest && skillDigest(hashed) !== skill.digest) {
     throw new SkillrtError(`Refusing '${skill.name}': the files do not match the skill digest.`);
   }
   const unverified = skill.files.some((f) => !f.digest);
@@ -182,7 +179,7 @@ export async function fetchWellKnown(indexes: string[], name: string): Promise<W
     const files = skill.package
       ? await packageFiles(skill, index)
       : await singleFiles(skill, index);
-    const warnings = await verifyAgainstIndex(skill, files);
+    const warnings = verifyAgainstIndex(skill, files);
     return { identifier: `${index}#${name}`, files, warnings };
   }
   throw new SkillrtError(

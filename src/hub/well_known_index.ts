@@ -7,6 +7,7 @@
  *
  * @module
  */
+import { sha256Hex } from "../deps/hash.ts";
 import { SkillrtError } from "../errors.ts";
 
 /** The path of the index below a site. */
@@ -158,17 +159,11 @@ export function parseIndex(text: string, url: string): WellKnownIndex {
   return { version: version as string, skills, problems };
 }
 
-/** The hex SHA-256 of bytes. */
-export async function sha256Hex(data: Uint8Array): Promise<string> {
-  const digest = await crypto.subtle.digest("SHA-256", data as Uint8Array<ArrayBuffer>);
-  return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, "0")).join("");
-}
-
 /** The skill-level digest of the index: SHA-256 over sorted `path NUL hex LF` lines. */
-export async function skillDigest(files: { path: string; hex: string }[]): Promise<string> {
+export function skillDigest(files: { path: string; hex: string }[]): string {
   const sorted = [...files].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   const manifest = sorted.map((f) => `${f.path}\0${f.hex}\n`).join("");
-  return `sha256:${await sha256Hex(new TextEncoder().encode(manifest))}`;
+  return `sha256:${sha256Hex(new TextEncoder().encode(manifest))}`;
 }
 
 /** Skills whose name or description holds every word of the query (case-insensitive). */
