@@ -9,6 +9,7 @@ import { SkillrtError } from "../errors.ts";
 import { basename, dirname, ensureDir, joinPath, resolvePath } from "../home/paths.ts";
 import type { Setup } from "../home/setup.ts";
 import {
+  ARCHIVE_LIMITS,
   type ArchiveFile,
   download,
   readArchive,
@@ -17,11 +18,8 @@ import {
 } from "./archive.ts";
 import { type Trust, trustOf } from "./policy.ts";
 import { progress } from "./progress.ts";
-import { parseSource, type Source, sourceName } from "./source.ts";
+import { ARCHIVE, parseSource, type Source, sourceName } from "./source.ts";
 import { configuredIndexes, fetchWellKnown } from "./well_known.ts";
-
-/** Extraction and file-count limits of [HUB-2] for folders. */
-export const INSTALL_LIMITS = { files: 1000, bytes: 25 * 1024 * 1024 };
 
 /** Copies a folder into the quarantine, refusing links, devices and oversize trees. */
 export function copyIntoQuarantine(source: string, target: string): void {
@@ -44,11 +42,11 @@ export function copyIntoQuarantine(source: string, target: string): void {
       const info = Deno.statSync(joinPath(source, path));
       files++;
       bytes += info.size;
-      if (files > INSTALL_LIMITS.files) {
-        throw new SkillrtError(`Refusing to install: more than ${INSTALL_LIMITS.files} files.`);
+      if (files > ARCHIVE_LIMITS.files) {
+        throw new SkillrtError(`Refusing to install: more than ${ARCHIVE_LIMITS.files} files.`);
       }
-      if (bytes > INSTALL_LIMITS.bytes) {
-        throw new SkillrtError(`Refusing to install: more than ${INSTALL_LIMITS.bytes} bytes.`);
+      if (bytes > ARCHIVE_LIMITS.extracted) {
+        throw new SkillrtError(`Refusing to install: more than ${ARCHIVE_LIMITS.extracted} bytes.`);
       }
       Deno.copyFileSync(joinPath(source, path), joinPath(target, path));
     }
@@ -74,9 +72,21 @@ export interface Fetched {
   warnings?: string[];
 }
 
-/** True for a path that names an archive this version reads. */
-export function isArchivePath(path: string): boolean {
-  return /\.(tar\.gz|tgz|zip)$/i.test(path);
+/** The skill inside an archive's files: its folder, SKILL.md text and how to unpack it. */
+function unpack(files: ArchiveFile[]): Pick<Fetched, "text" | "fill"> & { root: string } {
+  const root = skillRootOf(files);
+  const inside = files.filter((f) => root === "" || f.path.startsWith(root + "/"))
+    .map((f) => ({ path: root === "" ? f.path : f.path.slice(root.length + 1), data: f.data }));
+  return {
+    root,
+    text: new TextDecoder().decode(inside.find((f) => f.path === "SKILL.md")!.data),
+    fill: (quarantine) => {
+      for (const f of inside) {
+        ensureDir(dirname(joinPath(quarantine, f.path)));
+        Deno.writeFileSync(joinPath(quarantine, f.path), f.data);
+      }
+    },
+  };
 }
 
 /** Reads a local source: a skill folder (trust `local`) or an archive (trust `community`). */
@@ -87,23 +97,14 @@ export async function fetchLocal(source: string): Promise<Fetched> {
   } catch {
     throw new SkillrtError(`Source '${source}' does not exist.`);
   }
-  if (isArchivePath(real) && Deno.statSync(real).isFile) {
-    const files = await readArchive(real);
-    const root = skillRootOf(files);
-    const inside = files.filter((f) => root === "" || f.path.startsWith(root + "/"))
-      .map((f) => ({ path: root === "" ? f.path : f.path.slice(root.length + 1), data: f.data }));
-    const skill = inside.find((f) => f.path === "SKILL.md")!;
+  if (ARCHIVE.test(real) && Deno.statSync(real).isFile) {
+    const { root, text, fill } = unpack(await readArchive(real));
     return {
       identifier: real,
       trust: trustOf({ kind: "other" }),
-      folder: root.split("/").pop() || basename(real).replace(/\.(tar\.gz|tgz|zip)$/i, ""),
-      text: new TextDecoder().decode(skill.data),
-      fill: (quarantine) => {
-        for (const f of inside) {
-          ensureDir(dirname(joinPath(quarantine, f.path)));
-          Deno.writeFileSync(joinPath(quarantine, f.path), f.data);
-        }
-      },
+      folder: root.split("/").pop() || basename(real).replace(ARCHIVE, ""),
+      text,
+      fill,
     };
   }
   let text: string;
@@ -127,22 +128,8 @@ function fromFiles(
   trust: Trust,
   folder: string,
 ): Fetched {
-  const root = skillRootOf(files);
-  const inside = files.filter((f) => root === "" || f.path.startsWith(root + "/"))
-    .map((f) => ({ path: root === "" ? f.path : f.path.slice(root.length + 1), data: f.data }));
-  return {
-    identifier,
-    trust,
-    folder,
-    text: new TextDecoder().decode(inside.find((f) => f.path === "SKILL.md")!.data),
-    remote: true,
-    fill: (quarantine) => {
-      for (const f of inside) {
-        ensureDir(dirname(joinPath(quarantine, f.path)));
-        Deno.writeFileSync(joinPath(quarantine, f.path), f.data);
-      }
-    },
-  };
+  const { text, fill } = unpack(files);
+  return { identifier, trust, folder, text, fill, remote: true };
 }
 
 /** Clones a git repository (shallow, no hooks run) into `dir`. */

@@ -26,7 +26,8 @@ export type Source =
     host: string;
   };
 
-const ARCHIVE = /\.(tar\.gz|tgz|zip)$/i;
+/** The file endings of the archives the hub reads. */
+export const ARCHIVE = /\.(tar\.gz|tgz|zip)$/i;
 const SHORTHAND =
   /^([A-Za-z0-9_.-]+)\/([A-Za-z0-9_.-]+)((?:\/[A-Za-z0-9_.-]+)*)(?:@([A-Za-z0-9_./-]+))?$/;
 
