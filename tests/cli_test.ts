@@ -4,6 +4,18 @@ import { WARDEN_FLAGS } from "../src/sandbox/warden_flags.ts";
 import { SkillRuntime } from "../src/runtime.ts";
 import { cli, cliJson, DEMO_HOME, makeTree, skill, snapshot, USAGE_FILES } from "./helpers.ts";
 
+/** The commands of the core issue: each must have help and a completion. */
+const CORE_COMMANDS = [
+  "list",
+  "search",
+  "view",
+  "prompt",
+  "validate",
+  "doctor",
+  "sandbox",
+  "completions",
+];
+
 Deno.test("[X-5] one source of flags: deno.json's skillrt and demo tasks use the warden's flags", () => {
   const flags = WARDEN_FLAGS.join(" ");
   equal(denoJson.tasks.skillrt, `deno run ${flags} main.ts`);
@@ -18,16 +30,7 @@ Deno.test("[C-1] global options stand before or after the command; --version; --
   const version = await cli(["--version"]);
   equal(version.stdout.trim(), denoJson.version);
   for (
-    const command of [
-      "list",
-      "search",
-      "view",
-      "prompt",
-      "validate",
-      "doctor",
-      "sandbox",
-      "completions",
-    ]
+    const command of CORE_COMMANDS
   ) {
     const help = await cli([command, "--help"]);
     equal(help.code, 0);
@@ -137,16 +140,7 @@ Deno.test("[C-5] completions for bash, zsh and fish name every command; bash's i
     const r = await cli(["completions", shell]);
     equal(r.code, 0);
     for (
-      const c of [
-        "list",
-        "search",
-        "view",
-        "prompt",
-        "validate",
-        "doctor",
-        "sandbox",
-        "completions",
-      ]
+      const c of CORE_COMMANDS
     ) ok(r.stdout.includes(c), `${shell}: ${c}`);
   }
   const bash = await cli(["completions", "bash"]);
