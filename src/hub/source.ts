@@ -8,7 +8,9 @@
  * @module
  */
 import { SkillrtError } from "../errors.ts";
-import { WELL_KNOWN_PATH } from "./well_known_index.ts";
+
+/** The path of an Agent Skills well-known index below a site. */
+export const WELL_KNOWN_PATH = "/.well-known/agent-skills/index.json";
 
 /** A parsed source. */
 export type Source =

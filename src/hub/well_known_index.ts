@@ -9,9 +9,7 @@
  */
 import { sha256Hex } from "../deps/hash.ts";
 import { SkillrtError } from "../errors.ts";
-
-/** The path of the index below a site. */
-export const WELL_KNOWN_PATH = "/.well-known/agent-skills/index.json";
+import { WELL_KNOWN_PATH } from "./source.ts";
 
 /** One file of an index entry. */
 export interface IndexFile {
