@@ -142,10 +142,11 @@ export async function updateInstalled(
       : dirname(record.install_path);
     try {
       updated.push(
-        await installSkill(setup, record.source, {
+        // Replaces the installed copy, but the trust policy judges the new version afresh.
+        await installSkill(setup, refetchSource(record), {
           name: n,
           category,
-          force: true,
+          replace: true,
           yes: true,
           confirm: options.confirm,
         }),

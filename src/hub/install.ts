@@ -171,7 +171,8 @@ export async function installSkill(
     const previous = lock.installed[name];
     await updateLock(root, (doc) => {
       doc.installed[name] = {
-        source,
+        // An update keeps the source as the user first gave it.
+        source: options.replace && previous ? previous.source : source,
         identifier: real,
         trust_level: trust,
         scan_verdict: report.verdict,
