@@ -1,6 +1,6 @@
 import { deepEqual, equal, ok, throws } from "node:assert/strict";
 import { verifyAgainstIndex } from "../src/hub/well_known.ts";
-import { sha256Hex } from "../src/deps/hash.ts";
+import { sha256Hex } from "../src/hash/sha256.ts";
 import { indexUrl, matchSkills, parseIndex, skillDigest } from "../src/hub/well_known_index.ts";
 import { parseSource } from "../src/hub/source.ts";
 import { downloadLine, formatBytes } from "../src/hub/progress.ts";

@@ -23,9 +23,8 @@ import { parseSource } from "../hub/source.ts";
 import { readLockDocument } from "../hub/lock_write.ts";
 import { mcpPlan, serveMcp } from "./mcp_relay.ts";
 import { runInWorker } from "../sandbox/run_worker.ts";
-import { completionScript } from "./completions.ts";
 import { outcomeOfError } from "./execute.ts";
-import { buildProgram, parseArgs } from "./program.ts";
+import { quickParse } from "./quick_parse.ts";
 import { failure, respond } from "./render.ts";
 import type { CommandRequest, Outcome } from "./request.ts";
 
@@ -86,11 +85,18 @@ function sandboxText(doc: ReturnType<typeof sandboxDocument>): string {
 export async function runCli(argv: string[], version: string): Promise<Outcome> {
   let request: CommandRequest | undefined;
   try {
-    const parsed = parseArgs(argv, version, readEnv, Deno.stdout.isTerminal());
+    const terminal = Deno.stdout.isTerminal();
+    // The usual lines skip commander (and the Node layer it loads); the rest go through it.
+    const parsed = quickParse(argv, readEnv, terminal) ??
+      (await import("./program.ts")).parseArgs(argv, version, readEnv, terminal);
     if (parsed.kind === "print") return { exitCode: 0, stdout: parsed.text, stderr: "" };
     request = parsed.request;
     let current: CommandRequest = request;
     if (request.command === "completions") {
+      const [{ buildProgram }, { completionScript }] = await Promise.all([
+        import("./program.ts"),
+        import("./completions.ts"),
+      ]);
       return {
         exitCode: 0,
         stdout: completionScript(buildProgram(version), request.args[0]),

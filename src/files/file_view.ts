@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { sha256Hex } from "../deps/hash.ts";
+import { sha256Hex } from "../hash/sha256.ts";
 import { SkillrtError } from "../errors.ts";
 import { decodeUtf8 } from "../frontmatter/read_head.ts";
 import { isAbsoluteAnywhere, isInside, joinPath } from "../home/paths.ts";

@@ -1,24 +1,49 @@
 /**
- * Small path helpers over `node:path`, so every module joins and resolves the same way.
+ * Small POSIX path helpers, so every module joins and resolves the same way. They are ours
+ * rather than `node:path` because importing Deno's Node layer costs the warden and every
+ * sandbox Worker milliseconds at start-up (SPEC §19); the tests hold them to `node:path`.
  *
  * @module
  */
-import * as path from "node:path";
 
-/** Resolves `p` against `base` (absolute paths stay as they are). */
+/**
+ * Normalizes a `/`-separated path: collapses `//`, `.` and `..` (never above the root of
+ * an absolute path), keeps a trailing slash, and yields `.` for an empty relative path.
+ */
+export function normalizePath(p: string): string {
+  if (p === "") return ".";
+  const absolute = p.startsWith("/");
+  const out: string[] = [];
+  for (const part of p.split("/")) {
+    if (part === "" || part === ".") continue;
+    if (part !== "..") out.push(part);
+    else if (out.length > 0 && out[out.length - 1] !== "..") out.pop();
+    else if (!absolute) out.push("..");
+  }
+  const joined = (absolute ? "/" : "") + out.join("/");
+  const trailing = p.endsWith("/") && joined !== "/";
+  if (joined === "") return trailing ? "./" : ".";
+  return trailing ? `${joined}/` : joined;
+}
+
+/** Resolves `p` against `base` (absolute paths stay as they are); no trailing slash. */
 export function resolvePath(base: string, p: string): string {
-  return path.resolve(base, p);
+  let full = p.startsWith("/") ? p : `${base}/${p}`;
+  if (!full.startsWith("/")) full = `${Deno.cwd()}/${full}`;
+  const normal = normalizePath(full);
+  return normal.length > 1 && normal.endsWith("/") ? normal.slice(0, -1) : normal;
 }
 
 /** True when `p` is absolute on POSIX or Windows, or starts with a drive letter. */
 export function isAbsoluteAnywhere(p: string): boolean {
-  return path.posix.isAbsolute(p) || path.win32.isAbsolute(p) || /^[A-Za-z]:/.test(p);
+  return /^([\\/]|[A-Za-z]:)/.test(p);
 }
 
 /** True when `child` is `parent` or lies inside it (both absolute, normalized). */
 export function isInside(parent: string, child: string): boolean {
-  const rel = path.relative(parent, child);
-  return rel === "" || (!rel.startsWith("..") && !path.isAbsolute(rel));
+  const from = resolvePath("/", parent);
+  const to = resolvePath("/", child);
+  return to === from || to.startsWith(from === "/" ? "/" : `${from}/`);
 }
 
 /** The real path of `p`, or undefined when it does not exist or cannot be read. */
@@ -39,19 +64,26 @@ export function isDirectory(p: string): boolean {
   }
 }
 
-/** The parent folder of `p`. */
+/** The parent folder of `p` (`.` for a bare name, `/` for the root). */
 export function dirname(p: string): string {
-  return path.dirname(p);
+  const trimmed = p.replace(/\/+$/, "");
+  if (trimmed === "") return p.startsWith("/") ? "/" : ".";
+  const cut = trimmed.lastIndexOf("/");
+  if (cut === -1) return ".";
+  const parent = trimmed.slice(0, cut).replace(/\/+$/, "");
+  return parent === "" ? "/" : parent;
 }
 
-/** The last segment of `p`. */
+/** The last segment of `p` (trailing slashes ignored). */
 export function basename(p: string): string {
-  return path.basename(p);
+  const trimmed = p.replace(/\/+$/, "");
+  return trimmed.slice(trimmed.lastIndexOf("/") + 1);
 }
 
-/** Joins path segments with the platform separator and normalizes. */
+/** Joins path segments with `/` and normalizes. */
 export function joinPath(...parts: string[]): string {
-  return path.join(...parts);
+  const joined = parts.filter((part) => part !== "").join("/");
+  return joined === "" ? "." : normalizePath(joined);
 }
 
 /**

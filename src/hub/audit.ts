@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { sha256Hex } from "../deps/hash.ts";
+import { sha256Hex } from "../hash/sha256.ts";
 import { ensureDir, joinPath } from "../home/paths.ts";
 import { withLock } from "../manage/lock.ts";
 

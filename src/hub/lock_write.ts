@@ -5,8 +5,7 @@
  *
  * @module
  */
-import { createHash } from "node:crypto";
-import { sha256Hex } from "../deps/hash.ts";
+import { Sha256, sha256Hex } from "../hash/sha256.ts";
 import { SkillrtError } from "../errors.ts";
 import { isMapping } from "../frontmatter/parse.ts";
 import { ensureDir, joinPath } from "../home/paths.ts";
@@ -60,16 +59,16 @@ export function filesBelow(dir: string): string[] {
 
 /** The content hash and per-file hashes of a folder. */
 export function hashFolder(dir: string): { content_hash: string; files: Record<string, string> } {
-  const total = createHash("sha256");
+  const total = new Sha256();
   const files: Record<string, string> = {};
   for (const path of filesBelow(dir)) {
     const bytes = Deno.readFileSync(joinPath(dir, path));
-    total.update(new TextEncoder().encode(path));
+    total.update(path);
     total.update(new Uint8Array([0]));
     total.update(bytes);
     files[path] = sha256Hex(bytes);
   }
-  return { content_hash: `sha256:${total.digest("hex")}`, files };
+  return { content_hash: `sha256:${total.hex()}`, files };
 }
 
 /** Reads the lock for writing: missing → empty; unparseable → an error (never reset). */

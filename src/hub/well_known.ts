@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { sha256Hex } from "../deps/hash.ts";
+import { sha256Hex } from "../hash/sha256.ts";
 import { SkillrtError, UsageError } from "../errors.ts";
 import type { Setup } from "../home/setup.ts";
 import { ARCHIVE_LIMITS, type ArchiveFile, download, readArchiveBytes } from "./archive.ts";

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { sha256Hex } from "../deps/hash.ts";
+import { sha256Hex } from "../hash/sha256.ts";
 import { SkillrtError } from "../errors.ts";
 import { WELL_KNOWN_PATH } from "./source.ts";
 
