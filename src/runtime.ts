@@ -23,6 +23,7 @@ import { disabledNames, type VisibilityFacts } from "./level0/visibility.ts";
 import { SkillrtError } from "./errors.ts";
 import { type Resolved, resolveSkill } from "./resolve/resolve.ts";
 import { Catalog } from "./scan/catalog.ts";
+import type { ScanHelper } from "./scan/parallel.ts";
 import { WatchedCache } from "./scan/watch_cache.ts";
 import { readUsageCounts } from "./usage/read_usage.ts";
 import { bumpView, tryUpdateUsage } from "./usage/usage.ts";
@@ -57,6 +58,11 @@ export interface RuntimeOptions extends SetupOptions {
    * processes; read them through {@linkcode SkillRuntime.snapshot}). Call `close()` when done.
    */
   watch?: boolean;
+  /**
+   * A scan helper Worker: {@linkcode SkillRuntime.snapshot} then reads skill heads on two
+   * threads (the CLI's sandbox Worker gets one from the warden).
+   */
+  scanHelper?: ScanHelper;
   /** With `watch`: a folder this process may write in, used to prove freshness (a temp folder when absent). */
   watchSentinel?: string;
   /**
@@ -104,10 +110,15 @@ export class SkillRuntime {
 
   /**
    * A catalog for this moment that reuses roots unchanged since the last call (with
-   * `watch: true`; otherwise a fresh catalog). Pass it to `list`, `search`, `prompt`.
+   * `watch: true`; otherwise a fresh catalog, already scanned on two threads when a
+   * `scanHelper` was given). Pass it to `list`, `search`, `prompt`.
    */
   async snapshot(): Promise<Catalog> {
-    if (!this.options.watch) return this.catalog();
+    if (!this.options.watch) {
+      const catalog = this.catalog();
+      if (this.options.scanHelper) await catalog.prefetch(this.options.scanHelper);
+      return catalog;
+    }
     if (this.#cache === undefined) {
       const roots = [...this.setup.roots, ...this.setup.plugins].map((r) => r.path);
       this.#cache = WatchedCache.open(roots, this.options.watchSentinel) ?? null;

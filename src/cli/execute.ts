@@ -12,6 +12,7 @@ import { SkillRuntime } from "../runtime.ts";
 import { failure } from "./render.ts";
 import type { CommandRequest, Outcome } from "./request.ts";
 import type { Channel } from "../mcp/channel_transport.ts";
+import type { ScanHelper } from "../scan/parallel.ts";
 
 /** What a command runs with besides its request. */
 export interface ExecuteContext {
@@ -25,6 +26,8 @@ export interface ExecuteContext {
   confirm?: (question: string) => Promise<boolean | undefined>;
   /** The MCP channel to the warden's stdio relay (the `mcp` command). */
   channel?: Channel;
+  /** A scan helper Worker started by the warden next to this one (Level-0 commands). */
+  scanHelper?: ScanHelper;
 }
 
 /** One command's implementation. */
@@ -99,6 +102,7 @@ export async function executeCommand(
       tools: request.global.tools,
       env: () => undefined,
       envValues: ctx.envValues ?? (() => Promise.resolve({})),
+      scanHelper: ctx.scanHelper,
     });
     return await (await load()).run(runtime, request, ctx);
   } catch (error) {

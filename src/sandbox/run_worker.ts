@@ -20,6 +20,8 @@ export interface WorkerMessage {
   setup: Setup;
   /** The plan the Worker was created with. */
   plan: PermissionPlan;
+  /** The port to a scan helper Worker, for the commands that read every skill's head. */
+  scanPort?: MessagePort;
 }
 
 /** Messages from the Worker: its outcome, a question about environment values, or an MCP message. */
@@ -44,7 +46,8 @@ export type ToWorker =
   | EnvAnswer
   | { kind: "confirm"; id: number; answer: boolean | undefined }
   | { kind: "mcp"; message: JSONRPCMessage }
-  | { kind: "mcp-close" };
+  | { kind: "mcp-close" }
+  | { kind: "scan-helper-failed" };
 
 /** Asks a yes/no question at the terminal; undefined when stdin or stderr is not a terminal. */
 export function askAtTerminal(question: string): boolean | undefined {
@@ -77,15 +80,47 @@ export interface WorkerHandle {
   done: Promise<Outcome>;
 }
 
+/** Whether a request reads every skill's head: it then gets a scan helper (SPEC §19). */
+export function wantsScanHelper(request: CommandRequest): boolean {
+  if (request.command === "list") return request.options.categories !== true;
+  return request.command === "search" || request.command === "prompt";
+}
+
+/**
+ * Starts a scan helper Worker with the same permissions as the command's, joined to it
+ * by a message channel; a failure is told to the command's Worker, which then reads alone.
+ */
+function startScanHelper(
+  permissions: Deno.PermissionOptionsObject,
+  onFailure: () => void,
+): { helper: Worker; port: MessagePort } {
+  const channel = new MessageChannel();
+  const helper = new Worker(new URL("../scan/scan_helper.ts", import.meta.url), {
+    type: "module",
+    deno: { permissions },
+  });
+  helper.onerror = (event: ErrorEvent) => {
+    event.preventDefault();
+    helper.terminate();
+    onFailure();
+  };
+  helper.postMessage({ port: channel.port2 }, [channel.port2]);
+  return { helper, port: channel.port1 };
+}
+
 /** Starts one command in a fresh sandbox Worker; `onMcp` receives the MCP messages it sends. */
 export function startWorker(
   message: WorkerMessage,
   onMcp?: (message: JSONRPCMessage) => void,
 ): WorkerHandle {
+  const permissions = workerPermissions(message.plan);
   const worker = new Worker(new URL("./worker.ts", import.meta.url), {
     type: "module",
-    deno: { permissions: workerPermissions(message.plan) },
+    deno: { permissions },
   });
+  const scan = wantsScanHelper(message.request)
+    ? startScanHelper(permissions, () => worker.postMessage({ kind: "scan-helper-failed" }))
+    : undefined;
   const done = new Promise<Outcome>((resolve) => {
     worker.onmessage = (event: MessageEvent<FromWorker>) => {
       const data = event.data;
@@ -95,12 +130,14 @@ export function startWorker(
       } else if (data.kind === "mcp") onMcp?.(data.message);
       else {
         worker.terminate();
+        scan?.helper.terminate();
         resolve(data.outcome);
       }
     };
     worker.onerror = (event: ErrorEvent) => {
       event.preventDefault();
       worker.terminate();
+      scan?.helper.terminate();
       resolve({
         exitCode: 1,
         stdout: "",
@@ -108,7 +145,8 @@ export function startWorker(
       });
     };
   });
-  worker.postMessage(message);
+  if (scan) worker.postMessage({ ...message, scanPort: scan.port }, [scan.port]);
+  else worker.postMessage(message);
   return { post: (m) => worker.postMessage(m), done };
 }
 

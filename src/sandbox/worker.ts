@@ -23,6 +23,8 @@ const asking = new Map<number, (answer: boolean | undefined) => void>();
 let nextId = 0;
 let mcpListener: ((message: JSONRPCMessage) => void) | undefined;
 let mcpClose: (() => void) | undefined;
+let helperFailed = () => {};
+const scanHelperFailed = new Promise<void>((resolve) => (helperFailed = resolve));
 
 function confirmWithWarden(question: string): Promise<boolean | undefined> {
   const id = nextId++;
@@ -58,7 +60,8 @@ scope.onmessage = async (event) => {
     } else if (data.kind === "confirm") {
       asking.get(data.id)?.(data.answer);
       asking.delete(data.id);
-    } else if (data.kind === "mcp") {
+    } else if (data.kind === "scan-helper-failed") helperFailed();
+    else if (data.kind === "mcp") {
       if (mcpListener) mcpListener(data.message);
       else early.push(data.message);
     } else if (mcpClose) mcpClose();
@@ -71,6 +74,7 @@ scope.onmessage = async (event) => {
     envValues: askWarden,
     confirm: confirmWithWarden,
     channel,
+    scanHelper: data.scanPort ? { port: data.scanPort, failed: scanHelperFailed } : undefined,
   });
   scope.postMessage({ kind: "outcome", outcome });
   scope.close();

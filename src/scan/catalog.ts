@@ -10,6 +10,7 @@ import type { PluginRoot, Root, Setup } from "../home/setup.ts";
 import { indexRecords, scanRoot, type SkillIndex } from "./index.ts";
 import type { SkillRecord } from "./record.ts";
 import type { FoundFlat, WalkLimits } from "./walk.ts";
+import { type ScanHelper, scanWithHelper } from "./parallel.ts";
 import type { WatchedCache } from "./watch_cache.ts";
 
 /** One scanned root. */
@@ -52,6 +53,20 @@ export class Catalog {
     }
     this.#roots.set(root.path, scanned);
     return scanned;
+  }
+
+  /**
+   * Scans every root not scanned yet, with a helper thread reading skill heads while
+   * this one walks (a catalog backed by a watched cache keeps its own path).
+   */
+  async prefetch(helper: ScanHelper): Promise<void> {
+    if (this.#cache) return;
+    const roots = [...this.setup.roots, ...this.setup.plugins].filter((r) =>
+      !this.#roots.has(r.path)
+    );
+    if (roots.length === 0) return;
+    const scanned = await scanWithHelper(roots, this.limits, helper);
+    roots.forEach((root, i) => this.#roots.set(root.path, scanned[i]));
   }
 
   /** Every root and plugin scanned and indexed with the precedence rule of [S-7]. */

@@ -71,13 +71,19 @@ export function readRecord(
   }
 }
 
+/** The kind of a root and, for a plugin, its namespace. */
+export function rootSource(root: Root | PluginRoot): { source: SkillSource; namespace?: string } {
+  return "namespace" in root ? { source: "plugin", namespace: root.namespace } : {
+    source: root.source,
+  };
+}
+
 /** Walks one root and reads every skill in it. */
 export function scanRoot(
   root: Root | PluginRoot,
   limits: WalkLimits,
 ): { records: SkillRecord[]; flat: FoundFlat[]; diagnostics: Diagnostic[] } {
-  const source: SkillSource = "namespace" in root ? "plugin" : root.source;
-  const namespace = "namespace" in root ? root.namespace : undefined;
+  const { source, namespace } = rootSource(root);
   const walk = walkRoot(root.path, root.path, limits);
   const records = walk.skills.map((s) => readRecord(s.dir, s.rel, root.path, source, namespace));
   return { records, flat: walk.flat, diagnostics: walk.diagnostics };

@@ -81,13 +81,15 @@ interface Pending {
 }
 
 /**
- * Walks `root` (whose real path is `realRoot`) and returns its skill folders.
+ * Walks `root` (whose real path is `realRoot`) and returns its skill folders, also
+ * handing each to `onSkill` as it is found (so another thread can start reading it).
  * Unreadable folders are skipped with a diagnostic.
  */
 export function walkRoot(
   root: string,
   realRoot: string,
   limits: WalkLimits = DEFAULT_WALK_LIMITS,
+  onSkill?: (found: FoundSkill) => void,
 ): WalkResult {
   const result: WalkResult = { skills: [], flat: [], diagnostics: [] };
   const visited = new Set<string>([realRoot]);
@@ -112,7 +114,11 @@ export function walkRoot(
     const hasSkill = entries.some((e) =>
       e.name === "SKILL.md" && (e.isFile || isLinkTo(here.dir, e, "file"))
     );
-    if (hasSkill) result.skills.push({ dir: here.dir, rel: here.rel });
+    if (hasSkill) {
+      const found = { dir: here.dir, rel: here.rel };
+      result.skills.push(found);
+      onSkill?.(found);
+    }
     const children: Pending[] = [];
     for (const e of entries) {
       if (e.isFile || (e.isSymlink && !e.isDirectory)) {

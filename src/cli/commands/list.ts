@@ -22,7 +22,7 @@ export function listText(doc: ListResult, global: GlobalOptions, withScore = fal
 }
 
 /** Runs `list`. */
-export function run(runtime: SkillRuntime, request: CommandRequest): Outcome {
+export async function run(runtime: SkillRuntime, request: CommandRequest): Promise<Outcome> {
   const { global, options } = request;
   if (options.categories) {
     const doc = runtime.categories();
@@ -40,6 +40,6 @@ export function run(runtime: SkillRuntime, request: CommandRequest): Outcome {
     );
   }
   const category = typeof options.category === "string" ? options.category : undefined;
-  const doc = runtime.list({ category });
+  const doc = runtime.list({ category }, await runtime.snapshot());
   return respond(global, doc, () => listText(doc, global));
 }

@@ -10,7 +10,7 @@ import { respond } from "../render.ts";
 import type { CommandRequest, Outcome } from "../request.ts";
 
 /** Runs `prompt`. */
-export function run(runtime: SkillRuntime, request: CommandRequest): Outcome {
+export async function run(runtime: SkillRuntime, request: CommandRequest): Promise<Outcome> {
   const format = (request.options.format ?? "xml") as string;
   if (!["xml", "markdown", "json"].includes(format)) {
     throw new UsageError(`Unknown prompt format '${format}'; use xml, markdown or json.`);
@@ -24,7 +24,10 @@ export function run(runtime: SkillRuntime, request: CommandRequest): Outcome {
       );
     }
   }
-  const doc = runtime.prompt({ format: format as PromptFormat, budgetChars: budget });
+  const doc = runtime.prompt(
+    { format: format as PromptFormat, budgetChars: budget },
+    await runtime.snapshot(),
+  );
   const dropped = doc.descriptions_dropped.length
     ? `; descriptions dropped: ${doc.descriptions_dropped.join(", ")}`
     : "";

@@ -9,7 +9,7 @@ import type { CommandRequest, Outcome } from "../request.ts";
 import { listText } from "./list.ts";
 
 /** Runs `search`. */
-export function run(runtime: SkillRuntime, request: CommandRequest): Outcome {
-  const doc = runtime.search(request.args.join(" "));
+export async function run(runtime: SkillRuntime, request: CommandRequest): Promise<Outcome> {
+  const doc = runtime.search(request.args.join(" "), await runtime.snapshot());
   return respond(request.global, doc, () => listText(doc, request.global, true));
 }

@@ -1,0 +1,130 @@
+/**
+ * Scanning with a helper thread (SPEC §19): this thread walks the roots and, as it finds
+ * skill folders, posts them in batches to a scan helper Worker (`scan_helper.ts`) that
+ * reads and parses their heads at the same time. When the walk is done, this thread
+ * reads the batches the helper has not started, last first, so the two meet in the
+ * middle. Each batch is claimed once through a shared array, and the records come back
+ * in walk order, so the result is exactly that of {@linkcode scanRoot}.
+ *
+ * @module
+ */
+import type { PluginRoot, Root } from "../home/setup.ts";
+import type { ScannedRoot } from "./catalog.ts";
+import { readRecord, rootSource } from "./index.ts";
+import type { SkillRecord } from "./record.ts";
+import { type FoundSkill, type WalkLimits, walkRoot } from "./walk.ts";
+
+/** A scan helper Worker, reached through a message port. */
+export interface ScanHelper {
+  /** The port to the helper. */
+  port: MessagePort;
+  /** Settles when the helper has failed: its batches are then read here. */
+  failed?: Promise<unknown>;
+}
+
+/** A batch the helper is asked to read: skill folders of one root. */
+export interface HelperBatch {
+  /** Always `batch`. */
+  kind: "batch";
+  /** The batch number (its slot in the claims array). */
+  id: number;
+  /** The root the folders are in. */
+  root: string;
+  /** The root's kind. */
+  source: SkillRecord["source"];
+  /** The plugin namespace, for plugin roots. */
+  namespace?: string;
+  /** The skill folders found. */
+  items: FoundSkill[];
+}
+
+/** Messages to the helper: the claims array once, then batches. */
+export type ToHelper = { kind: "claims"; claims: Int32Array } | HelperBatch;
+
+/** The helper's answer for one batch it claimed. */
+export interface HelperResult {
+  /** The batch number. */
+  id: number;
+  /** The records, in the batch's order. */
+  records: SkillRecord[];
+}
+
+/** Claim values: free, taken by the helper, taken by this thread. */
+export const FREE = 0, HELPER = 1, OWN = 2;
+/** Skill folders per batch. */
+const BATCH = 64;
+/** Batches the claims array has room for; later ones are read here. */
+const MAX_BATCHES = 1 << 14;
+
+/** Reads the records of a batch (in either thread). */
+export function readBatch(batch: HelperBatch): SkillRecord[] {
+  return batch.items.map((s) =>
+    readRecord(s.dir, s.rel, batch.root, batch.source, batch.namespace)
+  );
+}
+
+/** Scans `roots` with the helper reading skill heads alongside; one result per root. */
+export async function scanWithHelper(
+  roots: (Root | PluginRoot)[],
+  limits: WalkLimits,
+  helper: ScanHelper,
+): Promise<ScannedRoot[]> {
+  const claims = new Int32Array(new SharedArrayBuffer(4 * MAX_BATCHES));
+  const results = new Map<number, SkillRecord[]>();
+  let wake = () => {};
+  helper.port.onmessage = (event: MessageEvent<HelperResult>) => {
+    results.set(event.data.id, event.data.records);
+    wake();
+  };
+  helper.port.postMessage({ kind: "claims", claims } satisfies ToHelper);
+  const batches: HelperBatch[] = [];
+  const walks = roots.map((root) => {
+    const { source, namespace } = rootSource(root);
+    let items: FoundSkill[] = [];
+    const flush = () => {
+      if (items.length === 0) return;
+      const batch: HelperBatch = {
+        kind: "batch",
+        id: batches.length,
+        root: root.path,
+        source,
+        namespace,
+        items,
+      };
+      batches.push(batch);
+      if (batch.id < MAX_BATCHES) helper.port.postMessage(batch satisfies ToHelper);
+      items = [];
+    };
+    const walk = walkRoot(root.path, root.path, limits, (found) => {
+      items.push(found);
+      if (items.length === BATCH) flush();
+    });
+    flush();
+    return { walk, end: batches.length };
+  });
+  console.error("T walked", performance.timeOrigin + performance.now(), batches.length);
+  const read = new Map<number, SkillRecord[]>();
+  for (let id = batches.length - 1; id >= 0; id--) {
+    if (id >= MAX_BATCHES || Atomics.compareExchange(claims, id, FREE, OWN) === FREE) {
+      read.set(id, readBatch(batches[id]));
+    }
+  }
+  console.error("T ownread", performance.timeOrigin + performance.now(), read.size);
+  let failed = false;
+  helper.failed?.then(() => {
+    failed = true;
+    wake();
+  });
+  while (!failed && batches.some((b) => !read.has(b.id) && !results.has(b.id))) {
+    await new Promise<void>((resolve) => (wake = resolve));
+  }
+  console.error("T waited", performance.timeOrigin + performance.now());
+  helper.port.onmessage = null;
+  const records = (b: HelperBatch) => read.get(b.id) ?? results.get(b.id) ?? readBatch(b);
+  let start = 0;
+  return walks.map(({ walk, end }) => {
+    const mine = batches.slice(start, end).flatMap(records);
+    start = end;
+    return { records: mine, flat: walk.flat, diagnostics: walk.diagnostics };
+  });
+}

@@ -1,0 +1,25 @@
+/**
+ * The scan helper Worker's entry ([X-1], SPEC §19): created by the warden next to a
+ * command's Worker with the same permission plan, it receives a message port, then
+ * batches of skill folders through it, and reads and parses each batch it claims.
+ *
+ * @module
+ */
+import { FREE, HELPER, readBatch, type ToHelper } from "./parallel.ts";
+
+interface HelperScope {
+  onmessage: ((event: MessageEvent<{ port: MessagePort }>) => void) | null;
+}
+
+let claims: Int32Array | undefined;
+
+(globalThis as unknown as HelperScope).onmessage = (event) => {
+  const port = event.data.port;
+  port.onmessage = (message: MessageEvent<ToHelper>) => {
+    const data = message.data;
+    if (data.kind === "claims") claims = data.claims;
+    else if (claims && Atomics.compareExchange(claims, data.id, FREE, HELPER) === FREE) {
+      port.postMessage({ id: data.id, records: readBatch(data) });
+    }
+  };
+};
