@@ -82,6 +82,7 @@ export interface WorkerHandle {
 
 /** Whether a request reads every skill's head: it then gets a scan helper (SPEC §19). */
 export function wantsScanHelper(request: CommandRequest): boolean {
+  if (Deno.env.get("NOHELP")) return false;
   if (request.command === "list") return request.options.categories !== true;
   return request.command === "search" || request.command === "prompt";
 }

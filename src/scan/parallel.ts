@@ -41,12 +41,28 @@ export interface HelperBatch {
 /** Messages to the helper: the claims array once, then batches. */
 export type ToHelper = { kind: "claims"; claims: Int32Array } | HelperBatch;
 
-/** The helper's answer for one batch it claimed. */
-export interface HelperResult {
-  /** The batch number. */
-  id: number;
-  /** The records, in the batch's order. */
-  records: SkillRecord[];
+/**
+ * The helper's answer for one batch it claimed: the records as JSON text when JSON
+ * carries them exactly (parsing it costs this thread a fraction of a structured clone),
+ * else the records themselves (a frontmatter holding a date, say).
+ */
+export type HelperResult = { id: number; json: string } | { id: number; records: SkillRecord[] };
+
+/** True when JSON gives back exactly this value: no dates, `undefined`, NaN, -0 or class instances. */
+export function survivesJson(value: unknown): boolean {
+  if (value === null || typeof value === "string" || typeof value === "boolean") return true;
+  if (typeof value === "number") return Number.isFinite(value) && !Object.is(value, -0);
+  if (Array.isArray(value)) return value.every(survivesJson);
+  if (typeof value !== "object" || Object.getPrototypeOf(value) !== Object.prototype) return false;
+  for (const key in value) {
+    if (!survivesJson((value as Record<string, unknown>)[key])) return false;
+  }
+  return true;
+}
+
+/** The helper's answer for a batch it read. */
+export function helperResult(id: number, records: SkillRecord[]): HelperResult {
+  return survivesJson(records) ? { id, json: JSON.stringify(records) } : { id, records };
 }
 
 /** Claim values: free, taken by the helper, taken by this thread. */
@@ -73,7 +89,8 @@ export async function scanWithHelper(
   const results = new Map<number, SkillRecord[]>();
   let wake = () => {};
   helper.port.onmessage = (event: MessageEvent<HelperResult>) => {
-    results.set(event.data.id, event.data.records);
+    const data = event.data;
+    results.set(data.id, "json" in data ? JSON.parse(data.json) : data.records);
     wake();
   };
   helper.port.postMessage({ kind: "claims", claims } satisfies ToHelper);
@@ -102,14 +119,12 @@ export async function scanWithHelper(
     flush();
     return { walk, end: batches.length };
   });
-  console.error("T walked", performance.timeOrigin + performance.now(), batches.length);
   const read = new Map<number, SkillRecord[]>();
   for (let id = batches.length - 1; id >= 0; id--) {
     if (id >= MAX_BATCHES || Atomics.compareExchange(claims, id, FREE, OWN) === FREE) {
       read.set(id, readBatch(batches[id]));
     }
   }
-  console.error("T ownread", performance.timeOrigin + performance.now(), read.size);
   let failed = false;
   helper.failed?.then(() => {
     failed = true;
@@ -118,7 +133,6 @@ export async function scanWithHelper(
   while (!failed && batches.some((b) => !read.has(b.id) && !results.has(b.id))) {
     await new Promise<void>((resolve) => (wake = resolve));
   }
-  console.error("T waited", performance.timeOrigin + performance.now());
   helper.port.onmessage = null;
   const records = (b: HelperBatch) => read.get(b.id) ?? results.get(b.id) ?? readBatch(b);
   let start = 0;

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { FREE, HELPER, readBatch, type ToHelper } from "./parallel.ts";
+import { FREE, HELPER, helperResult, readBatch, type ToHelper } from "./parallel.ts";
 
 interface HelperScope {
   onmessage: ((event: MessageEvent<{ port: MessagePort }>) => void) | null;
@@ -19,7 +19,7 @@ let claims: Int32Array | undefined;
     const data = message.data;
     if (data.kind === "claims") claims = data.claims;
     else if (claims && Atomics.compareExchange(claims, data.id, FREE, HELPER) === FREE) {
-      port.postMessage({ id: data.id, records: readBatch(data) });
+      port.postMessage(helperResult(data.id, readBatch(data)));
     }
   };
 };
