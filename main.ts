@@ -12,17 +12,13 @@
  */
 import denoJson from "./deno.json" with { type: "json" };
 import { runCli } from "./src/cli/warden.ts";
+import { writeAll } from "./src/cli/write_all.ts";
 
 /** The version printed by `--version`, from deno.json. */
 export const VERSION: string = denoJson.version;
 
-function writeAll(stream: { writeSync(p: Uint8Array): number }, text: string): void {
-  const bytes = new TextEncoder().encode(text);
-  for (let off = 0; off < bytes.length;) off += stream.writeSync(bytes.subarray(off));
-}
-
 if (import.meta.main) {
-  const outcome = await runCli(Deno.args, VERSION);
+  const outcome = await runCli(Deno.args, VERSION, { writeStdout: true });
   writeAll(Deno.stdout, outcome.stdout);
   writeAll(Deno.stderr, outcome.stderr);
   Deno.exit(outcome.exitCode);

@@ -13,6 +13,7 @@ import { lockedWritePaths } from "../manage/lock.ts";
 import { pendingDir } from "../approval/pending.ts";
 import { type PermissionPlan, planFor } from "../sandbox/plan.ts";
 import { startWorker } from "../sandbox/run_worker.ts";
+import { writeAll } from "./write_all.ts";
 import type { CommandRequest, Outcome } from "./request.ts";
 
 /** The plan of `mcp`: like `view`; with `--allow-writes`, the local root (or only the pending queue under write approval). */
@@ -28,8 +29,7 @@ export function mcpPlan(setup: Setup, allowWrites: boolean, sentinel?: string): 
 }
 
 function writeLine(message: JSONRPCMessage): void {
-  const bytes = new TextEncoder().encode(JSON.stringify(message) + "\n");
-  for (let off = 0; off < bytes.length;) off += Deno.stdout.writeSync(bytes.subarray(off));
+  writeAll(Deno.stdout, JSON.stringify(message) + "\n");
 }
 
 /** Serves MCP over this process's stdio until stdin ends and every request is answered. */

@@ -81,8 +81,18 @@ function sandboxText(doc: ReturnType<typeof sandboxDocument>): string {
   return lines.join("\n");
 }
 
+/** Options of {@linkcode runCli}. */
+export interface CliOptions {
+  /** The command's Worker writes its stdout itself; the outcome then carries none. */
+  writeStdout?: boolean;
+}
+
 /** Runs the CLI for `argv` and returns what to print; never throws. */
-export async function runCli(argv: string[], version: string): Promise<Outcome> {
+export async function runCli(
+  argv: string[],
+  version: string,
+  options: CliOptions = {},
+): Promise<Outcome> {
   let request: CommandRequest | undefined;
   try {
     const terminal = Deno.stdout.isTerminal();
@@ -111,7 +121,12 @@ export async function runCli(argv: string[], version: string): Promise<Outcome> 
     }
     const planned = await planOf(current, setup);
     if ("outcome" in planned) return planned.outcome;
-    return await runInWorker({ request: current, setup, plan: planned.plan });
+    return await runInWorker({
+      request: current,
+      setup,
+      plan: planned.plan,
+      writeStdout: options.writeStdout,
+    });
   } catch (error) {
     if (request) return outcomeOfError(error, request);
     const json = argv.includes("--json");

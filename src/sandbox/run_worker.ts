@@ -22,6 +22,11 @@ export interface WorkerMessage {
   plan: PermissionPlan;
   /** The port to a scan helper Worker, for the commands that read every skill's head. */
   scanPort?: MessagePort;
+  /**
+   * The Worker writes the command's stdout to the process's stdout itself (the outcome
+   * then carries none), sparing a large document the trip through the warden.
+   */
+  writeStdout?: boolean;
 }
 
 /** Messages from the Worker: its outcome, a question about environment values, or an MCP message. */

@@ -6,6 +6,7 @@
  * @module
  */
 import { executeCommand } from "../cli/execute.ts";
+import { writeAll } from "../cli/write_all.ts";
 import type { JSONRPCMessage } from "../deps/mcp.ts";
 import type { Channel } from "../mcp/channel_transport.ts";
 import type { FromWorker, ToWorker, WorkerMessage } from "./run_worker.ts";
@@ -76,6 +77,10 @@ scope.onmessage = async (event) => {
     channel,
     scanHelper: data.scanPort ? { port: data.scanPort, failed: scanHelperFailed } : undefined,
   });
+  if (data.writeStdout) {
+    writeAll(Deno.stdout, outcome.stdout);
+    outcome.stdout = "";
+  }
   scope.postMessage({ kind: "outcome", outcome });
   scope.close();
 };
