@@ -68,7 +68,7 @@ export function helperResult(id: number, records: SkillRecord[]): HelperResult {
 /** Claim values: free, taken by the helper, taken by this thread. */
 export const FREE = 0, HELPER = 1, OWN = 2;
 /** Skill folders per batch. */
-const BATCH = 64;
+const BATCH = 256;
 /** Batches the claims array has room for; later ones are read here. */
 const MAX_BATCHES = 1 << 14;
 
