@@ -59,10 +59,10 @@ export interface RuntimeOptions extends SetupOptions {
    */
   watch?: boolean;
   /**
-   * A scan helper Worker: {@linkcode SkillRuntime.snapshot} then reads skill heads on two
-   * threads (the CLI's sandbox Worker gets one from the warden).
+   * Gets a scan helper Worker: {@linkcode SkillRuntime.snapshot} then reads skill heads
+   * on two threads (the CLI's sandbox Worker asks the warden for one).
    */
-  scanHelper?: ScanHelper;
+  scanHelper?: () => Promise<ScanHelper | undefined>;
   /** With `watch`: a folder this process may write in, used to prove freshness (a temp folder when absent). */
   watchSentinel?: string;
   /**
@@ -116,7 +116,8 @@ export class SkillRuntime {
   async snapshot(): Promise<Catalog> {
     if (!this.options.watch) {
       const catalog = this.catalog();
-      if (this.options.scanHelper) await catalog.prefetch(this.options.scanHelper);
+      const helper = await this.options.scanHelper?.();
+      if (helper) await catalog.prefetch(helper);
       return catalog;
     }
     if (this.#cache === undefined) {

@@ -26,8 +26,8 @@ export interface ExecuteContext {
   confirm?: (question: string) => Promise<boolean | undefined>;
   /** The MCP channel to the warden's stdio relay (the `mcp` command). */
   channel?: Channel;
-  /** A scan helper Worker started by the warden next to this one (Level-0 commands). */
-  scanHelper?: ScanHelper;
+  /** Asks the warden for a scan helper Worker next to this one (SPEC §19). */
+  scanHelper?: () => Promise<ScanHelper | undefined>;
 }
 
 /** One command's implementation. */

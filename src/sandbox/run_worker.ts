@@ -20,8 +20,6 @@ export interface WorkerMessage {
   setup: Setup;
   /** The plan the Worker was created with. */
   plan: PermissionPlan;
-  /** The port to a scan helper Worker, for the commands that read every skill's head. */
-  scanPort?: MessagePort;
   /**
    * The Worker writes the command's stdout to the process's stdout itself (the outcome
    * then carries none), sparing a large document the trip through the warden.
@@ -34,7 +32,8 @@ export type FromWorker =
   | { kind: "outcome"; outcome: Outcome }
   | { kind: "env"; id: number; names: string[] }
   | { kind: "confirm"; id: number; question: string }
-  | { kind: "mcp"; message: JSONRPCMessage };
+  | { kind: "mcp"; message: JSONRPCMessage }
+  | { kind: "scan-helper" };
 
 /** The warden's answer to an environment question. */
 export interface EnvAnswer {
@@ -52,6 +51,7 @@ export type ToWorker =
   | { kind: "confirm"; id: number; answer: boolean | undefined }
   | { kind: "mcp"; message: JSONRPCMessage }
   | { kind: "mcp-close" }
+  | { kind: "scan-helper"; port: MessagePort }
   | { kind: "scan-helper-failed" };
 
 /** Asks a yes/no question at the terminal; undefined when stdin or stderr is not a terminal. */
@@ -85,16 +85,10 @@ export interface WorkerHandle {
   done: Promise<Outcome>;
 }
 
-/** Whether a request reads every skill's head: it then gets a scan helper (SPEC §19). */
-export function wantsScanHelper(request: CommandRequest): boolean {
-  if (Deno.env.get("NOHELP")) return false;
-  if (request.command === "list") return request.options.categories !== true;
-  return request.command === "search" || request.command === "prompt";
-}
-
 /**
- * Starts a scan helper Worker with the same permissions as the command's, joined to it
- * by a message channel; a failure is told to the command's Worker, which then reads alone.
+ * Starts a scan helper Worker (SPEC §19) with the same permissions as the command's,
+ * joined to it by a message channel; a failure is told to the command's Worker, which
+ * then reads alone. The command's Worker asks for it when it is about to scan.
  */
 function startScanHelper(
   permissions: Deno.PermissionOptionsObject,
@@ -124,9 +118,7 @@ export function startWorker(
     type: "module",
     deno: { permissions },
   });
-  const scan = wantsScanHelper(message.request)
-    ? startScanHelper(permissions, () => worker.postMessage({ kind: "scan-helper-failed" }))
-    : undefined;
+  let scan: { helper: Worker; port: MessagePort } | undefined;
   const done = new Promise<Outcome>((resolve) => {
     worker.onmessage = (event: MessageEvent<FromWorker>) => {
       const data = event.data;
@@ -134,6 +126,15 @@ export function startWorker(
       else if (data.kind === "confirm") {
         worker.postMessage({ kind: "confirm", id: data.id, answer: askAtTerminal(data.question) });
       } else if (data.kind === "mcp") onMcp?.(data.message);
+      else if (data.kind === "scan-helper") {
+        scan ??= startScanHelper(
+          permissions,
+          () => worker.postMessage({ kind: "scan-helper-failed" } satisfies ToWorker),
+        );
+        worker.postMessage({ kind: "scan-helper", port: scan.port } satisfies ToWorker, [
+          scan.port,
+        ]);
+      }
       else {
         worker.terminate();
         scan?.helper.terminate();
@@ -151,8 +152,7 @@ export function startWorker(
       });
     };
   });
-  if (scan) worker.postMessage({ ...message, scanPort: scan.port }, [scan.port]);
-  else worker.postMessage(message);
+  worker.postMessage(message);
   return { post: (m) => worker.postMessage(m), done };
 }
 

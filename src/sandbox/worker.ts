@@ -9,6 +9,7 @@ import { executeCommand } from "../cli/execute.ts";
 import { writeAll } from "../cli/write_all.ts";
 import type { JSONRPCMessage } from "../deps/mcp.ts";
 import type { Channel } from "../mcp/channel_transport.ts";
+import type { ScanHelper } from "../scan/parallel.ts";
 import type { FromWorker, ToWorker, WorkerMessage } from "./run_worker.ts";
 
 /** The parts of a Worker's global scope this entry uses. */
@@ -26,6 +27,17 @@ let mcpListener: ((message: JSONRPCMessage) => void) | undefined;
 let mcpClose: (() => void) | undefined;
 let helperFailed = () => {};
 const scanHelperFailed = new Promise<void>((resolve) => (helperFailed = resolve));
+let helperPort = (_port: MessagePort) => {};
+let helperAsked: Promise<ScanHelper> | undefined;
+
+/** Asks the warden, once, for a scan helper Worker, and resolves with the port to it. */
+function askScanHelper(): Promise<ScanHelper> {
+  helperAsked ??= new Promise<MessagePort>((resolve) => {
+    helperPort = resolve;
+    scope.postMessage({ kind: "scan-helper" });
+  }).then((port) => ({ port, failed: scanHelperFailed }));
+  return helperAsked;
+}
 
 function confirmWithWarden(question: string): Promise<boolean | undefined> {
   const id = nextId++;
@@ -61,7 +73,8 @@ scope.onmessage = async (event) => {
     } else if (data.kind === "confirm") {
       asking.get(data.id)?.(data.answer);
       asking.delete(data.id);
-    } else if (data.kind === "scan-helper-failed") helperFailed();
+    } else if (data.kind === "scan-helper") helperPort(data.port);
+    else if (data.kind === "scan-helper-failed") helperFailed();
     else if (data.kind === "mcp") {
       if (mcpListener) mcpListener(data.message);
       else early.push(data.message);
@@ -75,7 +88,7 @@ scope.onmessage = async (event) => {
     envValues: askWarden,
     confirm: confirmWithWarden,
     channel,
-    scanHelper: data.scanPort ? { port: data.scanPort, failed: scanHelperFailed } : undefined,
+    scanHelper: askScanHelper,
   });
   if (data.writeStdout) {
     writeAll(Deno.stdout, outcome.stdout);
