@@ -134,8 +134,7 @@ export function startWorker(
         worker.postMessage({ kind: "scan-helper", port: scan.port } satisfies ToWorker, [
           scan.port,
         ]);
-      }
-      else {
+      } else {
         worker.terminate();
         scan?.helper.terminate();
         resolve(data.outcome);

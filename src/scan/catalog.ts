@@ -66,7 +66,7 @@ export class Catalog {
     );
     if (roots.length === 0) return;
     const scanned = await scanWithHelper(roots, this.limits, helper);
-    roots.forEach((root, i) => this.#roots.set(root.path, scanned[i]));
+    roots.forEach((root, i) => this.#roots.set(root.path, scanned.roots[i]));
   }
 
   /** Every root and plugin scanned and indexed with the precedence rule of [S-7]. */

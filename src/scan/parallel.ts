@@ -4,7 +4,7 @@
  * reads and parses their heads at the same time. When the walk is done, this thread
  * reads the batches the helper has not started, last first, so the two meet in the
  * middle. Each batch is claimed once through a shared array, and the records come back
- * in walk order, so the result is exactly that of {@linkcode scanRoot}.
+ * in walk order, so the result is exactly that of `scanRoot`.
  *
  * @module
  */
@@ -38,8 +38,8 @@ export interface HelperBatch {
   items: FoundSkill[];
 }
 
-/** Messages to the helper: the claims array once, then batches. */
-export type ToHelper = { kind: "claims"; claims: Int32Array } | HelperBatch;
+/** Messages to the helper: the claims array once, then batches, then `done` (it closes). */
+export type ToHelper = { kind: "claims"; claims: Int32Array } | HelperBatch | { kind: "done" };
 
 /**
  * The helper's answer for one batch it claimed: the records as JSON text when JSON
@@ -79,12 +79,23 @@ export function readBatch(batch: HelperBatch): SkillRecord[] {
   );
 }
 
-/** Scans `roots` with the helper reading skill heads alongside; one result per root. */
+/** What {@linkcode scanWithHelper} found, and how the work was shared. */
+export interface HelpedScan {
+  /** One result per root, exactly as `scanRoot` gives it. */
+  roots: ScannedRoot[];
+  /** Batches in all. */
+  batches: number;
+  /** Batches the helper read. */
+  helped: number;
+}
+
+/** Scans `roots` with the helper reading skill heads alongside. */
 export async function scanWithHelper(
   roots: (Root | PluginRoot)[],
   limits: WalkLimits,
   helper: ScanHelper,
-): Promise<ScannedRoot[]> {
+  batchSize: number = BATCH,
+): Promise<HelpedScan> {
   const claims = new Int32Array(new SharedArrayBuffer(4 * MAX_BATCHES));
   const results = new Map<number, SkillRecord[]>();
   let wake = () => {};
@@ -114,7 +125,7 @@ export async function scanWithHelper(
     };
     const walk = walkRoot(root.path, root.path, limits, (found) => {
       items.push(found);
-      if (items.length === BATCH) flush();
+      if (items.length === batchSize) flush();
     });
     flush();
     return { walk, end: batches.length };
@@ -134,11 +145,14 @@ export async function scanWithHelper(
     await new Promise<void>((resolve) => (wake = resolve));
   }
   helper.port.onmessage = null;
+  // The helper is not needed any more: closing it now frees its memory before the output.
+  helper.port.postMessage({ kind: "done" } satisfies ToHelper);
   const records = (b: HelperBatch) => read.get(b.id) ?? results.get(b.id) ?? readBatch(b);
   let start = 0;
-  return walks.map(({ walk, end }) => {
+  const scanned = walks.map(({ walk, end }) => {
     const mine = batches.slice(start, end).flatMap(records);
     start = end;
     return { records: mine, flat: walk.flat, diagnostics: walk.diagnostics };
   });
+  return { roots: scanned, batches: batches.length, helped: results.size };
 }

@@ -9,15 +9,19 @@ import { FREE, HELPER, helperResult, readBatch, type ToHelper } from "./parallel
 
 interface HelperScope {
   onmessage: ((event: MessageEvent<{ port: MessagePort }>) => void) | null;
+  close(): void;
 }
+
+const scope = globalThis as unknown as HelperScope;
 
 let claims: Int32Array | undefined;
 
-(globalThis as unknown as HelperScope).onmessage = (event) => {
+scope.onmessage = (event) => {
   const port = event.data.port;
   port.onmessage = (message: MessageEvent<ToHelper>) => {
     const data = message.data;
     if (data.kind === "claims") claims = data.claims;
+    else if (data.kind === "done") scope.close();
     else if (claims && Atomics.compareExchange(claims, data.id, FREE, HELPER) === FREE) {
       port.postMessage(helperResult(data.id, readBatch(data)));
     }

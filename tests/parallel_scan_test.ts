@@ -1,0 +1,146 @@
+import { deepEqual, equal, ok } from "node:assert/strict";
+import type { PluginRoot, Root } from "../src/home/setup.ts";
+import { scanRoot } from "../src/scan/index.ts";
+import {
+  helperResult,
+  type ScanHelper,
+  scanWithHelper,
+  survivesJson,
+} from "../src/scan/parallel.ts";
+import { DEFAULT_WALK_LIMITS } from "../src/scan/walk.ts";
+import { cli, makeTree, skill } from "./helpers.ts";
+
+/** Two roots and a plugin with the cases that make a scan interesting. */
+function tree(): { dir: string; roots: (Root | PluginRoot)[] } {
+  const files: Record<string, string> = {};
+  for (let c = 0; c < 6; c++) {
+    for (let k = 0; k < 8; k++) {
+      files[`a/cat-${c}/s-${c}-${k}/SKILL.md`] = skill(`s-${c}-${k}`, "x");
+    }
+  }
+  Object.assign(files, {
+    "a/odd/SKILL.md": skill("odd", "numbers JSON cannot carry", "weight: .nan\nfloor: -.inf\n"),
+    "a/broken/SKILL.md": "---\nname: broken\ndescription: never closed\n",
+    "a/plain/SKILL.md": "# Plain\n\nFirst prose line is the description.\n",
+    "a/outer/SKILL.md": skill("outer", "holds a nested skill"),
+    "a/outer/inner/SKILL.md": skill("inner", "inside another skill"),
+    "a/outer/references/ref/SKILL.md": skill("ref", "in a support folder: not a skill"),
+    "a/legacy.md": "# Legacy\n\nA flat skill.\n",
+    "b/s-0-0/SKILL.md": skill("s-0-0", "shadowed by root a"),
+    "b/only-b/SKILL.md": skill("only-b", "external"),
+    "p/tool/SKILL.md": skill("tool", "a plugin skill"),
+  });
+  const dir = makeTree(files);
+  Deno.symlinkSync(`${dir}/a/cat-0/s-0-1`, `${dir}/a/zz-link`);
+  return {
+    dir,
+    roots: [
+      { path: `${dir}/a`, source: "local" },
+      { path: `${dir}/b`, source: "external" },
+      { namespace: "plug", path: `${dir}/p` },
+    ],
+  };
+}
+
+/** A real scan helper Worker reading only `dir`, ready once its first answer comes back. */
+async function readyHelper(dir: string): Promise<{ helper: ScanHelper; worker: Worker }> {
+  const worker = new Worker(new URL("../src/scan/scan_helper.ts", import.meta.url), {
+    type: "module",
+    deno: { permissions: { read: [dir] } },
+  });
+  const channel = new MessageChannel();
+  worker.postMessage({ port: channel.port2 }, [channel.port2]);
+  const claims = new Int32Array(new SharedArrayBuffer(4));
+  channel.port1.postMessage({ kind: "claims", claims });
+  channel.port1.postMessage({ kind: "batch", id: 0, root: dir, source: "local", items: [] });
+  await new Promise((resolve) => (channel.port1.onmessage = resolve));
+  channel.port1.onmessage = null;
+  return { helper: { port: channel.port1 }, worker };
+}
+
+Deno.test("[PERF-1][S-2] a scan shared with a helper Worker equals the one-thread scan, record for record", async () => {
+  const { dir, roots } = tree();
+  const expected = roots.map((root) => scanRoot(root, DEFAULT_WALK_LIMITS));
+  let helped = 0;
+  // The helper reads the batches it reaches first; a few tries make sure it took part.
+  for (let attempt = 0; attempt < 5 && helped === 0; attempt++) {
+    const { helper, worker } = await readyHelper(dir);
+    const scan = await scanWithHelper(roots, DEFAULT_WALK_LIMITS, helper, 1);
+    worker.terminate();
+    deepEqual(scan.roots, expected);
+    equal(scan.batches, expected.reduce((n, r) => n + r.records.length, 0));
+    helped = scan.helped;
+  }
+  ok(helped > 0, "the helper read none of the batches in five tries");
+  const odd = expected[0].records.find((r) => r.name === "odd")!;
+  ok(Number.isNaN(odd.frontmatter.weight) && odd.frontmatter.floor === -Infinity);
+  // Such a record goes by structured clone, which keeps NaN and -Infinity; the rest as JSON.
+  deepEqual(helperResult(7, [odd]), { id: 7, records: [odd] });
+  const plain = expected[1].records;
+  deepEqual(helperResult(8, plain), { id: 8, json: JSON.stringify(plain) });
+  ok(expected[0].records.some((r) => r.name === "inner"));
+  ok(!expected[0].records.some((r) => r.name === "ref"));
+});
+
+Deno.test("[PERF-1] a helper that answers nothing, or has failed, leaves every batch to this thread", async () => {
+  const { roots } = tree();
+  const expected = roots.map((root) => scanRoot(root, DEFAULT_WALK_LIMITS));
+  const silent = new MessageChannel();
+  const quiet = await scanWithHelper(roots, DEFAULT_WALK_LIMITS, { port: silent.port1 }, 2);
+  deepEqual(quiet.roots, expected);
+  equal(quiet.helped, 0);
+  silent.port1.close();
+  // A helper that claimed a batch and then died: its batch is read here once the failure is told.
+  const dead = new MessageChannel();
+  let fail = () => {};
+  const failed = new Promise<void>((resolve) => (fail = resolve));
+  dead.port2.onmessage = (event) => {
+    const data = event.data;
+    if (data.kind === "claims") Atomics.store(data.claims, 0, 1);
+    else if (data.kind === "batch" && data.id === 0) fail();
+  };
+  const recovered = await scanWithHelper(
+    roots,
+    DEFAULT_WALK_LIMITS,
+    { port: dead.port1, failed },
+    2,
+  );
+  deepEqual(recovered.roots, expected);
+  equal(recovered.helped, 0);
+  dead.port1.close();
+  dead.port2.close();
+});
+
+Deno.test("[PERF-1] records go as JSON only when JSON gives them back exactly", () => {
+  ok(survivesJson({ a: [1, "x", true, null, { b: -1.5 }] }));
+  for (
+    const value of [
+      { d: new Date(0) },
+      [undefined],
+      { u: undefined },
+      { n: Number.NaN },
+      { i: Infinity },
+      { z: -0 },
+      { m: new Map() },
+      { b: new Uint8Array(1) },
+      Object.create(null),
+    ]
+  ) {
+    equal(survivesJson(value), false, String(Object.keys(value)));
+  }
+});
+
+Deno.test("[PERF-1][X-1] the CLI's list, search and prompt with the helper match the library's one-thread answers", async () => {
+  const { dir } = tree();
+  const home = makeTree({ "config.yaml": `skills:\n  external_dirs: [${dir}/b]\n` });
+  Deno.renameSync(`${dir}/a`, `${home}/skills`);
+  const { SkillRuntime } = await import("../src/runtime.ts");
+  const runtime = new SkillRuntime({ home, env: () => undefined });
+  const list = await cli(["--home", home, "list", "--json"]);
+  equal(list.code, 0, list.stderr);
+  deepEqual(JSON.parse(list.stdout), runtime.list());
+  const search = await cli(["--home", home, "search", "s-1", "--json"]);
+  deepEqual(JSON.parse(search.stdout), runtime.search("s-1"));
+  const prompt = await cli(["--home", home, "prompt", "--format", "json", "--json"]);
+  deepEqual(JSON.parse(prompt.stdout), runtime.prompt({ format: "json" }));
+});
