@@ -108,6 +108,16 @@ function startScanHelper(
   return { helper, port: channel.port1 };
 }
 
+/**
+ * Commands that read every skill's head: their helper is started with them, so it is
+ * ready when the walk begins (a Worker takes tens of milliseconds to create). Any other
+ * command gets one only if it asks.
+ */
+export function scansEverySkill(request: CommandRequest): boolean {
+  if (request.command === "list") return request.options.categories !== true;
+  return request.command === "search" || request.command === "prompt";
+}
+
 /** Starts one command in a fresh sandbox Worker; `onMcp` receives the MCP messages it sends. */
 export function startWorker(
   message: WorkerMessage,
@@ -119,6 +129,14 @@ export function startWorker(
     deno: { permissions },
   });
   let scan: { helper: Worker; port: MessagePort } | undefined;
+  const helpWith = () => {
+    if (scan) return; // Already on its way.
+    scan = startScanHelper(
+      permissions,
+      () => worker.postMessage({ kind: "scan-helper-failed" } satisfies ToWorker),
+    );
+    worker.postMessage({ kind: "scan-helper", port: scan.port } satisfies ToWorker, [scan.port]);
+  };
   const done = new Promise<Outcome>((resolve) => {
     worker.onmessage = (event: MessageEvent<FromWorker>) => {
       const data = event.data;
@@ -126,15 +144,8 @@ export function startWorker(
       else if (data.kind === "confirm") {
         worker.postMessage({ kind: "confirm", id: data.id, answer: askAtTerminal(data.question) });
       } else if (data.kind === "mcp") onMcp?.(data.message);
-      else if (data.kind === "scan-helper") {
-        scan ??= startScanHelper(
-          permissions,
-          () => worker.postMessage({ kind: "scan-helper-failed" } satisfies ToWorker),
-        );
-        worker.postMessage({ kind: "scan-helper", port: scan.port } satisfies ToWorker, [
-          scan.port,
-        ]);
-      } else {
+      else if (data.kind === "scan-helper") helpWith();
+      else {
         worker.terminate();
         scan?.helper.terminate();
         resolve(data.outcome);
@@ -152,6 +163,7 @@ export function startWorker(
     };
   });
   worker.postMessage(message);
+  if (scansEverySkill(message.request)) helpWith();
   return { post: (m) => worker.postMessage(m), done };
 }
 

@@ -28,15 +28,18 @@ let mcpClose: (() => void) | undefined;
 let helperFailed = () => {};
 const scanHelperFailed = new Promise<void>((resolve) => (helperFailed = resolve));
 let helperPort = (_port: MessagePort) => {};
-let helperAsked: Promise<ScanHelper> | undefined;
+const helperArrived = new Promise<MessagePort>((resolve) => (helperPort = resolve));
+let helperReceived = false;
+let helperAsked = false;
 
-/** Asks the warden, once, for a scan helper Worker, and resolves with the port to it. */
+/**
+ * The scan helper Worker's port: the warden sends it unasked to the commands that scan
+ * every skill; any other command asks for it here, once.
+ */
 function askScanHelper(): Promise<ScanHelper> {
-  helperAsked ??= new Promise<MessagePort>((resolve) => {
-    helperPort = resolve;
-    scope.postMessage({ kind: "scan-helper" });
-  }).then((port) => ({ port, failed: scanHelperFailed }));
-  return helperAsked;
+  if (!helperReceived && !helperAsked) scope.postMessage({ kind: "scan-helper" });
+  helperAsked = true;
+  return helperArrived.then((port) => ({ port, failed: scanHelperFailed }));
 }
 
 function confirmWithWarden(question: string): Promise<boolean | undefined> {
@@ -73,8 +76,10 @@ scope.onmessage = async (event) => {
     } else if (data.kind === "confirm") {
       asking.get(data.id)?.(data.answer);
       asking.delete(data.id);
-    } else if (data.kind === "scan-helper") helperPort(data.port);
-    else if (data.kind === "scan-helper-failed") helperFailed();
+    } else if (data.kind === "scan-helper") {
+      helperReceived = true;
+      helperPort(data.port);
+    } else if (data.kind === "scan-helper-failed") helperFailed();
     else if (data.kind === "mcp") {
       if (mcpListener) mcpListener(data.message);
       else early.push(data.message);
