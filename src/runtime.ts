@@ -21,7 +21,7 @@ import {
 import { buildPrompt, type PromptFormat, type PromptResult } from "./level0/prompt.ts";
 import { disabledNames, type VisibilityFacts } from "./level0/visibility.ts";
 import { SkillrtError } from "./errors.ts";
-import { type Resolved, resolveSkill } from "./resolve/resolve.ts";
+import { type Resolved, resolveSkill, walksRoot } from "./resolve/resolve.ts";
 import { Catalog } from "./scan/catalog.ts";
 import type { ScanHelper } from "./scan/parallel.ts";
 import { WatchedCache } from "./scan/watch_cache.ts";
@@ -257,6 +257,12 @@ export class SkillRuntime {
   /** Resolves and loads one skill at Level 1. */
   async load(name: string, options: ViewOptions = {}): Promise<LoadedSkill> {
     const catalog = this.catalog();
+    // A bare name walks the first root; with a helper, that walk is shared ([PERF-2]).
+    const first = this.setup.roots[0];
+    if (first && this.options.scanHelper && walksRoot(first, name.replace(/\/+$/, ""))) {
+      const helper = await this.options.scanHelper();
+      if (helper) await catalog.prefetch(helper, [first]);
+    }
     const resolved = this.resolve(name, catalog);
     const plugin = resolved.plugin;
     const siblings = plugin

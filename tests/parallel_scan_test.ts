@@ -1,6 +1,7 @@
 import { deepEqual, equal, ok } from "node:assert/strict";
 import type { PluginRoot, Root } from "../src/home/setup.ts";
 import { scanRoot } from "../src/scan/index.ts";
+import { walksRoot } from "../src/resolve/resolve.ts";
 import {
   helperResult,
   type ScanHelper,
@@ -143,4 +144,32 @@ Deno.test("[PERF-1][X-1] the CLI's list, search and prompt with the helper match
   deepEqual(JSON.parse(search.stdout), runtime.search("s-1"));
   const prompt = await cli(["--home", home, "prompt", "--format", "json", "--json"]);
   deepEqual(JSON.parse(prompt.stdout), runtime.prompt({ format: "json" }));
+});
+
+Deno.test("[PERF-2][R-2] walksRoot: only a bare name with no folder or flat file at the top walks the root", () => {
+  const { dir } = tree();
+  const root: Root = { path: `${dir}/a`, source: "local" };
+  equal(walksRoot(root, "s-1-3"), true, "lives in a category: the root is walked");
+  equal(walksRoot(root, "outer"), false, "a folder at the top is read directly");
+  equal(walksRoot(root, "legacy"), false, "a flat file at the top is read directly");
+  equal(walksRoot(root, "cat-1/s-1-3"), false, "a path is never walked for");
+  equal(walksRoot(root, "plug:tool"), false, "a namespaced name looks in its plugin");
+  equal(walksRoot(root, "../etc"), false, "an invalid name is refused before any walk");
+});
+
+Deno.test("[PERF-2][X-1] a bare-name view through the CLI (helper on) loads what the library loads", async () => {
+  const { dir } = tree();
+  const home = makeTree({});
+  Deno.renameSync(`${dir}/a`, `${home}/skills`);
+  const { SkillRuntime } = await import("../src/runtime.ts");
+  const expected = await new SkillRuntime({ home, env: () => undefined }).view("s-4-6");
+  const out = await cli(["--home", home, "view", "s-4-6", "--json"]);
+  equal(out.code, 0, out.stderr);
+  const doc = JSON.parse(out.stdout);
+  for (const key of ["name", "path", "skill_dir", "content", "description"] as const) {
+    deepEqual(doc[key], expected[key as keyof typeof expected], key);
+  }
+  const missing = await cli(["--home", home, "view", "no-such-skill", "--json"]);
+  equal(missing.code, 1);
+  equal(JSON.parse(missing.stdout).error, "Skill 'no-such-skill' not found.");
 });

@@ -67,6 +67,21 @@ function bareName(record: SkillRecord): string {
 
 type Candidate = { record: SkillRecord; flat: boolean };
 
+/**
+ * True when resolving `name` starts by walking all of `root`: a valid bare name (no `/`,
+ * no `ns:`) with neither a folder nor a flat file of that name at the root's top.
+ */
+export function walksRoot(root: Root | PluginRoot, name: string): boolean {
+  try {
+    guardName(name);
+  } catch {
+    return false;
+  }
+  if (name.includes("/") || name.includes(":")) return false;
+  const dir = joinPath(root.path, name);
+  return !isFile(joinPath(dir, "SKILL.md")) && !isFile(`${dir}.md`);
+}
+
 /** The candidates of one root for a name, by the first strategy of [R-2] that finds any. */
 export function candidatesIn(root: Root | PluginRoot, name: string, catalog: Catalog): Candidate[] {
   const source = "namespace" in root ? "plugin" : root.source;

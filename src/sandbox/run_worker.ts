@@ -109,13 +109,17 @@ function startScanHelper(
 }
 
 /**
- * Commands that read every skill's head: their helper is started with them, so it is
- * ready when the walk begins (a Worker takes tens of milliseconds to create). Any other
- * command gets one only if it asks.
+ * Commands that walk a whole root: `list`, `search`, `prompt`, and `view`/`invoke` of a
+ * bare name. Their helper is started with them, so it is ready when the walk begins (a
+ * Worker takes tens of milliseconds to create); any other command gets one if it asks.
  */
-export function scansEverySkill(request: CommandRequest): boolean {
-  if (request.command === "list") return request.options.categories !== true;
-  return request.command === "search" || request.command === "prompt";
+export function walksWholeRoot(request: CommandRequest): boolean {
+  const { command, args, options } = request;
+  if (command === "list") return options.categories !== true;
+  if (command === "search" || command === "prompt") return true;
+  const bare = (name = "") => name !== "" && !/[/:]/.test(name);
+  if (command === "view") return args.length === 1 && bare(args[0]);
+  return command === "invoke" && bare(args[0]);
 }
 
 /** Starts one command in a fresh sandbox Worker; `onMcp` receives the MCP messages it sends. */
@@ -163,7 +167,7 @@ export function startWorker(
     };
   });
   worker.postMessage(message);
-  if (scansEverySkill(message.request)) helpWith();
+  if (walksWholeRoot(message.request)) helpWith();
   return { post: (m) => worker.postMessage(m), done };
 }
 

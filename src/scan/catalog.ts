@@ -56,14 +56,16 @@ export class Catalog {
   }
 
   /**
-   * Scans every root not scanned yet, with a helper thread reading skill heads while
-   * this one walks (a catalog backed by a watched cache keeps its own path).
+   * Scans the given roots (by default every root and plugin) not scanned yet, with a
+   * helper thread reading skill heads while this one walks (a catalog backed by a watched
+   * cache keeps its own path).
    */
-  async prefetch(helper: ScanHelper): Promise<void> {
+  async prefetch(
+    helper: ScanHelper,
+    among: (Root | PluginRoot)[] = [...this.setup.roots, ...this.setup.plugins],
+  ): Promise<void> {
     if (this.#cache) return;
-    const roots = [...this.setup.roots, ...this.setup.plugins].filter((r) =>
-      !this.#roots.has(r.path)
-    );
+    const roots = among.filter((r) => !this.#roots.has(r.path));
     if (roots.length === 0) return;
     const scanned = await scanWithHelper(roots, this.limits, helper);
     roots.forEach((root, i) => this.#roots.set(root.path, scanned.roots[i]));
