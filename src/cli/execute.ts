@@ -5,11 +5,11 @@
  *
  * @module
  */
-import { explainPermissionError, SkillrtError } from "../errors.ts";
+import { SkillrtError } from "../errors.ts";
 import type { Setup } from "../home/setup.ts";
 import type { PermissionPlan } from "../sandbox/plan.ts";
 import { SkillRuntime } from "../runtime.ts";
-import { failure } from "./render.ts";
+import { outcomeOfError } from "./render.ts";
 import type { CommandRequest, Outcome } from "./request.ts";
 import type { Channel } from "../mcp/channel_transport.ts";
 import type { ScanHelper } from "../scan/parallel.ts";
@@ -64,27 +64,6 @@ const COMMANDS: Record<string, () => Promise<CommandModule>> = {
   pending: () => import("./commands/pending.ts"),
   curator: () => import("./commands/curator.ts"),
 };
-
-/** The sandbox rule named in an exit-3 error. */
-export function sandboxRule(plan: PermissionPlan): string {
-  const count = (n: number, what: string) => (n ? `${what} ${n} path(s)` : `${what} nothing`);
-  const run = plan.run.length ? `runs only ${plan.run.join(", ")}` : "runs no program";
-  return `the sandbox plan of '${plan.command}' ${count(plan.read.length, "reads")}, ${
-    count(plan.write.length, "writes")
-  } and ${run}; see 'skillrt sandbox ${plan.command}'`;
-}
-
-/** Converts any thrown value into an outcome: known errors keep their code, permission errors exit 3. */
-export function outcomeOfError(
-  error: unknown,
-  request: CommandRequest,
-  plan?: PermissionPlan,
-): Outcome {
-  const explained = plan ? explainPermissionError(error, sandboxRule(plan)) : error;
-  if (explained instanceof SkillrtError) return failure(request.global, explained);
-  const message = explained instanceof Error ? explained.message.split("\n")[0] : String(explained);
-  return failure(request.global, new SkillrtError(`Unexpected error: ${message}`));
-}
 
 /** Runs a request: builds the runtime from the setup and calls the command. */
 export async function executeCommand(

@@ -4,8 +4,9 @@
  *
  * @module
  */
-import type { SkillrtError } from "../errors.ts";
-import type { GlobalOptions, Outcome } from "./request.ts";
+import { explainPermissionError, SkillrtError } from "../errors.ts";
+import type { PermissionPlan } from "../sandbox/plan.ts";
+import type { CommandRequest, GlobalOptions, Outcome } from "./request.ts";
 
 /** Documents larger than this are printed compact (a 10,000-skill list is megabytes). */
 const PRETTY_LIMIT = 256 * 1024;
@@ -62,4 +63,25 @@ export function table(header: string[], rows: string[][], color = false): string
   const line = (cells: string[]) =>
     cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i]))).join("  ").trimEnd();
   return [paint(color, "bold", line(header)), ...rows.map(line)].join("\n");
+}
+
+/** The sandbox rule named in an exit-3 error. */
+export function sandboxRule(plan: PermissionPlan): string {
+  const count = (n: number, what: string) => (n ? `${what} ${n} path(s)` : `${what} nothing`);
+  const run = plan.run.length ? `runs only ${plan.run.join(", ")}` : "runs no program";
+  return `the sandbox plan of '${plan.command}' ${count(plan.read.length, "reads")}, ${
+    count(plan.write.length, "writes")
+  } and ${run}; see 'skillrt sandbox ${plan.command}'`;
+}
+
+/** Converts any thrown value into an outcome: known errors keep their code, permission errors exit 3. */
+export function outcomeOfError(
+  error: unknown,
+  request: CommandRequest,
+  plan?: PermissionPlan,
+): Outcome {
+  const explained = plan ? explainPermissionError(error, sandboxRule(plan)) : error;
+  if (explained instanceof SkillrtError) return failure(request.global, explained);
+  const message = explained instanceof Error ? explained.message.split("\n")[0] : String(explained);
+  return failure(request.global, new SkillrtError(`Unexpected error: ${message}`));
 }

@@ -23,9 +23,8 @@ import { parseSource } from "../hub/source.ts";
 import { readLockDocument } from "../hub/lock_write.ts";
 import { mcpPlan, serveMcp } from "./mcp_relay.ts";
 import { runInWorker } from "../sandbox/run_worker.ts";
-import { outcomeOfError } from "./execute.ts";
 import { quickParse } from "./quick_parse.ts";
-import { failure, respond } from "./render.ts";
+import { failure, outcomeOfError, respond } from "./render.ts";
 import type { CommandRequest, Outcome } from "./request.ts";
 
 /** The extra read paths a request names (`validate PATH…`, `hub scan PATH`), absolute. */

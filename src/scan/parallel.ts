@@ -60,9 +60,14 @@ export function survivesJson(value: unknown): boolean {
   return true;
 }
 
-/** The helper's answer for a batch it read. */
+/**
+ * The helper's answer for a batch it read. Only the frontmatter needs checking: every
+ * other field of a record is text, lists of text or our own diagnostics.
+ */
 export function helperResult(id: number, records: SkillRecord[]): HelperResult {
-  return survivesJson(records) ? { id, json: JSON.stringify(records) } : { id, records };
+  return records.every((r) => survivesJson(r.frontmatter))
+    ? { id, json: JSON.stringify(records) }
+    : { id, records };
 }
 
 /** Claim values: free, taken by the helper, taken by this thread. */
