@@ -23,7 +23,7 @@ import { disabledNames, type VisibilityFacts } from "./level0/visibility.ts";
 import { SkillrtError } from "./errors.ts";
 import { type Resolved, resolveSkill, walksRoot } from "./resolve/resolve.ts";
 import { Catalog } from "./scan/catalog.ts";
-import type { ScanHelper } from "./scan/parallel.ts";
+import type { HelperSource } from "./scan/parallel.ts";
 import { WatchedCache } from "./scan/watch_cache.ts";
 import { readUsageCounts } from "./usage/read_usage.ts";
 import { bumpView, tryUpdateUsage } from "./usage/usage.ts";
@@ -59,10 +59,11 @@ export interface RuntimeOptions extends SetupOptions {
    */
   watch?: boolean;
   /**
-   * Gets a scan helper Worker: {@linkcode SkillRuntime.snapshot} then reads skill heads
-   * on two threads (the CLI's sandbox Worker asks the warden for one).
+   * Gets a scan helper Worker when a scan is big enough to share: `list`, `search` and
+   * `prompt` through {@linkcode SkillRuntime.snapshot}, and a bare-name view, then read
+   * skill heads on two threads (the CLI's sandbox Worker asks the warden for one).
    */
-  scanHelper?: () => Promise<ScanHelper | undefined>;
+  scanHelper?: HelperSource;
   /** With `watch`: a folder this process may write in, used to prove freshness (a temp folder when absent). */
   watchSentinel?: string;
   /**
@@ -116,8 +117,7 @@ export class SkillRuntime {
   async snapshot(): Promise<Catalog> {
     if (!this.options.watch) {
       const catalog = this.catalog();
-      const helper = await this.options.scanHelper?.();
-      if (helper) await catalog.prefetch(helper);
+      if (this.options.scanHelper) await catalog.prefetch(this.options.scanHelper);
       return catalog;
     }
     if (this.#cache === undefined) {
@@ -260,8 +260,7 @@ export class SkillRuntime {
     // A bare name walks the first root; with a helper, that walk is shared ([PERF-2]).
     const first = this.setup.roots[0];
     if (first && this.options.scanHelper && walksRoot(first, name.replace(/\/+$/, ""))) {
-      const helper = await this.options.scanHelper();
-      if (helper) await catalog.prefetch(helper, [first]);
+      await catalog.prefetch(this.options.scanHelper, [first]);
     }
     const resolved = this.resolve(name, catalog);
     const plugin = resolved.plugin;

@@ -11,9 +11,10 @@ import {
 import { DEFAULT_WALK_LIMITS } from "../src/scan/walk.ts";
 import { cli, makeTree, skill } from "./helpers.ts";
 
-/** Two roots and a plugin with the cases that make a scan interesting. */
-function tree(): { dir: string; roots: (Root | PluginRoot)[] } {
+/** Two roots and a plugin with the cases that make a scan interesting; `bulk` more skills in root a. */
+function tree(bulk = 0): { dir: string; roots: (Root | PluginRoot)[] } {
   const files: Record<string, string> = {};
+  for (let i = 0; i < bulk; i++) files[`a/bulk/b-${i}/SKILL.md`] = skill(`b-${i}`, `bulk ${i}`);
   for (let c = 0; c < 6; c++) {
     for (let k = 0; k < 8; k++) {
       files[`a/cat-${c}/s-${c}-${k}/SKILL.md`] = skill(`s-${c}-${k}`, "x");
@@ -66,7 +67,7 @@ Deno.test("[PERF-1][S-2] a scan shared with a helper Worker equals the one-threa
   // The helper reads the batches it reaches first; a few tries make sure it took part.
   for (let attempt = 0; attempt < 5 && helped === 0; attempt++) {
     const { helper, worker } = await readyHelper(dir);
-    const scan = await scanWithHelper(roots, DEFAULT_WALK_LIMITS, helper, 1);
+    const scan = await scanWithHelper(roots, DEFAULT_WALK_LIMITS, () => helper, 1);
     worker.terminate();
     deepEqual(scan.roots, expected);
     equal(scan.batches, expected.reduce((n, r) => n + r.records.length, 0));
@@ -87,7 +88,7 @@ Deno.test("[PERF-1] a helper that answers nothing, or has failed, leaves every b
   const { roots } = tree();
   const expected = roots.map((root) => scanRoot(root, DEFAULT_WALK_LIMITS));
   const silent = new MessageChannel();
-  const quiet = await scanWithHelper(roots, DEFAULT_WALK_LIMITS, { port: silent.port1 }, 2);
+  const quiet = await scanWithHelper(roots, DEFAULT_WALK_LIMITS, () => ({ port: silent.port1 }), 2);
   deepEqual(quiet.roots, expected);
   equal(quiet.helped, 0);
   silent.port1.close();
@@ -103,13 +104,55 @@ Deno.test("[PERF-1] a helper that answers nothing, or has failed, leaves every b
   const recovered = await scanWithHelper(
     roots,
     DEFAULT_WALK_LIMITS,
-    { port: dead.port1, failed },
+    () => ({ port: dead.port1, failed }),
     2,
   );
   deepEqual(recovered.roots, expected);
   equal(recovered.helped, 0);
   dead.port1.close();
   dead.port2.close();
+});
+
+Deno.test("[PERF-1] a helper is asked for once, and only when the first batch is full", async () => {
+  const { roots } = tree();
+  const expected = roots.map((root) => scanRoot(root, DEFAULT_WALK_LIMITS));
+  const skills = expected.reduce((n, r) => n + r.records.length, 0);
+  let asked = 0;
+  const none = () => {
+    asked++;
+    return undefined;
+  };
+  const small = await scanWithHelper(roots, DEFAULT_WALK_LIMITS, none, skills + 1);
+  deepEqual(small.roots, expected);
+  equal(asked, 0, "a scan smaller than one batch never asks");
+  const big = await scanWithHelper(roots, DEFAULT_WALK_LIMITS, none, 3);
+  deepEqual(big.roots, expected);
+  equal(asked, 1, "asked once, then scanned alone when no helper came");
+  equal(big.helped, 0);
+});
+
+Deno.test("[PERF-1] batches posted before the helper is up wait in its port and are answered", async () => {
+  const { dir, roots } = tree();
+  const channel = new MessageChannel();
+  const claims = new Int32Array(new SharedArrayBuffer(8));
+  const items = [{ dir: `${dir}/a/cat-2/s-2-5`, rel: "cat-2/s-2-5" }];
+  channel.port1.postMessage({ kind: "claims", claims });
+  channel.port1.postMessage({ kind: "batch", id: 1, root: roots[0].path, source: "local", items });
+  // Only now is the helper started and given the other end, as the warden does.
+  const worker = new Worker(new URL("../src/scan/scan_helper.ts", import.meta.url), {
+    type: "module",
+    deno: { permissions: { read: [dir] } },
+  });
+  worker.postMessage({ port: channel.port2 }, [channel.port2]);
+  const answer = await new Promise<MessageEvent>((resolve) => (channel.port1.onmessage = resolve));
+  worker.terminate();
+  channel.port1.close();
+  equal(answer.data.id, 1);
+  equal(Atomics.load(claims, 1), 1, "the helper claimed the batch");
+  deepEqual(
+    JSON.parse(answer.data.json),
+    scanRoot(roots[0], DEFAULT_WALK_LIMITS).records.filter((r) => r.name === "s-2-5"),
+  );
 });
 
 Deno.test("[PERF-1] records go as JSON only when JSON gives them back exactly", () => {
@@ -132,7 +175,7 @@ Deno.test("[PERF-1] records go as JSON only when JSON gives them back exactly", 
 });
 
 Deno.test("[PERF-1][X-1] the CLI's list, search and prompt with the helper match the library's one-thread answers", async () => {
-  const { dir } = tree();
+  const { dir } = tree(600); // more than two batches: the helper is asked for
   const home = makeTree({ "config.yaml": `skills:\n  external_dirs: [${dir}/b]\n` });
   Deno.renameSync(`${dir}/a`, `${home}/skills`);
   const { SkillRuntime } = await import("../src/runtime.ts");
@@ -158,7 +201,7 @@ Deno.test("[PERF-2][R-2] walksRoot: only a bare name with no folder or flat file
 });
 
 Deno.test("[PERF-2][X-1] a bare-name view through the CLI (helper on) loads what the library loads", async () => {
-  const { dir } = tree();
+  const { dir } = tree(600);
   const home = makeTree({});
   Deno.renameSync(`${dir}/a`, `${home}/skills`);
   const { SkillRuntime } = await import("../src/runtime.ts");

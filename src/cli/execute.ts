@@ -12,7 +12,7 @@ import { SkillRuntime } from "../runtime.ts";
 import { outcomeOfError } from "./render.ts";
 import type { CommandRequest, Outcome } from "./request.ts";
 import type { Channel } from "../mcp/channel_transport.ts";
-import type { ScanHelper } from "../scan/parallel.ts";
+import type { HelperSource } from "../scan/parallel.ts";
 
 /** What a command runs with besides its request. */
 export interface ExecuteContext {
@@ -27,7 +27,7 @@ export interface ExecuteContext {
   /** The MCP channel to the warden's stdio relay (the `mcp` command). */
   channel?: Channel;
   /** Asks the warden for a scan helper Worker next to this one (SPEC §19). */
-  scanHelper?: () => Promise<ScanHelper | undefined>;
+  scanHelper?: HelperSource;
 }
 
 /** One command's implementation. */

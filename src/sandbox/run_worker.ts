@@ -33,7 +33,7 @@ export type FromWorker =
   | { kind: "env"; id: number; names: string[] }
   | { kind: "confirm"; id: number; question: string }
   | { kind: "mcp"; message: JSONRPCMessage }
-  | { kind: "scan-helper" };
+  | { kind: "scan-helper"; port: MessagePort };
 
 /** The warden's answer to an environment question. */
 export interface EnvAnswer {
@@ -51,7 +51,6 @@ export type ToWorker =
   | { kind: "confirm"; id: number; answer: boolean | undefined }
   | { kind: "mcp"; message: JSONRPCMessage }
   | { kind: "mcp-close" }
-  | { kind: "scan-helper"; port: MessagePort }
   | { kind: "scan-helper-failed" };
 
 /** Asks a yes/no question at the terminal; undefined when stdin or stderr is not a terminal. */
@@ -86,15 +85,15 @@ export interface WorkerHandle {
 }
 
 /**
- * Starts a scan helper Worker (SPEC §19) with the same permissions as the command's,
- * joined to it by a message channel; a failure is told to the command's Worker, which
- * then reads alone. The command's Worker asks for it when it is about to scan.
+ * Starts a scan helper Worker (SPEC §19) with the same permissions as the command's and
+ * hands it `port`, the other end of which the command's Worker holds; a failure is told
+ * to the command's Worker, which then reads alone.
  */
 function startScanHelper(
   permissions: Deno.PermissionOptionsObject,
+  port: MessagePort,
   onFailure: () => void,
-): { helper: Worker; port: MessagePort } {
-  const channel = new MessageChannel();
+): Worker {
   const helper = new Worker(new URL("../scan/scan_helper.ts", import.meta.url), {
     type: "module",
     deno: { permissions },
@@ -104,22 +103,8 @@ function startScanHelper(
     helper.terminate();
     onFailure();
   };
-  helper.postMessage({ port: channel.port2 }, [channel.port2]);
-  return { helper, port: channel.port1 };
-}
-
-/**
- * Commands that walk a whole root: `list`, `search`, `prompt`, and `view`/`invoke` of a
- * bare name. Their helper is started with them, so it is ready when the walk begins (a
- * Worker takes tens of milliseconds to create); any other command gets one if it asks.
- */
-export function walksWholeRoot(request: CommandRequest): boolean {
-  const { command, args, options } = request;
-  if (command === "list") return options.categories !== true;
-  if (command === "search" || command === "prompt") return true;
-  const bare = (name = "") => name !== "" && !/[/:]/.test(name);
-  if (command === "view") return args.length === 1 && bare(args[0]);
-  return command === "invoke" && bare(args[0]);
+  helper.postMessage({ port }, [port]);
+  return helper;
 }
 
 /** Starts one command in a fresh sandbox Worker; `onMcp` receives the MCP messages it sends. */
@@ -132,15 +117,7 @@ export function startWorker(
     type: "module",
     deno: { permissions },
   });
-  let scan: { helper: Worker; port: MessagePort } | undefined;
-  const helpWith = () => {
-    if (scan) return; // Already on its way.
-    scan = startScanHelper(
-      permissions,
-      () => worker.postMessage({ kind: "scan-helper-failed" } satisfies ToWorker),
-    );
-    worker.postMessage({ kind: "scan-helper", port: scan.port } satisfies ToWorker, [scan.port]);
-  };
+  let helper: Worker | undefined;
   const done = new Promise<Outcome>((resolve) => {
     worker.onmessage = (event: MessageEvent<FromWorker>) => {
       const data = event.data;
@@ -148,17 +125,23 @@ export function startWorker(
       else if (data.kind === "confirm") {
         worker.postMessage({ kind: "confirm", id: data.id, answer: askAtTerminal(data.question) });
       } else if (data.kind === "mcp") onMcp?.(data.message);
-      else if (data.kind === "scan-helper") helpWith();
+      else if (data.kind === "scan-helper") {
+        helper ??= startScanHelper(
+          permissions,
+          data.port,
+          () => worker.postMessage({ kind: "scan-helper-failed" } satisfies ToWorker),
+        );
+      }
       else {
         worker.terminate();
-        scan?.helper.terminate();
+        helper?.terminate();
         resolve(data.outcome);
       }
     };
     worker.onerror = (event: ErrorEvent) => {
       event.preventDefault();
       worker.terminate();
-      scan?.helper.terminate();
+      helper?.terminate();
       resolve({
         exitCode: 1,
         stdout: "",
@@ -167,7 +150,6 @@ export function startWorker(
     };
   });
   worker.postMessage(message);
-  if (walksWholeRoot(message.request)) helpWith();
   return { post: (m) => worker.postMessage(m), done };
 }
 

@@ -15,7 +15,7 @@ import type { FromWorker, ToWorker, WorkerMessage } from "./run_worker.ts";
 /** The parts of a Worker's global scope this entry uses. */
 interface WorkerScope {
   onmessage: ((event: MessageEvent<WorkerMessage | ToWorker>) => void) | null;
-  postMessage(message: FromWorker): void;
+  postMessage(message: FromWorker, transfer?: Transferable[]): void;
   close(): void;
 }
 
@@ -27,19 +27,20 @@ let mcpListener: ((message: JSONRPCMessage) => void) | undefined;
 let mcpClose: (() => void) | undefined;
 let helperFailed = () => {};
 const scanHelperFailed = new Promise<void>((resolve) => (helperFailed = resolve));
-let helperPort = (_port: MessagePort) => {};
-const helperArrived = new Promise<MessagePort>((resolve) => (helperPort = resolve));
-let helperReceived = false;
-let helperAsked = false;
+let helper: ScanHelper | undefined;
 
 /**
- * The scan helper Worker's port: the warden sends it unasked to the commands that scan
- * every skill; any other command asks for it here, once.
+ * A scan helper Worker, asked of the warden once: this Worker keeps one end of a new
+ * channel and sends the other, which the warden hands to the helper it starts. Batches
+ * posted before the helper is up wait in the channel, so the walk never waits for it.
  */
-function askScanHelper(): Promise<ScanHelper> {
-  if (!helperReceived && !helperAsked) scope.postMessage({ kind: "scan-helper" });
-  helperAsked = true;
-  return helperArrived.then((port) => ({ port, failed: scanHelperFailed }));
+function askScanHelper(): ScanHelper {
+  if (!helper) {
+    const channel = new MessageChannel();
+    scope.postMessage({ kind: "scan-helper", port: channel.port2 }, [channel.port2]);
+    helper = { port: channel.port1, failed: scanHelperFailed };
+  }
+  return helper;
 }
 
 function confirmWithWarden(question: string): Promise<boolean | undefined> {
@@ -76,9 +77,6 @@ scope.onmessage = async (event) => {
     } else if (data.kind === "confirm") {
       asking.get(data.id)?.(data.answer);
       asking.delete(data.id);
-    } else if (data.kind === "scan-helper") {
-      helperReceived = true;
-      helperPort(data.port);
     } else if (data.kind === "scan-helper-failed") helperFailed();
     else if (data.kind === "mcp") {
       if (mcpListener) mcpListener(data.message);

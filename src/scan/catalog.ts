@@ -10,7 +10,7 @@ import type { PluginRoot, Root, Setup } from "../home/setup.ts";
 import { indexRecords, scanRoot, type SkillIndex } from "./index.ts";
 import type { SkillRecord } from "./record.ts";
 import type { FoundFlat, WalkLimits } from "./walk.ts";
-import { type ScanHelper, scanWithHelper } from "./parallel.ts";
+import { type HelperSource, scanWithHelper } from "./parallel.ts";
 import type { WatchedCache } from "./watch_cache.ts";
 
 /** One scanned root. */
@@ -61,7 +61,7 @@ export class Catalog {
    * cache keeps its own path).
    */
   async prefetch(
-    helper: ScanHelper,
+    helper: HelperSource,
     among: (Root | PluginRoot)[] = [...this.setup.roots, ...this.setup.plugins],
   ): Promise<void> {
     if (this.#cache) return;

@@ -1,10 +1,12 @@
 /**
  * Scanning with a helper thread (SPEC §19): this thread walks the roots and, as it finds
  * skill folders, posts them in batches to a scan helper Worker (`scan_helper.ts`) that
- * reads and parses their heads at the same time. When the walk is done, this thread
- * reads the batches the helper has not started, last first, so the two meet in the
- * middle. Each batch is claimed once through a shared array, and the records come back
- * in walk order, so the result is exactly that of `scanRoot`.
+ * reads and parses their heads at the same time. The helper is asked for only when the
+ * first batch is full, so a small home never pays for one; batches posted before it is
+ * up wait in its port. When the walk is done, this thread reads the batches the helper
+ * has not started, last first, so the two meet in the middle. Each batch is claimed once
+ * through a shared array, and the records come back in walk order, so the result is
+ * exactly that of `scanRoot`.
  *
  * @module
  */
@@ -16,11 +18,14 @@ import { type FoundSkill, type WalkLimits, walkRoot } from "./walk.ts";
 
 /** A scan helper Worker, reached through a message port. */
 export interface ScanHelper {
-  /** The port to the helper. */
+  /** The port to the helper (messages posted before it is up wait in the port). */
   port: MessagePort;
   /** Settles when the helper has failed: its batches are then read here. */
   failed?: Promise<unknown>;
 }
+
+/** Gets a scan helper when a scan turns out to be worth one; undefined: scan alone. */
+export type HelperSource = () => ScanHelper | undefined;
 
 /** A batch the helper is asked to read: skill folders of one root. */
 export interface HelperBatch {
@@ -94,22 +99,29 @@ export interface HelpedScan {
   helped: number;
 }
 
-/** Scans `roots` with the helper reading skill heads alongside. */
+/** Scans `roots` with a helper (got from `source` once a batch is full) reading skill heads alongside. */
 export async function scanWithHelper(
   roots: (Root | PluginRoot)[],
   limits: WalkLimits,
-  helper: ScanHelper,
+  source: HelperSource,
   batchSize: number = BATCH,
 ): Promise<HelpedScan> {
   const claims = new Int32Array(new SharedArrayBuffer(4 * MAX_BATCHES));
   const results = new Map<number, SkillRecord[]>();
   let wake = () => {};
-  helper.port.onmessage = (event: MessageEvent<HelperResult>) => {
-    const data = event.data;
-    results.set(data.id, "json" in data ? JSON.parse(data.json) : data.records);
-    wake();
+  let helper: ScanHelper | undefined;
+  let asked = false;
+  const attach = () => {
+    asked = true;
+    helper = source();
+    if (!helper) return;
+    helper.port.onmessage = (event: MessageEvent<HelperResult>) => {
+      const data = event.data;
+      results.set(data.id, "json" in data ? JSON.parse(data.json) : data.records);
+      wake();
+    };
+    helper.port.postMessage({ kind: "claims", claims } satisfies ToHelper);
   };
-  helper.port.postMessage({ kind: "claims", claims } satisfies ToHelper);
   const batches: HelperBatch[] = [];
   const walks = roots.map((root) => {
     const { source, namespace } = rootSource(root);
@@ -125,7 +137,8 @@ export async function scanWithHelper(
         items,
       };
       batches.push(batch);
-      if (batch.id < MAX_BATCHES) helper.port.postMessage(batch satisfies ToHelper);
+      if (items.length === batchSize && !asked) attach();
+      if (helper && batch.id < MAX_BATCHES) helper.port.postMessage(batch satisfies ToHelper);
       items = [];
     };
     const walk = walkRoot(root.path, root.path, limits, (found) => {
@@ -141,17 +154,19 @@ export async function scanWithHelper(
       read.set(id, readBatch(batches[id]));
     }
   }
-  let failed = false;
-  helper.failed?.then(() => {
-    failed = true;
-    wake();
-  });
-  while (!failed && batches.some((b) => !read.has(b.id) && !results.has(b.id))) {
-    await new Promise<void>((resolve) => (wake = resolve));
+  if (helper) {
+    let failed = false;
+    helper.failed?.then(() => {
+      failed = true;
+      wake();
+    });
+    while (!failed && batches.some((b) => !read.has(b.id) && !results.has(b.id))) {
+      await new Promise<void>((resolve) => (wake = resolve));
+    }
+    helper.port.onmessage = null;
+    // The helper is not needed any more: closing it now frees its memory before the output.
+    helper.port.postMessage({ kind: "done" } satisfies ToHelper);
   }
-  helper.port.onmessage = null;
-  // The helper is not needed any more: closing it now frees its memory before the output.
-  helper.port.postMessage({ kind: "done" } satisfies ToHelper);
   const records = (b: HelperBatch) => read.get(b.id) ?? results.get(b.id) ?? readBatch(b);
   let start = 0;
   const scanned = walks.map(({ walk, end }) => {
