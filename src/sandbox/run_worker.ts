@@ -20,6 +20,8 @@ export interface WorkerMessage {
   setup: Setup;
   /** The plan the Worker was created with. */
   plan: PermissionPlan;
+  /** One end of a channel to a scan helper the warden started along with the Worker. */
+  scanPort?: MessagePort;
   /**
    * The Worker writes the command's stdout to the process's stdout itself (the outcome
    * then carries none), sparing a large document the trip through the warden.
@@ -107,6 +109,33 @@ function startScanHelper(
   return helper;
 }
 
+/**
+ * Whether to start a scan helper along with the command's Worker, so that it is up when
+ * the walk begins (creating a Worker takes tens of milliseconds): for commands that walk
+ * a whole root (`list`, `search`, `prompt`, `view`/`invoke` of a bare name) in a home
+ * whose roots hold many folders at the top (a directory's link count is two plus its
+ * subfolders). Otherwise the Worker asks for a helper itself if its walk grows big.
+ */
+export function startsHelperEarly(request: CommandRequest, setup: Setup): boolean {
+  const { command, args, options } = request;
+  const bare = (name = "") => name !== "" && !/[/:]/.test(name);
+  const walks = command === "list"
+    ? options.categories !== true
+    : command === "search" || command === "prompt" ||
+      (command === "view" && args.length === 1 && bare(args[0])) ||
+      (command === "invoke" && bare(args[0]));
+  return walks && setup.roots.some((root) => {
+    try {
+      return (Deno.statSync(root.path).nlink ?? 0) - 2 >= EARLY_HELPER_FOLDERS;
+    } catch {
+      return false;
+    }
+  });
+}
+
+/** Folders at the top of a root from which a scan helper is started early. */
+const EARLY_HELPER_FOLDERS = 8;
+
 /** Starts one command in a fresh sandbox Worker; `onMcp` receives the MCP messages it sends. */
 export function startWorker(
   message: WorkerMessage,
@@ -118,6 +147,13 @@ export function startWorker(
     deno: { permissions },
   });
   let helper: Worker | undefined;
+  const startHelper = (port: MessagePort) => {
+    helper ??= startScanHelper(
+      permissions,
+      port,
+      () => worker.postMessage({ kind: "scan-helper-failed" } satisfies ToWorker),
+    );
+  };
   const done = new Promise<Outcome>((resolve) => {
     worker.onmessage = (event: MessageEvent<FromWorker>) => {
       const data = event.data;
@@ -125,13 +161,7 @@ export function startWorker(
       else if (data.kind === "confirm") {
         worker.postMessage({ kind: "confirm", id: data.id, answer: askAtTerminal(data.question) });
       } else if (data.kind === "mcp") onMcp?.(data.message);
-      else if (data.kind === "scan-helper") {
-        helper ??= startScanHelper(
-          permissions,
-          data.port,
-          () => worker.postMessage({ kind: "scan-helper-failed" } satisfies ToWorker),
-        );
-      }
+      else if (data.kind === "scan-helper") startHelper(data.port);
       else {
         worker.terminate();
         helper?.terminate();
@@ -149,7 +179,11 @@ export function startWorker(
       });
     };
   });
-  worker.postMessage(message);
+  if (startsHelperEarly(message.request, message.setup)) {
+    const channel = new MessageChannel();
+    worker.postMessage({ ...message, scanPort: channel.port1 }, [channel.port1]);
+    startHelper(channel.port2);
+  } else worker.postMessage(message);
   return { post: (m) => worker.postMessage(m), done };
 }
 

@@ -30,9 +30,10 @@ const scanHelperFailed = new Promise<void>((resolve) => (helperFailed = resolve)
 let helper: ScanHelper | undefined;
 
 /**
- * A scan helper Worker, asked of the warden once: this Worker keeps one end of a new
- * channel and sends the other, which the warden hands to the helper it starts. Batches
- * posted before the helper is up wait in the channel, so the walk never waits for it.
+ * The scan helper Worker: the one the warden started along with this Worker, else one
+ * asked of the warden now: this Worker keeps one end of a new channel and sends the
+ * other, which the warden hands to the helper it starts. Batches posted before the
+ * helper is up wait in the channel, so the walk never waits for it.
  */
 function askScanHelper(): ScanHelper {
   if (!helper) {
@@ -85,6 +86,7 @@ scope.onmessage = async (event) => {
     else early.push("close");
     return;
   }
+  if (data.scanPort) helper = { port: data.scanPort, failed: scanHelperFailed };
   const outcome = await executeCommand(data.request, {
     setup: data.setup,
     plan: data.plan,
