@@ -63,7 +63,7 @@ export type { Availability, VisibilityFacts } from "./src/level0/visibility.ts";
 export type { ErrorDetails } from "./src/errors.ts";
 export type { IndexEntry, SkillIndex } from "./src/scan/index.ts";
 export type { FoundFlat, FoundSkill, WalkLimits } from "./src/scan/walk.ts";
-export type { ScanHelper } from "./src/scan/parallel.ts";
+export type { HelperSource, ScanHelper } from "./src/scan/parallel.ts";
 export type { LoadedSkill } from "./src/view/view.ts";
 export type { InvokeResult } from "./src/view/invoke.ts";
 export { preprocess, type PreprocessContext } from "./src/preprocess/preprocess.ts";
