@@ -216,3 +216,35 @@ Deno.test("[PERF-2][X-1] a bare-name view through the CLI (helper on) loads what
   equal(missing.code, 1);
   equal(JSON.parse(missing.stdout).error, "Skill 'no-such-skill' not found.");
 });
+
+Deno.test("[PERF-1] the warden starts a helper early only for a whole-root walk of a root with many folders", async () => {
+  const { resolveSetup } = await import("../src/home/setup.ts");
+  const { startsHelperEarly } = await import("../src/sandbox/run_worker.ts");
+  const files: Record<string, string> = {};
+  for (let i = 0; i < 9; i++) files[`skills/c${i}/s${i}/SKILL.md`] = skill(`s${i}`, "x");
+  const big = resolveSetup({ home: makeTree(files) });
+  const small = resolveSetup({ home: makeTree({ "skills/c/s/SKILL.md": skill("s", "x") }) });
+  const request = (command: string, args: string[] = [], options = {}) => ({
+    command,
+    args,
+    options,
+    global: { json: false, color: false },
+  });
+  for (
+    const [req, expected] of [
+      [request("list"), true],
+      [request("search", ["x"]), true],
+      [request("prompt"), true],
+      [request("view", ["s1"]), true],
+      [request("invoke", ["s1", "do", "it"]), true],
+      [request("list", [], { categories: true }), false],
+      [request("view", ["c1/s1"]), false],
+      [request("view", ["s1", "references/a.md"]), false],
+      [request("view", ["plug:s1"]), false],
+      [request("doctor"), false],
+    ] as const
+  ) {
+    equal(startsHelperEarly(req, big), expected, `${req.command} ${req.args.join(" ")}`);
+    equal(startsHelperEarly(req, small), false, `small home: ${req.command}`);
+  }
+});
