@@ -1,6 +1,6 @@
 /**
  * `deno task compile`: builds `dist/skillrt`, one executable holding the warden, the
- * sandbox Worker and every component, with the warden's flags from
+ * sandbox Worker, the scan helper Worker and every component, with the warden's flags from
  * `src/sandbox/warden_flags.ts` (the same source as `deno task skillrt`).
  *
  * `deno compile` needs Deno's `denort` runtime. It downloads it unless `DENORT_BIN`
@@ -18,6 +18,8 @@ export function compileArgs(output = "dist/skillrt"): string[] {
     "--unstable-worker-options",
     "--include",
     "src/sandbox/worker.ts",
+    "--include",
+    "src/scan/scan_helper.ts",
     "--output",
     output,
     "main.ts",
