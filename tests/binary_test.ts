@@ -85,8 +85,10 @@ Deno.test("[X-5] the binary embeds every Worker module a command may start", () 
   const args = compileArgs("dist/x");
   const included = args.flatMap((a, i) => (args[i - 1] === "--include" ? [a] : []));
   deepEqual(included, ["src/sandbox/worker.ts", "src/scan/scan_helper.ts"]);
-  const modules = [...Deno.readTextFileSync(`${REPO}/src/sandbox/run_worker.ts`).matchAll(
-    /new Worker\(new URL\("([^"]+)"/g,
-  )].map((m) => new URL(m[1], `file://${REPO}/src/sandbox/`).pathname.slice(REPO.length + 1));
+  const modules = [
+    ...Deno.readTextFileSync(`${REPO}/src/sandbox/run_worker.ts`).matchAll(
+      /new Worker\(new URL\("([^"]+)"/g,
+    ),
+  ].map((m) => new URL(m[1], `file://${REPO}/src/sandbox/`).pathname.slice(REPO.length + 1));
   deepEqual(modules.sort(), [...included].sort(), "each Worker run_worker.ts starts is included");
 });

@@ -17,18 +17,19 @@ import {
   shellQuote,
   WRITING_COMMANDS,
 } from "../sandbox/plan.ts";
-import { attachContent } from "./content.ts";
 import { CONTENT_COMMANDS } from "./manage_args.ts";
 import { parseSource } from "../hub/source.ts";
-import { readLockDocument } from "../hub/lock_write.ts";
-import { mcpPlan, serveMcp } from "./mcp_relay.ts";
 import { runInWorker } from "../sandbox/run_worker.ts";
 import { quickParse } from "./quick_parse.ts";
 import { failure, outcomeOfError, respond } from "./render.ts";
 import type { CommandRequest, Outcome } from "./request.ts";
 
 /** The extra read paths a request names (`validate PATH…`, `hub scan PATH`), absolute. */
-export function requestPaths(request: CommandRequest, cwd: string, localRoot?: string): string[] {
+export async function requestPaths(
+  request: CommandRequest,
+  cwd: string,
+  localRoot?: string,
+): Promise<string[]> {
   if (request.command === "validate") return request.args.map((p) => resolvePath(cwd, p));
   if (request.command === "sync" && typeof request.options.from === "string") {
     return [resolvePath(cwd, request.options.from)];
@@ -38,6 +39,7 @@ export function requestPaths(request: CommandRequest, cwd: string, localRoot?: s
     localRoot
   ) {
     // Local sources are read again from where they were installed from.
+    const { readLockDocument } = await import("../hub/lock_write.ts");
     try {
       return Object.values(readLockDocument(localRoot).installed).map((r) => r.identifier).filter((
         id,
@@ -114,9 +116,11 @@ export async function runCli(
     }
     const setup: Setup = resolveSetup({ home: request.global.home });
     if (request.command === "sandbox") return await sandbox(request, setup);
-    if (current.command === "mcp") return await serveMcp(current, setup, version);
+    if (current.command === "mcp") {
+      return await (await import("./mcp_relay.ts")).serveMcp(current, setup, version);
+    }
     if (CONTENT_COMMANDS.includes(current.command)) {
-      current = await attachContent(current, setup.host.cwd);
+      current = await (await import("./content.ts")).attachContent(current, setup.host.cwd);
     }
     const planned = await planOf(current, setup);
     if ("outcome" in planned) return planned.outcome;
@@ -149,7 +153,7 @@ export async function planOf(
   const read = planFor(
     request.command,
     setup,
-    requestPaths(request, setup.host.cwd, setup.local_root),
+    await requestPaths(request, setup.host.cwd, setup.local_root),
   );
   if (!WRITING_COMMANDS.includes(request.command)) return { plan: read };
   const step: CommandRequest = {
@@ -167,7 +171,7 @@ export async function planOf(
   const plan = planFor(
     request.command,
     setup,
-    requestPaths(request, setup.host.cwd, setup.local_root),
+    await requestPaths(request, setup.host.cwd, setup.local_root),
     writes,
   );
   return {
@@ -203,7 +207,7 @@ async function sandbox(request: CommandRequest, setup: Setup): Promise<Outcome> 
     options.content = placeholderContent(target, args[0] ?? "x");
   }
   const planned = target === "mcp"
-    ? { plan: mcpPlan(setup, args.includes("--allow-writes")) }
+    ? { plan: (await import("./mcp_relay.ts")).mcpPlan(setup, args.includes("--allow-writes")) }
     : await planOf({ ...request, command: target, args, options }, setup);
   if ("outcome" in planned) return planned.outcome;
   const plan = planned.plan;
