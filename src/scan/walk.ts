@@ -111,16 +111,34 @@ export function walkRoot(
     }
     const entries = readEntries(here.dir, result.diagnostics, here.depth === 0);
     if (!entries) continue;
-    const hasSkill = entries.some((e) =>
-      e.name === "SKILL.md" && (e.isFile || isLinkTo(here.dir, e, "file"))
-    );
+    let hasSkill = false;
+    for (const e of entries) {
+      if (e.name === "SKILL.md" && (e.isFile || isLinkTo(here.dir, e, "file"))) {
+        hasSkill = true;
+        break;
+      }
+    }
     if (hasSkill) {
       const found = { dir: here.dir, rel: here.rel };
       result.skills.push(found);
       onSkill?.(found);
     }
-    const children: Pending[] = [];
+    // Only the entries that can matter, in name order: flat .md files outside skills,
+    // and folders (or links) that are neither excluded nor a skill's support folders.
+    const flatHere = !hasSkill && !here.inSkill;
+    const wanted: Deno.DirEntry[] = [];
     for (const e of entries) {
+      const flat = flatHere && !e.isDirectory && e.name.endsWith(".md") && !NOT_FLAT.has(e.name);
+      if (
+        e.isFile ? flat : flat || !(EXCLUDED_DIRS.has(e.name) || (hasSkill && SUPPORT.has(e.name)))
+      ) {
+        wanted.push(e);
+      }
+    }
+    if (wanted.length === 0) continue;
+    if (wanted.length > 1) wanted.sort(byName);
+    const children: Pending[] = [];
+    for (const e of wanted) {
       if (e.isFile || (e.isSymlink && !e.isDirectory)) {
         if (!hasSkill && !here.inSkill && e.name.endsWith(".md") && !NOT_FLAT.has(e.name)) {
           if (e.isFile || isLinkTo(here.dir, e, "file")) {
@@ -171,15 +189,18 @@ export function walkRoot(
   return result;
 }
 
+const byName = (
+  a: Deno.DirEntry,
+  b: Deno.DirEntry,
+) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+
 function readEntries(
   dir: string,
   diagnostics: Diagnostic[],
   isRoot: boolean,
 ): Deno.DirEntry[] | undefined {
   try {
-    const entries = Array.from(Deno.readDirSync(dir));
-    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    return entries;
+    return Array.from(Deno.readDirSync(dir));
   } catch (error) {
     if (error instanceof Deno.errors.NotFound && isRoot) return undefined;
     const why = isPermissionError(error) ? "not permitted by the sandbox" : (error as Error).name;
