@@ -178,5 +178,8 @@ const report = [
   "",
   ...sections.flatMap((section) => [section, ""]),
 ].join("\n");
-if (out) Deno.writeTextFileSync(out, report + "\n");
+if (out) {
+  Deno.writeTextFileSync(out, report + "\n");
+  await sh(Deno.execPath(), ["fmt", out]); // the file is checked by `deno fmt --check`
+}
 console.log(report);
