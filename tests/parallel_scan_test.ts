@@ -6,7 +6,10 @@ import {
   helperResult,
   type ScanHelper,
   scanWithHelper,
+  type SlimRecord,
+  slimRecord,
   survivesJson,
+  wholeRecord,
 } from "../src/scan/parallel.ts";
 import { DEFAULT_WALK_LIMITS } from "../src/scan/walk.ts";
 import { cli, makeTree, skill } from "./helpers.ts";
@@ -79,7 +82,19 @@ Deno.test("[PERF-1][S-2] a scan shared with a helper Worker equals the one-threa
   // Such a record goes by structured clone, which keeps NaN and -Infinity; the rest as JSON.
   deepEqual(helperResult(7, [odd]), { id: 7, records: [odd] });
   const plain = expected[1].records;
-  deepEqual(helperResult(8, plain), { id: 8, json: JSON.stringify(plain) });
+  const sent = helperResult(8, plain) as { id: number; json: string };
+  deepEqual(sent, { id: 8, json: JSON.stringify(plain.map(slimRecord)) });
+  const batch = {
+    kind: "batch" as const,
+    id: 8,
+    root: roots[1].path,
+    source: "external" as const,
+    items: plain.map((r) => ({ dir: r.skill_dir, rel: r.path })),
+  };
+  deepEqual(
+    JSON.parse(sent.json).map((s: SlimRecord, i: number) => wholeRecord(batch, i, s)),
+    plain,
+  );
   ok(expected[0].records.some((r) => r.name === "inner"));
   ok(!expected[0].records.some((r) => r.name === "ref"));
 });
@@ -149,8 +164,15 @@ Deno.test("[PERF-1] batches posted before the helper is up wait in its port and 
   channel.port1.close();
   equal(answer.data.id, 1);
   equal(Atomics.load(claims, 1), 1, "the helper claimed the batch");
+  const batch = {
+    kind: "batch" as const,
+    id: 1,
+    root: roots[0].path,
+    source: "local" as const,
+    items,
+  };
   deepEqual(
-    JSON.parse(answer.data.json),
+    JSON.parse(answer.data.json).map((s: SlimRecord, i: number) => wholeRecord(batch, i, s)),
     scanRoot(roots[0], DEFAULT_WALK_LIMITS).records.filter((r) => r.name === "s-2-5"),
   );
 });

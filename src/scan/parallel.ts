@@ -14,7 +14,7 @@ import type { PluginRoot, Root } from "../home/setup.ts";
 import type { ScannedRoot } from "./catalog.ts";
 import { readRecord, rootSource } from "./index.ts";
 import type { SkillRecord } from "./record.ts";
-import { type FoundSkill, type WalkLimits, walkRoot } from "./walk.ts";
+import { type FoundSkill, join, type WalkLimits, walkRoot } from "./walk.ts";
 
 /** A scan helper Worker, reached through a message port. */
 export interface ScanHelper {
@@ -47,11 +47,60 @@ export interface HelperBatch {
 export type ToHelper = { kind: "claims"; claims: Int32Array } | HelperBatch | { kind: "done" };
 
 /**
- * The helper's answer for one batch it claimed: the records as JSON text when JSON
- * carries them exactly (parsing it costs this thread a fraction of a structured clone),
- * else the records themselves (a frontmatter holding a date, say).
+ * The helper's answer for one batch it claimed: the records as JSON text of
+ * {@linkcode SlimRecord}s when JSON carries them exactly (parsing it costs this thread a
+ * fraction of a structured clone), else the records themselves (a frontmatter holding
+ * NaN, say).
  */
 export type HelperResult = { id: number; json: string } | { id: number; records: SkillRecord[] };
+
+/**
+ * What of a record the batch does not already say: name, description, category, tags,
+ * related skills, frontmatter and diagnostics (the paths, root and kind come from the batch).
+ */
+export type SlimRecord = [
+  string,
+  string,
+  string | null,
+  string[],
+  string[],
+  SkillRecord["frontmatter"],
+  SkillRecord["diagnostics"],
+];
+
+/** The part of a record the batch does not say. */
+export function slimRecord(r: SkillRecord): SlimRecord {
+  return [
+    r.name,
+    r.description,
+    r.category,
+    r.tags,
+    r.related_skills,
+    r.frontmatter,
+    r.diagnostics,
+  ];
+}
+
+/** The whole record of the `i`th folder of a batch, as `readRecord` builds it. */
+export function wholeRecord(batch: HelperBatch, i: number, slim: SlimRecord): SkillRecord {
+  const { dir, rel } = batch.items[i];
+  const [name, description, category, tags, related_skills, frontmatter, diagnostics] = slim;
+  return {
+    name,
+    description,
+    category,
+    tags,
+    related_skills,
+    path: rel,
+    skill_dir: dir,
+    file: join(dir, "SKILL.md"),
+    root: batch.root,
+    source: batch.source,
+    ...(batch.namespace ? { namespace: batch.namespace } : {}),
+    frontmatter,
+    diagnostics,
+  };
+}
 
 /** True when JSON gives back exactly this value: no dates, `undefined`, NaN, -0 or class instances. */
 export function survivesJson(value: unknown): boolean {
@@ -71,7 +120,7 @@ export function survivesJson(value: unknown): boolean {
  */
 export function helperResult(id: number, records: SkillRecord[]): HelperResult {
   return records.every((r) => survivesJson(r.frontmatter))
-    ? { id, json: JSON.stringify(records) }
+    ? { id, json: JSON.stringify(records.map(slimRecord)) }
     : { id, records };
 }
 
@@ -117,7 +166,13 @@ export async function scanWithHelper(
     if (!helper) return;
     helper.port.onmessage = (event: MessageEvent<HelperResult>) => {
       const data = event.data;
-      results.set(data.id, "json" in data ? JSON.parse(data.json) : data.records);
+      const batch = batches[data.id];
+      results.set(
+        data.id,
+        "json" in data
+          ? (JSON.parse(data.json) as SlimRecord[]).map((slim, i) => wholeRecord(batch, i, slim))
+          : data.records,
+      );
       wake();
     };
     helper.port.postMessage({ kind: "claims", claims } satisfies ToHelper);
