@@ -64,16 +64,17 @@ async function readyHelper(dir: string): Promise<{ helper: ScanHelper; worker: W
 }
 
 Deno.test("[PERF-1][S-2] a scan shared with a helper Worker equals the one-thread scan, record for record", async () => {
-  const { dir, roots } = tree();
+  // Enough skills that the walk lasts long enough for the (ready) helper to take batches.
+  const { dir, roots } = tree(400);
   const expected = roots.map((root) => scanRoot(root, DEFAULT_WALK_LIMITS));
   let helped = 0;
   // The helper reads the batches it reaches first; a few tries make sure it took part.
   for (let attempt = 0; attempt < 5 && helped === 0; attempt++) {
     const { helper, worker } = await readyHelper(dir);
-    const scan = await scanWithHelper(roots, DEFAULT_WALK_LIMITS, () => helper, 1);
+    const scan = await scanWithHelper(roots, DEFAULT_WALK_LIMITS, () => helper, 4);
     worker.terminate();
     deepEqual(scan.roots, expected);
-    equal(scan.batches, expected.reduce((n, r) => n + r.records.length, 0));
+    equal(scan.batches, expected.reduce((n, r) => n + Math.ceil(r.records.length / 4), 0));
     helped = scan.helped;
   }
   ok(helped > 0, "the helper read none of the batches in five tries");
