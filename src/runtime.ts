@@ -254,9 +254,15 @@ export class SkillRuntime {
     };
   }
 
-  /** Resolves and loads one skill at Level 1. */
-  async load(name: string, options: ViewOptions = {}): Promise<LoadedSkill> {
-    const catalog = this.catalog();
+  /**
+   * Resolves and loads one skill at Level 1. Pass one `catalog` to several loads (a
+   * bundle's members) so that each root is walked once for all of them.
+   */
+  async load(
+    name: string,
+    options: ViewOptions = {},
+    catalog: Catalog = this.catalog(),
+  ): Promise<LoadedSkill> {
     // A bare name walks the first root; with a helper, that walk is shared ([PERF-2]).
     const first = this.setup.roots[0];
     if (first && this.options.scanHelper && walksRoot(first, name.replace(/\/+$/, ""))) {
@@ -307,12 +313,13 @@ export class SkillRuntime {
     const bundle = loadBundles(this.setup.home).bundles.find((b) => b.name === name);
     if (bundle) {
       const members: MemberOutcome[] = [];
+      const catalog = this.catalog(); // One walk of each root for all the members.
       for (const member of bundle.skills) {
         try {
           members.push({
             name: member,
             status: "loaded",
-            loaded: await this.load(member, options),
+            loaded: await this.load(member, options, catalog),
           });
         } catch (error) {
           members.push(classifyMemberError(member, error));

@@ -1,4 +1,4 @@
-import { deepEqual, equal, ok } from "node:assert/strict";
+import { deepEqual, equal, ok, rejects } from "node:assert/strict";
 import { bundleSlug, loadBundles, parseBundle } from "../src/bundles/bundles.ts";
 import { buildGraph, toDot, toMermaid } from "../src/graph/graph.ts";
 import { SkillRuntime } from "../src/runtime.ts";
@@ -143,4 +143,21 @@ Deno.test("[G-1] graph: every skill a node, every related edge, bundle edges, da
   ok(dot.includes('label="ghost (missing)", style=dashed, color=red'));
   equal((await cli(["--home", home, "graph", "--format", "svg"])).code, 2);
   deepEqual(buildGraph([], []).nodes, []);
+});
+
+Deno.test("[B-2][PERF-2] loads given one catalog share one walk of each root (a bundle's members are found in one walk)", async () => {
+  const home = makeTree({
+    "skills/team/alpha/SKILL.md": skill("alpha", "A"),
+    "skills/team/beta/SKILL.md": skill("beta", "B"),
+  });
+  const rt = new SkillRuntime({ home, env: () => undefined });
+  const shared = rt.catalog();
+  equal((await rt.load("alpha", {}, shared)).view.name, "alpha");
+  // A skill added after the first load is not in the walk the shared catalog already made…
+  Deno.mkdirSync(`${home}/skills/team/gamma`);
+  Deno.writeTextFileSync(`${home}/skills/team/gamma/SKILL.md`, skill("gamma", "G"));
+  equal((await rt.load("beta", {}, shared)).view.name, "beta");
+  await rejects(() => rt.load("gamma", {}, shared), /Skill 'gamma' not found/);
+  // …while a load of its own walks again and finds it.
+  equal((await rt.load("gamma")).view.name, "gamma");
 });

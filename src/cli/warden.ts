@@ -150,11 +150,8 @@ export async function planOf(
   request: CommandRequest,
   setup: Setup,
 ): Promise<{ plan: PermissionPlan } | { outcome: Outcome }> {
-  const read = planFor(
-    request.command,
-    setup,
-    await requestPaths(request, setup.host.cwd, setup.local_root),
-  );
+  const paths = await requestPaths(request, setup.host.cwd, setup.local_root);
+  const read = planFor(request.command, setup, paths);
   if (!WRITING_COMMANDS.includes(request.command)) return { plan: read };
   const step: CommandRequest = {
     ...request,
@@ -168,12 +165,7 @@ export async function planOf(
     net?: string[];
     run?: string[];
   };
-  const plan = planFor(
-    request.command,
-    setup,
-    await requestPaths(request, setup.host.cwd, setup.local_root),
-    writes,
-  );
+  const plan = planFor(request.command, setup, paths, writes);
   return {
     plan: {
       ...plan,
