@@ -1,4 +1,6 @@
-import { deepEqual, equal } from "node:assert/strict";
+import { deepEqual, equal, throws } from "node:assert/strict";
+import { readLock } from "../src/hub/lock.ts";
+import { readLockDocument } from "../src/hub/lock_write.ts";
 import { cliJson, makeTree, skill } from "./helpers.ts";
 
 const statuses = async (home: string) =>
@@ -74,4 +76,25 @@ Deno.test("[HUB-6][HUB-5] hub update re-fetches a relative local source from any
   equal(lock().installed.tool.scan_verdict, "safe");
   const last = Deno.readTextFileSync(`${home}/skills/.hub/audit.log`).trim().split("\n").pop()!;
   equal(last.split(" ")[1], "BLOCKED");
+});
+
+Deno.test("[HUB-3] one reading of lock.json: absent is empty; not JSON, or JSON without 'installed', is refused by both readers and left as it is", () => {
+  const root = makeTree({ "s/SKILL.md": skill("s", "x") });
+  equal(readLock(root).state, "absent");
+  deepEqual(readLockDocument(root), { version: 1, installed: {} });
+  for (const text of ["{not json", '{"version": 1}', "[]"]) {
+    Deno.mkdirSync(`${root}/.hub`, { recursive: true });
+    Deno.writeTextFileSync(`${root}/.hub/lock.json`, text);
+    equal(readLock(root).state, "unparseable", text);
+    throws(() => readLockDocument(root), /Hub lock file '.*lock\.json' does not parse/, text);
+    equal(Deno.readTextFileSync(`${root}/.hub/lock.json`), text, "left as it is");
+  }
+  const installed = { s: { trust_level: "trusted", install_path: "s" } };
+  Deno.writeTextFileSync(`${root}/.hub/lock.json`, JSON.stringify({ version: 1, installed }));
+  deepEqual(readLock(root), {
+    state: "ok",
+    file: `${root}/.hub/lock.json`,
+    entries: [{ name: "s", trust_level: "trusted", install_path: `${root}/s` }],
+  });
+  deepEqual(readLockDocument(root).installed, installed);
 });

@@ -29,8 +29,16 @@ export function lockFile(localRoot: string): string {
   return joinPath(localRoot, ".hub", "lock.json");
 }
 
-/** Reads the lock file of a local root. */
-export function readLock(localRoot: string): LockState {
+/**
+ * The `installed` mapping of a local root's lock file, as stored: absent when there is no
+ * file, unparseable when it is not JSON or not a lock (an object with `installed`).
+ */
+export function readLockJson(
+  localRoot: string,
+):
+  | { state: "absent" }
+  | { state: "unparseable"; file: string; error: string }
+  | { state: "ok"; file: string; installed: Record<string, unknown> } {
   const file = lockFile(localRoot);
   let text: string;
   try {
@@ -38,13 +46,22 @@ export function readLock(localRoot: string): LockState {
   } catch {
     return { state: "absent" };
   }
-  let data: unknown;
   try {
-    data = JSON.parse(text);
+    const data = JSON.parse(text);
+    if (isMapping(data) && isMapping(data.installed)) {
+      return { state: "ok", file, installed: data.installed };
+    }
+    return { state: "unparseable", file, error: "it has no 'installed' mapping" };
   } catch (error) {
     return { state: "unparseable", file, error: (error as Error).message };
   }
-  const installed = isMapping(data) && isMapping(data.installed) ? data.installed : {};
+}
+
+/** Reads the lock file of a local root. */
+export function readLock(localRoot: string): LockState {
+  const json = readLockJson(localRoot);
+  if (json.state !== "ok") return json;
+  const { file, installed } = json;
   const entries: LockEntry[] = [];
   for (const [name, entry] of Object.entries(installed)) {
     if (!isMapping(entry)) continue;

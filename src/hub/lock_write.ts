@@ -7,11 +7,10 @@
  */
 import { Sha256, sha256Hex } from "../hash/sha256.ts";
 import { SkillrtError } from "../errors.ts";
-import { isMapping } from "../frontmatter/parse.ts";
 import { ensureDir, joinPath } from "../home/paths.ts";
 import { atomicWriteJson } from "../manage/atomic.ts";
 import { withLock } from "../manage/lock.ts";
-import { lockFile } from "./lock.ts";
+import { lockFile, readLockJson } from "./lock.ts";
 
 /** One installed skill in `lock.json`. */
 export interface LockRecord {
@@ -73,24 +72,14 @@ export function hashFolder(dir: string): { content_hash: string; files: Record<s
 
 /** Reads the lock for writing: missing → empty; unparseable → an error (never reset). */
 export function readLockDocument(localRoot: string): LockDocument {
-  const file = lockFile(localRoot);
-  let text: string;
-  try {
-    text = Deno.readTextFileSync(file);
-  } catch {
-    return { version: 1, installed: {} };
-  }
-  try {
-    const data = JSON.parse(text);
-    if (isMapping(data) && isMapping(data.installed)) {
-      return { version: 1, installed: data.installed as Record<string, LockRecord> };
-    }
-  } catch {
-    // Reported below.
+  const json = readLockJson(localRoot);
+  if (json.state === "absent") return { version: 1, installed: {} };
+  if (json.state === "ok") {
+    return { version: 1, installed: json.installed as Record<string, LockRecord> };
   }
   throw new SkillrtError(
-    `Hub lock file '${file}' does not parse; it was left as it is. Fix or remove it first.`,
-    { file },
+    `Hub lock file '${json.file}' does not parse; it was left as it is. Fix or remove it first.`,
+    { file: json.file },
   );
 }
 
