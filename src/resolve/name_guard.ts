@@ -23,6 +23,11 @@ export function quoted(value: string): string {
   return JSON.stringify(value).slice(1, -1);
 }
 
+/** A bare skill name: neither a `category/name` path nor a `plugin:name` ([R-2]). */
+export function isBareName(name: string): boolean {
+  return name !== "" && !name.includes("/") && !name.includes(":");
+}
+
 /** Throws the [R-1] error for a name that is empty, has control characters, is absolute or climbs out. */
 export function guardName(name: unknown): string {
   if (typeof name !== "string" || name.trim() === "") {

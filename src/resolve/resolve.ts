@@ -11,7 +11,7 @@ import type { PluginRoot, Root } from "../home/setup.ts";
 import type { Catalog } from "../scan/catalog.ts";
 import { readRecord } from "../scan/index.ts";
 import { buildRecord, type SkillRecord } from "../scan/record.ts";
-import { closestNames, guardName } from "./name_guard.ts";
+import { closestNames, guardName, isBareName } from "./name_guard.ts";
 
 /** The hint of an ambiguous name ([R-3]). */
 export const AMBIGUOUS_HINT =
@@ -77,7 +77,7 @@ export function walksRoot(root: Root | PluginRoot, name: string): boolean {
   } catch {
     return false;
   }
-  if (name.includes("/") || name.includes(":")) return false;
+  if (!isBareName(name)) return false;
   const dir = joinPath(root.path, name);
   return !isFile(joinPath(dir, "SKILL.md")) && !isFile(`${dir}.md`);
 }

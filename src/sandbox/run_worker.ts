@@ -11,6 +11,7 @@ import type { JSONRPCMessage } from "../deps/mcp.ts";
 import type { Setup } from "../home/setup.ts";
 import { readEnv } from "../home/host.ts";
 import { type PermissionPlan, workerPermissions } from "./plan.ts";
+import { isBareName } from "../resolve/name_guard.ts";
 
 /** What the warden posts to start the Worker's command. */
 export interface WorkerMessage {
@@ -118,12 +119,11 @@ function startScanHelper(
  */
 export function startsHelperEarly(request: CommandRequest, setup: Setup): boolean {
   const { command, args, options } = request;
-  const bare = (name = "") => name !== "" && !/[/:]/.test(name);
   const walks = command === "list"
     ? options.categories !== true
     : command === "search" || command === "prompt" ||
-      (command === "view" && args.length === 1 && bare(args[0])) ||
-      (command === "invoke" && bare(args[0]));
+      (command === "view" && args.length === 1 && isBareName(args[0] ?? "")) ||
+      (command === "invoke" && isBareName(args[0] ?? ""));
   return walks && setup.roots.some((root) => {
     try {
       return (Deno.statSync(root.path).nlink ?? 0) - 2 >= EARLY_HELPER_FOLDERS;
