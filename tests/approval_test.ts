@@ -14,17 +14,15 @@ async function withFile(content: string): Promise<string> {
   return file;
 }
 
+/** Runs `create NAME --file F` (or `edit`) with `content` in a temp file; the CLI's JSON answer. */
+async function withContent(home: string, action: "create" | "edit", name: string, content: string) {
+  return await cliJson(["--home", home, action, name, "--file", await withFile(content)]);
+}
+
 Deno.test("[A-1] with write_approval on, a create is staged: exact result, record on disk, skills tree untouched", async () => {
   const home = approvalHome();
   const before = snapshot(`${home}/skills`, USAGE_FILES);
-  const r = await cliJson([
-    "--home",
-    home,
-    "create",
-    "newbie",
-    "--file",
-    await withFile(skill("newbie", "N")),
-  ]);
+  const r = await withContent(home, "create", "newbie", skill("newbie", "N"));
   equal(r.code, 0, r.stderr);
   const id = r.json.pending_id as string;
   match(id, /^[0-9a-f]{8}$/);
@@ -40,14 +38,7 @@ Deno.test("[A-1] with write_approval on, a create is staged: exact result, recor
   const record = JSON.parse(Deno.readTextFileSync(`${home}/pending/skills/${id}.json`));
   deepEqual(Object.keys(record).sort(), ["action", "created_at", "id", "payload", "summary"]);
   deepEqual(record.payload, { action: "create", name: "newbie", content: skill("newbie", "N") });
-  const invalid = await cliJson([
-    "--home",
-    home,
-    "create",
-    "bad",
-    "--file",
-    await withFile("no frontmatter"),
-  ]);
+  const invalid = await withContent(home, "create", "bad", "no frontmatter");
   equal(invalid.code, 1);
   equal(invalid.json.error, "SKILL.md must start with YAML frontmatter (---).");
   equal((await cliJson(["--home", home, "pending"])).json.count, 1);
@@ -55,25 +46,13 @@ Deno.test("[A-1] with write_approval on, a create is staged: exact result, recor
 
 Deno.test("[A-2] pending lists oldest first; diff shows new content for create and a unified diff otherwise; approve applies; reject removes", async () => {
   const home = approvalHome();
-  const create = (await cliJson([
-    "--home",
-    home,
-    "create",
-    "newbie",
-    "--file",
-    await withFile(skill("newbie", "N")),
-  ])).json.pending_id as string;
+  const create = (await withContent(home, "create", "newbie", skill("newbie", "N"))).json
+    .pending_id as string;
   const patch =
     (await cliJson(["--home", home, "patch", "s", "--old", "old line", "--new", "new line"])).json
       .pending_id as string;
-  const edit = (await cliJson([
-    "--home",
-    home,
-    "edit",
-    "s",
-    "--file",
-    await withFile(skill("s", "S2", "", "# S\n\nrewritten\n")),
-  ])).json.pending_id as string;
+  const edit = (await withContent(home, "edit", "s", skill("s", "S2", "", "# S\n\nrewritten\n")))
+    .json.pending_id as string;
   const list = await cliJson(["--home", home, "pending"]);
   deepEqual((list.json.pending as { id: string }[]).map((p) => p.id), [create, patch, edit]);
   equal((await cli(["--home", home, "pending", "diff", create])).stdout, skill("newbie", "N"));
@@ -110,22 +89,10 @@ Deno.test("[A-2] pending lists oldest first; diff shows new content for create a
 
 Deno.test("[A-2] a failing apply stays pending with its error; unknown id; unparseable record reported, not applied", async () => {
   const home = approvalHome();
-  const a = (await cliJson([
-    "--home",
-    home,
-    "create",
-    "twin",
-    "--file",
-    await withFile(skill("twin", "A")),
-  ])).json.pending_id as string;
-  const b = (await cliJson([
-    "--home",
-    home,
-    "create",
-    "twin",
-    "--file",
-    await withFile(skill("twin", "B")),
-  ])).json.pending_id as string;
+  const a = (await withContent(home, "create", "twin", skill("twin", "A"))).json
+    .pending_id as string;
+  const b = (await withContent(home, "create", "twin", skill("twin", "B"))).json
+    .pending_id as string;
   const r = await cliJson(["--home", home, "pending", "approve", "all"]);
   equal(r.code, 1);
   deepEqual(r.json.failed, [{
