@@ -174,10 +174,7 @@ export class SkillRuntime {
   /** The Level-0 block for a system prompt ([L0-8]). */
   prompt(options: PromptOptions = {}, catalog: Catalog = this.catalog()): PromptResult {
     const index = catalog.index();
-    const uses = new Map<string, number>();
-    for (const root of this.setup.roots) {
-      for (const [name, n] of readUsageCounts(root.path)) if (!uses.has(name)) uses.set(name, n);
-    }
+    const uses = readUsageCounts(this.setup.local_root); // the home's counters ([U-1])
     const skills = visibleSkills(index, this.visibility()).map((s) => ({
       name: s.name,
       description: s.description,
@@ -287,14 +284,13 @@ export class SkillRuntime {
       preprocess: (record) => this.preprocessContext(record, options.args),
       env: (names) => this.envValues(names),
     });
-    // Count the use ([U-1]) in a root of the home; a root that cannot be written gets none.
-    if (this.setup.roots.some((r) => r.path === resolved.record.root)) {
-      const counted = await tryUpdateUsage(
-        resolved.record.root,
-        (map) => bumpView(map, loaded.view.name, new Date()),
-      );
-      if (typeof counted !== "string") loaded.view.notes = [counted.problem];
-    }
+    // Count the use ([U-1]) in the home's one counter file, whatever root the skill is in;
+    // no other root is ever written. A home that cannot be written gets no counts.
+    const counted = await tryUpdateUsage(
+      this.setup.local_root,
+      (map) => bumpView(map, loaded.view.name, new Date()),
+    );
+    if (typeof counted !== "string") loaded.view.notes = [counted.problem];
     return loaded;
   }
 

@@ -46,7 +46,7 @@ async function smoke(runner: Runner) {
     (await runner.run(["--home", DEMO_HOME, "sandbox", "view", "--json"])).stdout,
   );
   ok(sandbox.plan.read.includes(`${DEMO_HOME}/skills`));
-  deepEqual(sandbox.plan.write, usageGrant(`${DEMO_HOME}/external-skills`, `${DEMO_HOME}/skills`));
+  deepEqual(sandbox.plan.write, usageGrant(DEMO_HOME));
   deepEqual([sandbox.plan.run, sandbox.plan.net, sandbox.plan.env], [[], [], []]);
   const outside = makeTree({ "secret.txt": "x" });
   const denied = await runner.run([

@@ -111,11 +111,26 @@ export function testHost(cwd: string, extra: Partial<HostFacts> = {}): HostFacts
 }
 
 /** The write grant of `view` for roots: each root's usage file, its temp file and its locks ([U-1]). */
-export function usageGrant(...roots: string[]): string[] {
-  return roots.flatMap((r) =>
-    [".usage.json", ".usage.json.lock", ".usage.json.lock.break", ".usage.json.tmp"].map((f) =>
-      `${r}/${f}`
-    )
-  )
-    .sort();
+export function usageGrant(home: string): string[] {
+  return [".usage.json", ".usage.json.lock", ".usage.json.lock.break", ".usage.json.tmp"].map((f) =>
+    `${home}/skills/${f}`
+  ).sort();
+}
+
+/** Removes temp folders a test made (missing ones are fine). */
+export function removeTrees(...dirs: string[]): void {
+  for (const dir of dirs) {
+    try {
+      Deno.removeSync(dir, { recursive: true });
+    } catch {
+      // Already gone.
+    }
+  }
+}
+
+/** A file outside every home and root whose content must never appear in any output. */
+export function makeCanary(): { dir: string; file: string; secret: string } {
+  const secret = `CANARY-${crypto.randomUUID()}`;
+  const dir = makeTree({ "canary.txt": `${secret}\n` });
+  return { dir, file: `${dir}/canary.txt`, secret };
 }

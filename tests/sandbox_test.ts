@@ -102,7 +102,7 @@ Deno.test("[X-2] the CLI reports a denied access as exit 3 naming the path and t
   equal(read.code, 3);
   equal(
     read.stderr,
-    `skillrt: Not permitted by the sandbox: read access to "${outside}/secret.txt" (the sandbox plan of 'view' reads 7 path(s), writes 8 path(s) and runs no program; see 'skillrt sandbox view').\n`,
+    `skillrt: Not permitted by the sandbox: read access to "${outside}/secret.txt" (the sandbox plan of 'view' reads 7 path(s), writes 4 path(s) and runs no program; see 'skillrt sandbox view').\n`,
   );
   const run = await cliJson(["--home", DEMO_HOME, "sandbox", "list", "--try-run", "ls"]);
   equal(run.code, 3);
@@ -135,7 +135,8 @@ Deno.test("[X-3] sandbox prints the plan as JSON and as the equivalent deno run 
   const plan = r.json.plan as Record<string, string[]>;
   ok(plan.read.includes(`${DEMO_HOME}/skills`));
   ok(plan.read.includes(`${DEMO_HOME}/external-skills`));
-  deepEqual(plan.write, usageGrant(`${DEMO_HOME}/external-skills`, `${DEMO_HOME}/skills`));
+  // [U-1]: the home's one counter file; the external dir is never written.
+  deepEqual(plan.write, usageGrant(DEMO_HOME));
   deepEqual([plan.run, plan.net, plan.env], [[], [], []]);
   equal(
     r.json.deno_command,

@@ -10,6 +10,7 @@ import type { Setup } from "../home/setup.ts";
 import type { PermissionPlan } from "../sandbox/plan.ts";
 import { SkillRuntime } from "../runtime.ts";
 import { outcomeOfError } from "./render.ts";
+import { terminalOutcome } from "./terminal_text.ts";
 import type { CommandRequest, Outcome } from "./request.ts";
 import type { Channel } from "../mcp/channel_transport.ts";
 import type { HelperSource } from "../scan/parallel.ts";
@@ -83,8 +84,8 @@ export async function executeCommand(
       envValues: ctx.envValues ?? (() => Promise.resolve({})),
       scanHelper: ctx.scanHelper,
     });
-    return await (await load()).run(runtime, request, ctx);
+    return terminalOutcome(await (await load()).run(runtime, request, ctx), request.global);
   } catch (error) {
-    return outcomeOfError(error, request, ctx.plan);
+    return terminalOutcome(outcomeOfError(error, request, ctx.plan), request.global);
   }
 }

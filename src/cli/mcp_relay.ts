@@ -6,12 +6,12 @@
  * @module
  */
 import type { JSONRPCMessage } from "../deps/mcp.ts";
-import { joinPath } from "../home/paths.ts";
+import { joinPath, realPathOrUndefined } from "../home/paths.ts";
 import type { Setup } from "../home/setup.ts";
-import { firstMissing } from "../manage/apply.ts";
 import { lockedWritePaths } from "../manage/lock.ts";
 import { pendingDir } from "../approval/pending.ts";
 import { type PermissionPlan, planFor } from "../sandbox/plan.ts";
+import { checkWrites } from "../sandbox/write_guard.ts";
 import { startWorker } from "../sandbox/run_worker.ts";
 import { writeAll } from "./write_all.ts";
 import type { CommandRequest, Outcome } from "./request.ts";
@@ -21,10 +21,11 @@ export function mcpPlan(setup: Setup, allowWrites: boolean, sentinel?: string): 
   const own = sentinel ? [sentinel] : [];
   if (!allowWrites) return planFor("mcp", setup, own, own);
   const queue = [
-    firstMissing(pendingDir(setup.home)),
+    pendingDir(setup.home),
     ...lockedWritePaths(joinPath(pendingDir(setup.home), "queue")),
   ];
-  const writes = setup.config.write_approval ? queue : [firstMissing(setup.local_root)];
+  const writes = setup.config.write_approval ? queue : [setup.local_root];
+  checkWrites("mcp", writes, setup, realPathOrUndefined);
   return planFor("mcp", setup, [joinPath(setup.home, "pending"), ...own], [...writes, ...own]);
 }
 

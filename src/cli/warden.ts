@@ -7,7 +7,8 @@
  */
 import { SkillrtError } from "../errors.ts";
 import { readEnv } from "../home/host.ts";
-import { resolvePath } from "../home/paths.ts";
+import { realPathOrUndefined, resolvePath } from "../home/paths.ts";
+import { ensureSkeleton } from "../home/skeleton.ts";
 import { resolveSetup, type Setup } from "../home/setup.ts";
 import {
   type PermissionPlan,
@@ -20,7 +21,9 @@ import {
 import { CONTENT_COMMANDS } from "./manage_args.ts";
 import { parseSource } from "../hub/source.ts";
 import { runInWorker } from "../sandbox/run_worker.ts";
+import { checkWrites } from "../sandbox/write_guard.ts";
 import { quickParse } from "./quick_parse.ts";
+import { terminalOutcome } from "./terminal_text.ts";
 import { failure, outcomeOfError, respond } from "./render.ts";
 import type { CommandRequest, Outcome } from "./request.ts";
 
@@ -88,11 +91,26 @@ export interface CliOptions {
   writeStdout?: boolean;
 }
 
-/** Runs the CLI for `argv` and returns what to print; never throws. */
+/**
+ * Runs the CLI for `argv` and returns what to print (control characters from skill
+ * content made visible in text output, [X-7]); never throws.
+ */
 export async function runCli(
   argv: string[],
   version: string,
   options: CliOptions = {},
+): Promise<Outcome> {
+  const seen: { request?: CommandRequest } = {};
+  const outcome = await runParsed(argv, version, options, seen);
+  const global = seen.request?.global ?? { json: argv.includes("--json"), color: false };
+  return terminalOutcome(outcome, global);
+}
+
+async function runParsed(
+  argv: string[],
+  version: string,
+  options: CliOptions,
+  seen: { request?: CommandRequest },
 ): Promise<Outcome> {
   let request: CommandRequest | undefined;
   try {
@@ -101,7 +119,7 @@ export async function runCli(
     const parsed = quickParse(argv, readEnv, terminal) ??
       (await import("./program.ts")).parseArgs(argv, version, readEnv, terminal);
     if (parsed.kind === "print") return { exitCode: 0, stdout: parsed.text, stderr: "" };
-    request = parsed.request;
+    request = seen.request = parsed.request;
     let current: CommandRequest = request;
     if (request.command === "completions") {
       const [{ buildProgram }, { completionScript }] = await Promise.all([
@@ -114,16 +132,28 @@ export async function runCli(
         stderr: "",
       };
     }
-    const setup: Setup = resolveSetup({ home: request.global.home });
+    let setup: Setup = resolveSetup({ home: request.global.home });
     if (request.command === "sandbox") return await sandbox(request, setup);
+    const explicitHome = request.global.home !== undefined;
     if (current.command === "mcp") {
+      if (ensureSkeleton(current, setup, explicitHome)) {
+        setup = resolveSetup({ home: request.global.home });
+      }
       return await (await import("./mcp_relay.ts")).serveMcp(current, setup, version);
     }
     if (CONTENT_COMMANDS.includes(current.command)) {
       current = await (await import("./content.ts")).attachContent(current, setup.host.cwd);
     }
-    const planned = await planOf(current, setup);
+    let planned = await planOf(current, setup);
     if ("outcome" in planned) return planned.outcome;
+    // The folders a write needs as the base of its grant are made here, once the request
+    // is known to be good ([X-6]); the setup is then read again (the new local root is a
+    // root) and the plan made again from it.
+    if (ensureSkeleton(current, setup, explicitHome)) {
+      setup = resolveSetup({ home: request.global.home });
+      planned = await planOf(current, setup);
+      if ("outcome" in planned) return planned.outcome;
+    }
     return await runInWorker({
       request: current,
       setup,
@@ -165,6 +195,7 @@ export async function planOf(
     net?: string[];
     run?: string[];
   };
+  checkWrites(request.command, writes, setup, realPathOrUndefined);
   const plan = planFor(request.command, setup, paths, writes);
   return {
     plan: {

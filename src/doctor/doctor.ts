@@ -84,16 +84,14 @@ export function doctorReport(setup: Setup, index: SkillIndex, plan: PermissionPl
     ...index.diagnostics.filter((d) => d.code !== "skill.shadowed" && d.code !== "skill.ambiguous"),
   ];
   for (const r of index.records) diagnostics.push(...r.diagnostics);
-  for (const root of setup.roots) {
-    try {
-      readUsage(root.path);
-    } catch (error) {
-      diagnostics.push(
-        diagnostic("error", "usage.unparseable", (error as Error).message, {
-          path: usageFile(root.path),
-        }),
-      );
-    }
+  try {
+    readUsage(setup.local_root); // the home's counters only ([U-1])
+  } catch (error) {
+    diagnostics.push(
+      diagnostic("error", "usage.unparseable", (error as Error).message, {
+        path: usageFile(setup.local_root),
+      }),
+    );
   }
   const hub = checkHubLock(setup.local_root);
   diagnostics.push(...hub.diagnostics);

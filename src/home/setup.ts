@@ -103,7 +103,8 @@ function isDenied(path: string): boolean {
 export function resolveSetup(options: SetupOptions = {}): Setup {
   const env = options.env ?? readEnv;
   const host = options.host ?? detectHost();
-  const home = resolveHome(options.home, env, host);
+  const lexicalHome = resolveHome(options.home, env, host);
+  const home = realPathOrUndefined(lexicalHome) ?? lexicalHome; // grants name real paths
   const configFile = joinPath(home, "config.yaml");
   const loaded = loadConfig(configFile);
   const config = loaded.config;

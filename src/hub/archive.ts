@@ -11,6 +11,7 @@ import { inflateRaw } from "../deps/zip.ts";
 import { SkillrtError } from "../errors.ts";
 import { isAbsoluteAnywhere } from "../home/paths.ts";
 import { hasTraversal } from "../resolve/name_guard.ts";
+import { hasControlChar, showControls } from "../manage/file_names.ts";
 import { downloadLine, progress } from "./progress.ts";
 
 /** The limits of [HUB-2]. */
@@ -35,6 +36,9 @@ function refuse(reason: string): never {
 /** Checks an entry's path. */
 export function checkEntryPath(path: string): string {
   const clean = path.replace(/^\.\//, "");
+  if (hasControlChar(clean)) {
+    refuse(`entry '${showControls(path)}' has a control character in its name`);
+  }
   if (isAbsoluteAnywhere(clean)) refuse(`entry '${path}' has an absolute path`);
   if (hasTraversal(clean)) refuse(`entry '${path}' climbs out with '..'`);
   return clean;

@@ -6,7 +6,14 @@
  * @module
  */
 import { SkillrtError } from "../errors.ts";
-import { basename, dirname, ensureDir, joinPath, resolvePath } from "../home/paths.ts";
+import {
+  basename,
+  dirname,
+  ensureDir,
+  isAbsoluteAnywhere,
+  joinPath,
+  resolvePath,
+} from "../home/paths.ts";
 import type { Setup } from "../home/setup.ts";
 import {
   ARCHIVE_LIMITS,
@@ -18,6 +25,7 @@ import {
 } from "./archive.ts";
 import { type Trust, trustOf } from "./policy.ts";
 import { progress } from "./progress.ts";
+import { assertCleanFileName } from "../manage/file_names.ts";
 import { ARCHIVE, parseSource, type Source, sourceName } from "./source.ts";
 import { configuredIndexes, fetchWellKnown } from "./well_known.ts";
 
@@ -31,6 +39,7 @@ export function copyIntoQuarantine(source: string, target: string): void {
     for (const e of Deno.readDirSync(from)) {
       const path = rel ? `${rel}/${e.name}` : e.name;
       if (e.name === ".git") continue;
+      assertCleanFileName(path);
       if (e.isSymlink) throw new SkillrtError(`Refusing to install: '${path}' is a symbolic link.`);
       if (e.isDirectory) {
         walk(path);
@@ -89,6 +98,23 @@ function unpack(files: ArchiveFile[]): Pick<Fetched, "text" | "fill"> & { root: 
   };
 }
 
+/**
+ * The SKILL.md of a source folder, never read through a symbolic link.
+ * @throws {SkillrtError} `missing` when there is none, or a refusal for a link.
+ */
+function readSourceSkill(folder: string, missing: string): string {
+  const file = joinPath(folder, "SKILL.md");
+  try {
+    if (Deno.lstatSync(file).isSymlink) {
+      throw new SkillrtError("Refusing to install: 'SKILL.md' is a symbolic link.");
+    }
+    return Deno.readTextFileSync(file);
+  } catch (error) {
+    if (error instanceof SkillrtError) throw error;
+    throw new SkillrtError(missing);
+  }
+}
+
 /** Reads a local source: a skill folder (trust `local`) or an archive (trust `community`). */
 export async function fetchLocal(source: string): Promise<Fetched> {
   let real: string;
@@ -107,12 +133,7 @@ export async function fetchLocal(source: string): Promise<Fetched> {
       fill,
     };
   }
-  let text: string;
-  try {
-    text = Deno.readTextFileSync(joinPath(real, "SKILL.md"));
-  } catch {
-    throw new SkillrtError(`Source '${source}' has no SKILL.md.`);
-  }
+  const text = readSourceSkill(real, `Source '${source}' has no SKILL.md.`);
   return {
     identifier: real,
     trust: trustOf({ kind: "local-folder" }),
@@ -130,6 +151,37 @@ function fromFiles(
 ): Fetched {
   const { text, fill } = unpack(files);
   return { identifier, trust, folder, text, fill, remote: true };
+}
+
+/**
+ * The folder `subpath` names inside a checkout: a plain relative path none of whose
+ * components is a symbolic link ([S-9]) — a repository cannot make the install copy a
+ * folder from elsewhere on this machine.
+ * @throws {SkillrtError} for `..`, an absolute path, or a link on the way.
+ */
+export function checkoutFolder(work: string, subpath: string): string {
+  const parts = subpath.split("/").filter((p) => p !== "" && p !== ".");
+  if (isAbsoluteAnywhere(subpath) || parts.includes("..")) {
+    throw new SkillrtError(
+      `The subpath '${subpath}' must be a relative path inside the repository.`,
+    );
+  }
+  let path = work;
+  for (const part of parts) {
+    path = joinPath(path, part);
+    let info: Deno.FileInfo;
+    try {
+      info = Deno.lstatSync(path);
+    } catch {
+      throw new SkillrtError(`The repository has no folder '${subpath}'.`);
+    }
+    if (info.isSymlink) {
+      throw new SkillrtError(
+        `Refusing to install: '${subpath}' passes through a symbolic link in the repository.`,
+      );
+    }
+  }
+  return path;
 }
 
 /** Clones a git repository (shallow, no hooks run) into `dir`. */
@@ -233,13 +285,11 @@ export async function fetchSource(
     );
   }
   await gitClone(source.url, source.ref, work);
-  const folder = source.subpath ? joinPath(work, source.subpath) : work;
-  let text: string;
-  try {
-    text = Deno.readTextFileSync(joinPath(folder, "SKILL.md"));
-  } catch {
-    throw new SkillrtError(`The repository has no SKILL.md at '${source.subpath ?? "/"}'.`);
-  }
+  const folder = source.subpath ? checkoutFolder(work, source.subpath) : work;
+  const text = readSourceSkill(
+    folder,
+    `The repository has no SKILL.md at '${source.subpath ?? "/"}'.`,
+  );
   return {
     identifier: source.url + (source.ref ? `#${source.ref}` : ""),
     trust: trustOf({ kind: "other" }),

@@ -11,9 +11,12 @@
 import { createHash } from "node:crypto";
 import { splitFrontmatter } from "../frontmatter/fence.ts";
 import { parseFrontmatter } from "../frontmatter/parse.ts";
-import { basename, dirname, ensureDir, joinPath } from "../home/paths.ts";
+import { SkillrtError } from "../errors.ts";
+import { basename, dirname, ensureDir, isInside, joinPath } from "../home/paths.ts";
 import type { Setup } from "../home/setup.ts";
-import { atomicWrite } from "../manage/atomic.ts";
+import { makeDirsInside } from "../manage/apply.ts";
+import { atomicWrite, linkRefusal } from "../manage/atomic.ts";
+import { assertCleanFileName } from "../manage/file_names.ts";
 import { withLock } from "../manage/lock.ts";
 import { Catalog } from "../scan/catalog.ts";
 import { walkRoot } from "../scan/walk.ts";
@@ -67,14 +70,60 @@ export interface SyncResult {
   unchanged: string[];
 }
 
-function copyFolder(from: string, to: string): void {
+/** One skill of the folder being synced from. */
+export interface UpstreamSkill {
+  /** Its name (frontmatter `name`, else the folder name). */
+  name: string;
+  /** Its folder. */
+  dir: string;
+  /** Its folder relative to the folder synced from. */
+  rel: string;
+}
+
+/**
+ * The skills of the folder synced from ([SY-1]). A skill folder, `SKILL.md` or any file
+ * whose real path leaves that folder, and any name with a control character, is refused
+ * ([S-9], [X-7]): nothing outside what was named is ever copied in.
+ * @throws {SkillrtError} for a link out of the folder or a bad name.
+ */
+export function upstreamSkills(from: string): UpstreamSkill[] {
+  const real = Deno.realPathSync(from);
+  return walkRoot(real, real).skills.map((s) => {
+    const rel = s.rel || basename(s.dir);
+    for (const part of rel.split("/")) assertCleanFileName(part);
+    const dir = Deno.realPathSync(s.dir);
+    if (!isInside(real, dir)) throw outside(from, rel);
+    if (!isInside(dir, Deno.realPathSync(joinPath(s.dir, "SKILL.md")))) {
+      throw outside(from, `${rel}/SKILL.md`);
+    }
+    for (const path of filesBelow(s.dir)) {
+      path.split("/").forEach(assertCleanFileName);
+      if (!isInside(dir, Deno.realPathSync(joinPath(s.dir, path)))) {
+        throw outside(from, `${rel}/${path}`);
+      }
+    }
+    const fence = splitFrontmatter(Deno.readTextFileSync(joinPath(dir, "SKILL.md")));
+    const fm = fence.kind === "ok" ? parseFrontmatter(fence.yaml).data : {};
+    const name = typeof fm.name === "string" && fm.name.trim() ? fm.name.trim() : basename(s.dir);
+    return { name, dir, rel };
+  });
+}
+
+function outside(from: string, rel: string): SkillrtError {
+  return new SkillrtError(
+    `Refusing to sync from '${from}': '${rel}' is a symbolic link that leaves it.`,
+  );
+}
+
+/** Copies a skill folder into the local root: folders made and files written inside it only. */
+function copyFolder(from: string, root: string, rel: string): void {
+  makeDirsInside(root, rel);
+  const to = joinPath(root, rel);
+  const within = Deno.realPathSync(to);
+  if (!isInside(Deno.realPathSync(root), within)) throw linkRefusal(to);
   for (const path of filesBelow(from)) {
-    ensureDir(dirname(joinPath(to, path)));
-    atomicWrite(
-      joinPath(to, path),
-      Deno.readFileSync(joinPath(from, path)),
-      `${joinPath(to, path)}.sync-tmp`,
-    );
+    makeDirsInside(to, dirname(path));
+    atomicWrite(joinPath(to, path), Deno.readFileSync(joinPath(from, path)), { within });
   }
 }
 
@@ -90,13 +139,7 @@ export async function syncBundled(setup: Setup, from: string): Promise<SyncResul
     external: [],
     unchanged: [],
   };
-  const real = Deno.realPathSync(from);
-  const upstream = walkRoot(real, real).skills.map((s) => {
-    const fence = splitFrontmatter(Deno.readTextFileSync(joinPath(s.dir, "SKILL.md")));
-    const fm = fence.kind === "ok" ? parseFrontmatter(fence.yaml).data : {};
-    const name = typeof fm.name === "string" && fm.name.trim() ? fm.name.trim() : basename(s.dir);
-    return { name, dir: s.dir, rel: s.rel || basename(s.dir) };
-  });
+  const upstream = upstreamSkills(from);
   const externalNames = new Set(
     new Catalog(setup).index().records.filter((r) => r.source === "external").map((r) => r.name),
   );
@@ -128,7 +171,7 @@ export async function syncBundled(setup: Setup, from: string): Promise<SyncResul
           result.user_modified.push(skill.name); // a skill of the user's own, same place: never overwritten
           continue;
         }
-        copyFolder(skill.dir, target);
+        copyFolder(skill.dir, root, skill.rel);
         manifest.set(skill.name, upstreamHash);
         result.copied.push(skill.name);
       } else if (!present) {
@@ -136,12 +179,12 @@ export async function syncBundled(setup: Setup, from: string): Promise<SyncResul
       } else if (folderMd5(target) !== recorded) {
         result.user_modified.push(skill.name);
       } else if (upstreamHash !== recorded) {
-        copyFolder(skill.dir, target);
+        copyFolder(skill.dir, root, skill.rel);
         manifest.set(skill.name, upstreamHash);
         result.updated.push(skill.name);
       } else result.unchanged.push(skill.name);
     }
-    atomicWrite(manifestFile, renderManifest(manifest));
+    atomicWrite(manifestFile, renderManifest(manifest), { fixedTemp: true });
   });
   return result;
 }

@@ -6,9 +6,9 @@
  * @module
  */
 import { SkillrtError } from "../errors.ts";
-import { dirname, ensureDir } from "../home/paths.ts";
+import { dirname, isInside, joinPath, realPathOrUndefined } from "../home/paths.ts";
 import { bumpPatch, tryUpdateUsage, type UpdateResult, usageWritePaths } from "../usage/usage.ts";
-import { atomicWrite, uniqueTempFor } from "./atomic.ts";
+import { atomicWrite, linkRefusal } from "./atomic.ts";
 import type { PreparedChange } from "./actions.ts";
 
 /** The document a successful write prints. */
@@ -27,26 +27,62 @@ export interface WriteResult {
   usage: "updated" | "read_only" | string;
 }
 
-/** The topmost folder of `path` that does not exist yet (or `path` itself). */
-export function firstMissing(path: string): string {
+/**
+ * The topmost folder between `base` (exclusive, assumed to exist: the warden makes the
+ * home's skeleton before a write) and `path` that does not exist yet, or `path` itself.
+ * Computed from paths and never above `base`; a folder that cannot be examined is an
+ * error, never taken for missing ([X-6]).
+ * @throws {SkillrtError} when `path` is not inside `base`, or a folder cannot be examined.
+ */
+export function creationTarget(base: string, path: string): string {
+  if (path === base || !isInside(base, path)) {
+    throw new SkillrtError(`Refusing to plan a write of '${path}': it is not inside '${base}'.`);
+  }
   let missing = path;
-  for (let parent = dirname(path); parent !== missing; parent = dirname(parent)) {
+  for (let parent = dirname(path); parent !== base; parent = dirname(parent)) {
     try {
-      Deno.statSync(parent);
+      Deno.lstatSync(parent);
       return missing;
-    } catch {
+    } catch (error) {
+      if (!(error instanceof Deno.errors.NotFound)) {
+        throw new SkillrtError(
+          `Cannot tell whether '${parent}' exists (${(error as Error).name}); nothing was written.`,
+        );
+      }
       missing = parent;
     }
   }
   return missing;
 }
 
-/** Every path a change writes: the sandbox grants exactly these ([X-1]). */
-export function writeTargets(change: PreparedChange): string[] {
-  const paths = [...usageWritePaths(change.root)];
-  paths.push(change.usage === "create" ? firstMissing(change.skillDir) : change.skillDir);
+/** Every path a change writes: the sandbox grants exactly these ([X-1], [X-6]). */
+export function writeTargets(change: PreparedChange, usageRoot: string): string[] {
+  const paths = [...usageWritePaths(usageRoot)];
+  paths.push(
+    change.usage === "create" ? creationTarget(change.root, change.skillDir) : change.skillDir,
+  );
   if (change.removeIfEmpty) paths.push(change.removeIfEmpty);
   return paths;
+}
+
+/**
+ * Makes the folders of `rel` below `base` one by one, refusing any existing component
+ * that is a symbolic link, so a new folder is never made through a link.
+ * @throws {SkillrtError} for a link on the way.
+ */
+export function makeDirsInside(base: string, rel: string): void {
+  let path = base;
+  for (const part of rel.split("/").filter((p) => p !== "" && p !== ".")) {
+    path = joinPath(path, part);
+    let info: Deno.FileInfo | undefined;
+    try {
+      info = Deno.lstatSync(path);
+    } catch (error) {
+      if (!(error instanceof Deno.errors.NotFound)) throw error;
+    }
+    if (info === undefined) Deno.mkdirSync(path);
+    else if (info.isSymlink) throw linkRefusal(path);
+  }
 }
 
 function readOnly(error: unknown, where: string): unknown {
@@ -71,38 +107,55 @@ export function pastTense(summary: string): string {
   return [PAST[verb] ?? verb, ...rest].join(" ");
 }
 
-/** Applies a prepared change. */
+/** `path` relative to `base` (`path` lies inside it). */
+function below(base: string, path: string): string {
+  return path === base ? "" : path.slice(base.length + 1);
+}
+
+/** Removes a file or (recursively) a folder whose folder lies inside `within`, never through a link. */
+function removeInside(path: string, within: string, recursive = false): void {
+  const parent = Deno.realPathSync(dirname(path));
+  if (!isInside(within, parent) || Deno.lstatSync(path).isSymlink && recursive) {
+    throw new SkillrtError(`Refusing to delete through a symbolic link: '${path}'.`);
+  }
+  Deno.removeSync(joinPath(parent, path.slice(path.lastIndexOf("/") + 1)), { recursive });
+}
+
+/** Writes and removes the files of a change, inside its real skill folder only. */
+function applyFiles(change: PreparedChange): void {
+  const realRoot = realPathOrUndefined(change.root) ?? change.root;
+  if (change.usage === "create") makeDirsInside(change.root, below(change.root, change.skillDir));
+  const realSkill = Deno.realPathSync(change.skillDir);
+  if (realSkill === realRoot || !isInside(realRoot, realSkill)) throw linkRefusal(change.skillDir);
+  for (const file of change.files) {
+    if (file.after === null) {
+      if (change.removeDir === undefined) removeInside(file.path, realSkill);
+      continue;
+    }
+    makeDirsInside(change.skillDir, below(change.skillDir, dirname(file.path)));
+    atomicWrite(file.path, file.after, { within: realSkill });
+  }
+  if (change.removeDir !== undefined) removeInside(change.removeDir, realRoot, true);
+  if (change.removeIfEmpty !== undefined) {
+    const left = Array.from(Deno.readDirSync(change.removeIfEmpty)).filter((e) =>
+      e.name !== ".DS_Store"
+    );
+    if (left.length === 0) removeInside(change.removeIfEmpty, realRoot, true);
+  }
+}
+
+/** Applies a prepared change; its use is counted in `usageRoot` (the home's, [U-1]). */
 export async function applyChange(
   change: PreparedChange,
+  usageRoot: string,
   now: Date = new Date(),
 ): Promise<WriteResult> {
   try {
-    for (const file of change.files) {
-      if (file.after === null) {
-        if (change.removeDir === undefined) Deno.removeSync(file.path);
-        continue;
-      }
-      ensureDir(dirname(file.path));
-      atomicWrite(file.path, file.after, uniqueTempFor(file.path));
-    }
-    if (change.removeDir !== undefined) {
-      if (Deno.lstatSync(change.removeDir).isSymlink) {
-        throw new SkillrtError(
-          `Refusing to delete through a symbolic link: '${change.removeDir}'.`,
-        );
-      }
-      Deno.removeSync(change.removeDir, { recursive: true });
-    }
-    if (change.removeIfEmpty !== undefined) {
-      const left = Array.from(Deno.readDirSync(change.removeIfEmpty)).filter((e) =>
-        e.name !== ".DS_Store"
-      );
-      if (left.length === 0) Deno.removeSync(change.removeIfEmpty, { recursive: true });
-    }
+    applyFiles(change);
   } catch (error) {
     throw readOnly(error, change.skillDir);
   }
-  const usage: UpdateResult = await tryUpdateUsage(change.root, (map) => {
+  const usage: UpdateResult = await tryUpdateUsage(usageRoot, (map) => {
     if (change.usage === "forget") delete map[change.name];
     else bumpPatch(map, change.name, now, change.usage === "create");
   });

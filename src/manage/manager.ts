@@ -12,7 +12,7 @@ import type { Setup } from "../home/setup.ts";
 import { lockedWritePaths } from "./lock.ts";
 import { Catalog } from "../scan/catalog.ts";
 import { type ManageAction, prepareAction, type PreparedChange } from "./actions.ts";
-import { applyChange, firstMissing, type WriteResult, writeTargets } from "./apply.ts";
+import { applyChange, type WriteResult, writeTargets } from "./apply.ts";
 import {
   listPending,
   markFailed,
@@ -84,13 +84,13 @@ export class SkillManager {
   /** The paths an action writes (its sandbox write grant). Validates the action on the way. */
   targets(action: ManageAction): string[] {
     const change = this.prepare(action);
-    return this.approval ? this.queueTargets() : writeTargets(change);
+    return this.approval ? this.queueTargets() : writeTargets(change, this.setup.local_root);
   }
 
   /** The paths the pending queue writes. */
   queueTargets(): string[] {
     return [
-      firstMissing(pendingDir(this.setup.home)),
+      pendingDir(this.setup.home),
       ...lockedWritePaths(joinPath(pendingDir(this.setup.home), "queue")),
     ];
   }
@@ -100,7 +100,7 @@ export class SkillManager {
     const change = this.prepare(action);
     return this.approval
       ? await stage(this.setup.home, change, now)
-      : await applyChange(change, now);
+      : await applyChange(change, this.setup.local_root, now);
   }
 
   /** The queue, oldest first, with records that do not parse reported. */
@@ -154,7 +154,7 @@ export class SkillManager {
     const paths = this.queueTargets();
     for (const record of this.select(id)) {
       try {
-        paths.push(...writeTargets(this.prepare(record.payload)));
+        paths.push(...writeTargets(this.prepare(record.payload), this.setup.local_root));
       } catch {
         // It will fail again at approval and stay pending with its error.
       }
@@ -168,7 +168,7 @@ export class SkillManager {
     const failed: { id: string; error: string }[] = [];
     for (const record of this.select(id)) {
       try {
-        approved.push(await applyChange(this.prepare(record.payload), now));
+        approved.push(await applyChange(this.prepare(record.payload), this.setup.local_root, now));
         await removePending(this.setup.home, record.id);
       } catch (error) {
         const message = error instanceof SkillrtError ? error.message : (error as Error).message;

@@ -7,6 +7,7 @@
 import { SkillrtError } from "../errors.ts";
 import { hasTraversal } from "../resolve/name_guard.ts";
 import { isAbsoluteAnywhere } from "../home/paths.ts";
+import { assertCleanFileName } from "./file_names.ts";
 import { SUPPORT_DIRS } from "../scan/walk.ts";
 import { checkSkill, MAX_SKILL_CHARS } from "../validate/rules.ts";
 
@@ -51,6 +52,7 @@ export function validateSupportPath(path: unknown): string {
   if (typeof path !== "string" || path.trim() === "") {
     throw new SkillrtError("File path is required.");
   }
+  assertCleanFileName(path);
   if (hasTraversal(path)) throw new SkillrtError("Path traversal ('..') is not allowed.");
   if (isAbsoluteAnywhere(path)) {
     throw new SkillrtError(`Absolute paths are not allowed: '${path}'.`);

@@ -96,8 +96,8 @@ export function planFor(
   const pending = WRITING_COMMANDS.includes(command) ? [joinPath(setup.home, "pending")] : [];
   plan.read = unique([...readSet(setup), ...pending, ...paths]);
   if (PREPROCESSING_COMMANDS.includes(command)) {
-    // Counting uses ([U-1]): exactly each root's counter file, its lock and its temp file.
-    plan.write = unique(setup.roots.flatMap((r) => usageWritePaths(r.path)));
+    // Counting uses ([U-1]): exactly the home's counter file, its lock and its temp file.
+    plan.write = unique(usageWritePaths(setup.local_root));
     if (setup.config.inline_shell) plan.run = unique(setup.config.inline_shell_allow);
   }
   if (writes.length) plan.write = unique([...plan.write, ...writes]);

@@ -7,7 +7,12 @@
  * @module
  */
 import { SkillrtError } from "../errors.ts";
-import { dirname, ensureDir, joinPath } from "../home/paths.ts";
+import { basename, dirname, isAbsoluteAnywhere, joinPath } from "../home/paths.ts";
+import { makeDirsInside } from "../manage/apply.ts";
+import { linkRefusal, realParent } from "../manage/atomic.ts";
+import { hasControlChar } from "../manage/file_names.ts";
+import { NAME_PATTERN, validateName } from "../manage/validation.ts";
+import { hasTraversal } from "../resolve/name_guard.ts";
 import type { SkillRecord } from "../scan/record.ts";
 import { entryOf, readUsage, updateUsage, type UsageEntry } from "./usage.ts";
 
@@ -101,6 +106,27 @@ export interface CuratorRunResult {
   problems: string[];
 }
 
+/** Moves one skill folder into `.archive/`; returns why it could not, or undefined. */
+function archiveOne(localRoot: string, path: string, name: string): string | undefined {
+  if (!NAME_PATTERN.test(name) || name.length > 64) return "its name is not a plain folder name.";
+  const target = joinPath(localRoot, ".archive", name);
+  try {
+    Deno.lstatSync(target);
+    return `${target} already exists.`;
+  } catch {
+    // Free: archive it.
+  }
+  const from = joinPath(localRoot, path);
+  try {
+    makeDirsInside(localRoot, ".archive");
+    if (Deno.lstatSync(from).isSymlink) throw linkRefusal(from);
+    Deno.renameSync(joinPath(realParent(from, localRoot), basename(from)), target);
+    return undefined;
+  } catch (error) {
+    return (error as Error).message;
+  }
+}
+
 /** Archives what is archivable and marks what is stale; `dryRun` only reports. */
 export async function curatorRun(
   localRoot: string,
@@ -115,16 +141,11 @@ export async function curatorRun(
     await updateUsage(localRoot, (map) => {
       for (const s of status.stale) entryOf(map, s.name).state = "stale";
       for (const s of status.archivable) {
-        const target = joinPath(localRoot, ".archive", s.name);
-        try {
-          Deno.lstatSync(target);
-          problems.push(`'${s.name}' was not archived: ${target} already exists.`);
+        const problem = archiveOne(localRoot, s.path, s.name);
+        if (problem) {
+          problems.push(`'${s.name}' was not archived: ${problem}`);
           continue;
-        } catch {
-          // Free: archive it.
         }
-        ensureDir(joinPath(localRoot, ".archive"));
-        Deno.renameSync(joinPath(localRoot, s.path), target);
         Object.assign(entryOf(map, s.name), {
           state: "archived",
           archived_at: now.toISOString(),
@@ -161,21 +182,40 @@ export async function setPinned(
   return { success: true as const, name, pinned };
 }
 
+/**
+ * Where an archived skill goes back to: its recorded `origin_path` when that is a plain
+ * relative path inside the local root ([U-1], [S-9]), else its name at the top.
+ */
+export function restoreOrigin(name: string, origin: string | null | undefined): string {
+  if (typeof origin !== "string" || origin === "") return name;
+  const parts = origin.split("/");
+  const plain = !isAbsoluteAnywhere(origin) && !hasTraversal(origin) &&
+    parts.every((p) => p !== "" && p !== "." && !hasControlChar(p));
+  if (!plain) {
+    throw new SkillrtError(
+      `Cannot restore '${name}': its recorded origin '${origin}' is not a path inside the skills folder.`,
+    );
+  }
+  return origin;
+}
+
 /** Puts an archived skill back at its original path (category included). */
 export async function restoreArchived(
   localRoot: string,
   name: string,
   now: Date,
 ): Promise<{ success: true; name: string; path: string }> {
+  validateName(name);
   const source = joinPath(localRoot, ".archive", name);
   try {
-    Deno.lstatSync(source);
-  } catch {
+    if (Deno.lstatSync(source).isSymlink) throw linkRefusal(source);
+  } catch (error) {
+    if (error instanceof SkillrtError) throw error;
     throw new SkillrtError(
       `No archived skill named '${name}' in ${joinPath(localRoot, ".archive")}.`,
     );
   }
-  const origin = readUsage(localRoot)[name]?.origin_path ?? name;
+  const origin = restoreOrigin(name, readUsage(localRoot)[name]?.origin_path);
   const target = joinPath(localRoot, origin);
   try {
     Deno.lstatSync(target);
@@ -183,8 +223,8 @@ export async function restoreArchived(
   } catch (error) {
     if (error instanceof SkillrtError) throw error;
   }
-  ensureDir(dirname(target)); // the sandbox grants just the missing part
-  Deno.renameSync(source, target);
+  makeDirsInside(localRoot, dirname(origin)); // never through a link; the sandbox grants just this
+  Deno.renameSync(source, joinPath(realParent(target, localRoot), basename(target)));
   await updateUsage(localRoot, (map) => {
     Object.assign(entryOf(map, name), {
       state: "active",

@@ -1,14 +1,16 @@
 /**
- * Usage counters ([U-1]): `<root>/.usage.json`, one entry per skill name, updated under
- * the inter-process lock and written atomically. A file that does not parse is reported
- * and left alone — never reset. A root the process may not write gets no counters and
- * no error.
+ * Usage counters ([U-1]): one file in the home, `<home>/skills/.usage.json` (Hermes's
+ * place and format), one entry per skill name (plugin skills as `ns:name`) for skills of
+ * every root; no other root is ever written. Updated under the inter-process lock and
+ * written atomically, never through a link. A file that does not parse is reported and
+ * left alone — never reset. A home that may not be written (or does not exist yet) gets
+ * no counters and no error.
  *
  * @module
  */
 import { SkillrtError } from "../errors.ts";
 import { isMapping } from "../frontmatter/parse.ts";
-import { joinPath } from "../home/paths.ts";
+import { isDirectory, joinPath } from "../home/paths.ts";
 import { atomicWriteJson } from "../manage/atomic.ts";
 import { lockedWritePaths, type LockOptions, withLock } from "../manage/lock.ts";
 import { USAGE_FILE } from "./read_usage.ts";
@@ -59,7 +61,7 @@ export function emptyEntry(): UsageEntry {
   };
 }
 
-/** The usage file of a root. */
+/** The usage file of a home's local root (`<home>/skills`). */
 export function usageFile(root: string): string {
   return joinPath(root, USAGE_FILE);
 }
@@ -130,7 +132,10 @@ export async function tryUpdateUsage(
     await updateUsage(root, change, lock);
     return "updated";
   } catch (error) {
-    if (error instanceof Deno.errors.PermissionDenied || error instanceof Deno.errors.NotCapable) {
+    if (
+      error instanceof Deno.errors.PermissionDenied || error instanceof Deno.errors.NotCapable ||
+      (error instanceof Deno.errors.NotFound && !isDirectory(root))
+    ) {
       return "read_only";
     }
     if (/read-only file system|EROFS/i.test((error as Error).message)) return "read_only";

@@ -14,7 +14,11 @@ import { configuredIndexes } from "../../hub/well_known.ts";
 import { validateName } from "../../manage/validation.ts";
 import { readLockDocument } from "../../hub/lock_write.ts";
 import { refetchSource } from "../../hub/check.ts";
-import { firstMissing } from "../../manage/apply.ts";
+import { creationTarget } from "../../manage/apply.ts";
+import { lockedWritePaths } from "../../manage/lock.ts";
+import { MANIFEST, upstreamSkills } from "../../hub/sync.ts";
+import { curatorStatus, restoreOrigin } from "../../usage/curator.ts";
+import { nowOf } from "./curator.ts";
 import { SkillManager } from "../../manage/manager.ts";
 import type { SkillRuntime } from "../../runtime.ts";
 import { readUsage, usageWritePaths } from "../../usage/usage.ts";
@@ -62,7 +66,9 @@ function sourceGrants(runtime: SkillRuntime, action: string, name?: string): str
     const needs = sourceNeeds(sourceOf(runtime.setup, refetchSource(record)));
     grants.net.push(...needs.net);
     grants.run.push(...needs.run);
-    if (action === "update") paths.push(firstMissing(joinPath(local, record.install_path)));
+    if (action === "update") {
+      paths.push(creationTarget(local, joinPath(local, record.install_path)));
+    }
   }
   return paths;
 }
@@ -95,7 +101,7 @@ export async function writePathsFor(
       const target = await installTarget(runtime, request, arg);
       grants.net.push(...target.needs.net);
       grants.run.push(...target.needs.run);
-      return [firstMissing(hubDir), firstMissing(joinPath(local, target.path))];
+      return [hubDir, creationTarget(local, joinPath(local, target.path))];
     }
     if (action === "check" || action === "update") return sourceGrants(runtime, action, arg);
     if (action === "uninstall") {
@@ -103,23 +109,46 @@ export async function writePathsFor(
       return record ? [hubDir, joinPath(local, record.install_path)] : [];
     }
   }
-  if (request.command === "sync") return [firstMissing(local)];
-  if (request.command === "curator") {
-    if (action === "run") return request.options.dryRun === true ? [] : [local];
-    if ((action === "pin" || action === "unpin") && arg) return usageWritePaths(local);
-    if (action === "restore" && arg) {
-      let origin = arg;
-      try {
-        origin = readUsage(local)[arg]?.origin_path ?? arg;
-      } catch {
-        // A corrupt usage file is reported by the command itself.
-      }
-      return [
-        joinPath(local, ".archive", arg),
-        firstMissing(joinPath(local, origin)),
-        ...usageWritePaths(local),
-      ];
+  if (request.command === "sync") return syncTargets(runtime, request);
+  if (request.command === "curator") return curatorTargets(runtime, request);
+  return [];
+}
+
+/** `sync --from DIR`: each upstream skill's folder in the local root, and the manifest. */
+function syncTargets(runtime: SkillRuntime, request: CommandRequest): string[] {
+  const local = runtime.setup.local_root;
+  const from = resolvePath(runtime.setup.host.cwd, String(request.options.from ?? ""));
+  return [
+    ...upstreamSkills(from).map((s) => creationTarget(local, joinPath(local, s.rel))),
+    ...lockedWritePaths(joinPath(local, MANIFEST)),
+  ];
+}
+
+/** `curator run|pin|unpin|restore`: the archive, the skills it moves, the home's counters. */
+function curatorTargets(runtime: SkillRuntime, request: CommandRequest): string[] {
+  const local = runtime.setup.local_root;
+  const [action, arg] = request.args;
+  const usage = usageWritePaths(local);
+  if (action === "run" && request.options.dryRun !== true) {
+    const status = curatorStatus(local, runtime.catalog().index().records, nowOf(request));
+    const moved = status.archivable.map((s) => joinPath(local, s.path));
+    return moved.length ? [joinPath(local, ".archive"), ...moved, ...usage] : usage;
+  }
+  if ((action === "pin" || action === "unpin") && arg) return usage;
+  if (action === "restore" && arg) {
+    validateName(arg);
+    let recorded: string | null | undefined;
+    try {
+      recorded = readUsage(local)[arg]?.origin_path;
+    } catch {
+      // A corrupt usage file is reported by the command itself.
     }
+    const origin = restoreOrigin(arg, recorded);
+    return [
+      joinPath(local, ".archive", arg),
+      creationTarget(local, joinPath(local, origin)),
+      ...usage,
+    ];
   }
   return [];
 }
@@ -127,7 +156,6 @@ export async function writePathsFor(
 /** Runs the plan step: prints `{"success":true,"paths":[…]}`. */
 export async function run(runtime: SkillRuntime, request: CommandRequest): Promise<Outcome> {
   const inner = { ...request, command: String(request.options.for) };
-  grants = { net: [], run: [] };
   grants = { net: [], run: [] };
   const paths = [...new Set(await writePathsFor(runtime, inner))].sort();
   return { exitCode: 0, stdout: JSON.stringify({ success: true, paths, ...grants }), stderr: "" };

@@ -1,0 +1,76 @@
+/**
+ * The fence around every write grant ([X-6]): a plan may write only below the home or
+ * inside a root, and never `/`, the user's home directory, the skillrt home itself, or
+ * any folder above a root. A plan that breaks the rule is refused (exit 3) before
+ * any Worker holds it — fail closed, whatever computed the targets. Pure: paths in, a
+ * verdict out.
+ *
+ * @module
+ */
+import { NotPermittedError } from "../errors.ts";
+import { isInside, normalizePath } from "../home/paths.ts";
+import type { Setup } from "../home/setup.ts";
+
+/** The folders a write may never be granted on, and the folders writes must stay in. */
+export interface WriteFence {
+  /** Never granted as such: `/`, the user's home directory, the skillrt home. */
+  forbidden: string[];
+  /** The roots: no grant may contain one (a root itself may be granted, e.g. to `mcp`). */
+  roots: string[];
+  /** The skillrt home (real and as written): grants strictly below it are allowed. */
+  homes: string[];
+}
+
+/** The fence of a setup: computed from paths only. */
+export function writeFence(setup: Setup, realPath: (p: string) => string | undefined): WriteFence {
+  const both = (p: string | undefined) => (p ? [p, realPath(p) ?? p] : []);
+  const homes = both(setup.home);
+  return {
+    forbidden: ["/", ...both(setup.host.user_home), ...homes],
+    roots: [
+      setup.local_root,
+      ...setup.roots.map((r) => r.path),
+      ...setup.plugins.map((p) => p.path),
+    ].flatMap(both),
+    homes,
+  };
+}
+
+/** Why a write grant of `path` is refused, or undefined when it is allowed. */
+export function unsafeWrite(path: string, fence: WriteFence): string | undefined {
+  if (
+    !path.startsWith("/") || normalizePath(path) !== path || (path.endsWith("/") && path !== "/")
+  ) {
+    return "it is not an absolute, normal path";
+  }
+  if (fence.forbidden.includes(path)) return "no command may write it as a whole";
+  const root = fence.roots.find((r) => r !== path && isInside(path, r));
+  if (root !== undefined) return `it contains the skills folder '${root}'`;
+  const inHome = fence.homes.some((h) => h !== path && isInside(h, path));
+  if (!inHome && !fence.roots.some((r) => isInside(r, path))) {
+    return "it is outside the home and every skills folder";
+  }
+  return undefined;
+}
+
+/**
+ * Refuses a plan whose write list breaks the fence.
+ * @throws {NotPermittedError} naming the first path refused and why (exit 3).
+ */
+export function checkWrites(
+  command: string,
+  writes: readonly string[],
+  setup: Setup,
+  realPath: (p: string) => string | undefined,
+): void {
+  const fence = writeFence(setup, realPath);
+  for (const path of writes) {
+    const why = unsafeWrite(path, fence);
+    if (why !== undefined) {
+      throw new NotPermittedError(
+        `Refusing the sandbox plan of '${command}': it would grant write access to '${path}', and ${why}.`,
+        { permission: "write", target: path, rule: "[X-6] exact write targets only" },
+      );
+    }
+  }
+}
