@@ -1,6 +1,6 @@
 import { deepEqual, equal, ok } from "node:assert/strict";
 import { SkillRuntime } from "../src/runtime.ts";
-import { cliJson, CORPUS, makeTree, snapshot } from "./helpers.ts";
+import { cliJson, CORPUS, makeTree, needsCorpus, snapshot } from "./helpers.ts";
 
 function corpusHome(): string {
   const home = makeTree({ "config.yaml": "" });
@@ -18,88 +18,99 @@ function skillFiles(dir: string): string[] {
   return out;
 }
 
-Deno.test("[corpus] all 207 real skills are scanned: each SKILL.md is listed or explained by a diagnostic", () => {
-  const home = corpusHome();
-  const files = skillFiles(`${home}/skills`);
-  equal(files.length, 207);
-  const rt = new SkillRuntime({
-    home,
-    host: { platform: "linux", environments: [], env_names: [], cwd: home },
-  });
-  const list = rt.list();
-  const index = rt.catalog().index();
-  const listedFiles = new Set<string>();
-  for (const s of list.skills) {
-    const entry = index.entries.get(s.name)!;
-    for (const r of entry.ambiguous ? entry.matches : [entry.record]) listedFiles.add(r.file);
-  }
-  const explained = new Set(
-    index.diagnostics.map((d) => d.path).concat(
-      index.records.flatMap((r) => r.diagnostics.map((d) => d.path)),
-    ),
-  );
-  const real = Deno.realPathSync(home);
-  for (const f of files) {
-    const file = f.replace(home, real);
-    ok(listedFiles.has(file) || explained.has(file), `${file} is neither listed nor explained`);
-  }
-  equal(
-    list.count + index.shadowed.length,
-    207 -
-      [...index.entries.values()].filter((e) => e.ambiguous).reduce(
-        (n, e) => n + e.matches.length - 1,
-        0,
-      ),
-  );
-  deepEqual(list.categories, ["anthropics__skills", "obra__superpowers", "wshobson__agents"]);
-  const claudeApi = index.records.find((r) => r.name === "claude-api")!;
-  equal(claudeApi.description.length, 1024);
-  equal(claudeApi.diagnostics[0].message, "Description is 1068 characters; cut to 1024.");
-});
-
-Deno.test("[corpus] every corpus skill views at Level 1 and its references at Level 2", async () => {
-  const home = corpusHome();
-  const rt = new SkillRuntime({
-    home,
-    host: { platform: "linux", environments: [], env_names: [], cwd: home },
-  });
-  let files = 0;
-  for (const s of rt.list().skills) {
-    const v = await rt.view(s.name);
-    equal(v.name, s.name);
-    for (const ref of v.linked_files?.references ?? []) {
-      const f = rt.viewFile(s.name, ref);
-      equal(f.bytes, new TextEncoder().encode(f.content!).length);
-      files++;
+Deno.test(
+  needsCorpus(
+    "[corpus] all 207 real skills are scanned: each SKILL.md is listed or explained by a diagnostic",
+  ),
+  () => {
+    const home = corpusHome();
+    const files = skillFiles(`${home}/skills`);
+    equal(files.length, 207);
+    const rt = new SkillRuntime({
+      home,
+      host: { platform: "linux", environments: [], env_names: [], cwd: home },
+    });
+    const list = rt.list();
+    const index = rt.catalog().index();
+    const listedFiles = new Set<string>();
+    for (const s of list.skills) {
+      const entry = index.entries.get(s.name)!;
+      for (const r of entry.ambiguous ? entry.matches : [entry.record]) listedFiles.add(r.file);
     }
-  }
-  ok(files >= 200, `${files} reference files viewed`);
-});
+    const explained = new Set(
+      index.diagnostics.map((d) => d.path).concat(
+        index.records.flatMap((r) => r.diagnostics.map((d) => d.path)),
+      ),
+    );
+    const real = Deno.realPathSync(home);
+    for (const f of files) {
+      const file = f.replace(home, real);
+      ok(listedFiles.has(file) || explained.has(file), `${file} is neither listed nor explained`);
+    }
+    equal(
+      list.count + index.shadowed.length,
+      207 -
+        [...index.entries.values()].filter((e) => e.ambiguous).reduce(
+          (n, e) => n + e.matches.length - 1,
+          0,
+        ),
+    );
+    deepEqual(list.categories, ["anthropics__skills", "obra__superpowers", "wshobson__agents"]);
+    const claudeApi = index.records.find((r) => r.name === "claude-api")!;
+    equal(claudeApi.description.length, 1024);
+    equal(claudeApi.diagnostics[0].message, "Description is 1068 characters; cut to 1024.");
+  },
+);
 
-Deno.test("[corpus] validate --profile agentskills reports the real deviations", async () => {
-  const before = snapshot(CORPUS);
-  const r = await cliJson(["validate", CORPUS, "--profile", "agentskills"]);
-  equal(r.code, 1);
-  equal(r.json.checked, 207);
-  const findings = r.json.findings as {
-    file: string;
-    line: number;
-    rule: string;
-    message: string;
-  }[];
-  const at = (f: { file: string }) => f.file.slice(CORPUS.length + 1);
-  const desc = findings.filter((f) => f.rule === "agentskills.description-length");
-  deepEqual(desc.map((f) => [at(f), f.line, f.message]), [[
-    "anthropics__skills/skills/claude-api/SKILL.md",
-    3,
-    "Description is 1068 characters; the limit is 1024.",
-  ]]);
-  const names = findings.filter((f) => f.rule === "agentskills.name-matches-folder");
-  deepEqual(names.map((f) => [at(f), f.line, f.message]), [[
-    "wshobson__agents/plugins/database-design/skills/postgresql/SKILL.md",
-    2,
-    "Name 'postgresql-table-design' must equal its folder name 'postgresql'.",
-  ]]);
-  ok(findings.filter((f) => f.rule === "agentskills.unknown-field").length > 0);
-  equal(snapshot(CORPUS), before);
-});
+Deno.test(
+  needsCorpus("[corpus] every corpus skill views at Level 1 and its references at Level 2"),
+  async () => {
+    const home = corpusHome();
+    const rt = new SkillRuntime({
+      home,
+      host: { platform: "linux", environments: [], env_names: [], cwd: home },
+    });
+    let files = 0;
+    for (const s of rt.list().skills) {
+      const v = await rt.view(s.name);
+      equal(v.name, s.name);
+      for (const ref of v.linked_files?.references ?? []) {
+        const f = rt.viewFile(s.name, ref);
+        equal(f.bytes, new TextEncoder().encode(f.content!).length);
+        files++;
+      }
+    }
+    ok(files >= 200, `${files} reference files viewed`);
+  },
+);
+
+Deno.test(
+  needsCorpus("[corpus] validate --profile agentskills reports the real deviations"),
+  async () => {
+    const before = snapshot(CORPUS);
+    const r = await cliJson(["validate", CORPUS, "--profile", "agentskills"]);
+    equal(r.code, 1);
+    equal(r.json.checked, 207);
+    const findings = r.json.findings as {
+      file: string;
+      line: number;
+      rule: string;
+      message: string;
+    }[];
+    const at = (f: { file: string }) => f.file.slice(CORPUS.length + 1);
+    const desc = findings.filter((f) => f.rule === "agentskills.description-length");
+    deepEqual(desc.map((f) => [at(f), f.line, f.message]), [[
+      "anthropics__skills/skills/claude-api/SKILL.md",
+      3,
+      "Description is 1068 characters; the limit is 1024.",
+    ]]);
+    const names = findings.filter((f) => f.rule === "agentskills.name-matches-folder");
+    deepEqual(names.map((f) => [at(f), f.line, f.message]), [[
+      "wshobson__agents/plugins/database-design/skills/postgresql/SKILL.md",
+      2,
+      "Name 'postgresql-table-design' must equal its folder name 'postgresql'.",
+    ]]);
+    ok(findings.filter((f) => f.rule === "agentskills.unknown-field").length > 0);
+    equal(snapshot(CORPUS), before);
+  },
+);
