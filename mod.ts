@@ -52,7 +52,6 @@ export type { FileSummary, LinkedFiles } from "./src/view/skill_files.ts";
 export type { FileResult } from "./src/files/file_view.ts";
 export type { Finding, Profile } from "./src/validate/rules.ts";
 export type { ValidateResult } from "./src/validate/validate.ts";
-export { type PermissionPlan, planFlags, planFor, workerPermissions } from "./src/sandbox/plan.ts";
 export { type ParsedFrontmatter, parseFrontmatter } from "./src/frontmatter/parse.ts";
 export { type Fence, splitFrontmatter } from "./src/frontmatter/fence.ts";
 export type { Frontmatter } from "./src/frontmatter/parse.ts";
@@ -68,74 +67,3 @@ export type { LoadedSkill } from "./src/view/view.ts";
 export type { InvokeResult } from "./src/view/invoke.ts";
 export { preprocess, type PreprocessContext } from "./src/preprocess/preprocess.ts";
 export type { InlineShellOptions } from "./src/preprocess/inline_shell.ts";
-export { SkillManager } from "./src/manage/manager.ts";
-export type { FileChange, ManageAction, PreparedChange } from "./src/manage/actions.ts";
-export type { WriteResult } from "./src/manage/apply.ts";
-export type { PendingProblem, PendingRecord, StageResult } from "./src/approval/pending.ts";
-export { type LockOptions, withLock } from "./src/manage/lock.ts";
-export { readUsage, type UpdateResult, type UsageEntry, type UsageMap } from "./src/usage/usage.ts";
-export {
-  type CuratedSkill,
-  curatorRun,
-  type CuratorStatus,
-  curatorStatus,
-  restoreArchived,
-  setPinned,
-} from "./src/usage/curator.ts";
-export type { ApproveResult, PendingDiff, PendingList } from "./src/manage/manager.ts";
-export type { CuratorRunResult } from "./src/usage/curator.ts";
-export {
-  type ScanFinding,
-  scanFolder,
-  type ScanReport,
-  scanText,
-  type Verdict,
-  verdictOf,
-} from "./src/hub/scanner.ts";
-export { ALL_RULES, type Rule, type RuleCategory, type RuleSeverity } from "./src/hub/rules.ts";
-export {
-  type Consent,
-  decide,
-  type Decision,
-  POLICY,
-  type PolicyAction,
-  type SourceTrustFacts,
-  type Trust,
-  trustOf,
-} from "./src/hub/policy.ts";
-export { type AuditCheck, type AuditEvent, verifyAudit } from "./src/hub/audit.ts";
-export { type InstallOptions, type InstallResult, installSkill } from "./src/hub/install.ts";
-export {
-  type InstalledSkill,
-  listInstalled,
-  uninstall,
-  type VerifiedSkill,
-  verifyInstalled,
-} from "./src/hub/installed.ts";
-export { hashFolder, type LockDocument, type LockRecord } from "./src/hub/lock_write.ts";
-export {
-  type CheckedSkill,
-  checkInstalled,
-  type CheckStatus,
-  updateInstalled,
-} from "./src/hub/check.ts";
-export { folderMd5, syncBundled, type SyncResult } from "./src/hub/sync.ts";
-export { parseSource, type Source } from "./src/hub/source.ts";
-export type { ArchiveFile } from "./src/hub/archive.ts";
-export {
-  configuredIndexes,
-  fetchWellKnown,
-  type SearchHit,
-  searchIndexes,
-  type SearchResult,
-  verifyAgainstIndex,
-  type WellKnownSkill,
-} from "./src/hub/well_known.ts";
-export {
-  type IndexFile,
-  type IndexSkill,
-  indexUrl,
-  parseIndex,
-  skillDigest,
-  type WellKnownIndex,
-} from "./src/hub/well_known_index.ts";

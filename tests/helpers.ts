@@ -93,7 +93,8 @@ export async function cli(
   const out = await new Deno.Command(Deno.execPath(), {
     args: ["run", ...WARDEN_FLAGS, `${REPO}/main.ts`, ...args],
     cwd: options.cwd ?? REPO,
-    env: { NO_COLOR: "1", ...options.env },
+    // INIT_CWD as `deno task` sets it: the folder the user ran the command in.
+    env: { NO_COLOR: "1", INIT_CWD: options.cwd ?? REPO, ...options.env },
     stdin: "null",
   }).output();
   const dec = new TextDecoder();

@@ -3,4 +3,4 @@
  *
  * @module
  */
-export { Command, CommanderError, Option } from "commander";
+export { Command, CommanderError, Option } from "npm:commander@^15";

@@ -3,13 +3,13 @@
  *
  * @module
  */
-export { Server } from "@modelcontextprotocol/sdk/server/index.js";
-export type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+export { Server } from "npm:@modelcontextprotocol/sdk@^1.32.2/server/index.js";
+export type { Transport } from "npm:@modelcontextprotocol/sdk@^1.32.2/shared/transport.js";
 export type {
   CallToolRequest,
   GetPromptRequest,
   ReadResourceRequest,
-} from "@modelcontextprotocol/sdk/types.js";
+} from "npm:@modelcontextprotocol/sdk@^1.32.2/types.js";
 export {
   CallToolRequestSchema,
   ErrorCode,
@@ -21,4 +21,4 @@ export {
   ListToolsRequestSchema,
   McpError,
   ReadResourceRequestSchema,
-} from "@modelcontextprotocol/sdk/types.js";
+} from "npm:@modelcontextprotocol/sdk@^1.32.2/types.js";

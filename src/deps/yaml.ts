@@ -1,10 +1,11 @@
+// deno-lint-ignore-file no-import-prefix -- full npm: specifiers, so the module imports with no import map ([C-7])
 /**
  * The one place skillrt touches its YAML library (js-yaml from npm).
  * Moving to another YAML package means changing this file only.
  *
  * @module
  */
-import { load } from "js-yaml";
+import { load } from "npm:js-yaml@^5";
 import { fastYaml } from "../frontmatter/fast_yaml.ts";
 
 /** A YAML syntax error with the 1-based line it was found on, if known. */

@@ -64,6 +64,33 @@ export function detectEnvironments(env: (name: string) => string | undefined = r
   return found;
 }
 
+/** This project's folder (where `deno task` runs its tasks), when running from source. */
+const PROJECT_DIR = import.meta.url.startsWith("file:")
+  ? decodeURIComponent(new URL("../..", import.meta.url).pathname).replace(/\/$/, "")
+  : undefined;
+
+/**
+ * The user's working directory ([C-6]): the process's, except under `deno task`, which
+ * runs in the project folder and names the user's folder in `INIT_CWD` — trusted only
+ * then, so a stale `INIT_CWD` elsewhere changes nothing.
+ */
+export function userCwd(initCwd: string | undefined, projectDir = PROJECT_DIR): string {
+  let cwd = ".";
+  try {
+    cwd = Deno.cwd();
+  } catch {
+    return cwd;
+  }
+  if (initCwd && initCwd.startsWith("/") && projectDir !== undefined && cwd === projectDir) {
+    try {
+      if (Deno.statSync(initCwd).isDirectory) return initCwd;
+    } catch {
+      // Not a folder: keep the process's.
+    }
+  }
+  return cwd;
+}
+
 /** Gathers the host facts in this process (as far as its permissions allow). */
 export function detectHost(): HostFacts {
   let names: string[] = [];
@@ -72,12 +99,7 @@ export function detectHost(): HostFacts {
   } catch {
     names = [];
   }
-  let cwd = ".";
-  try {
-    cwd = Deno.cwd();
-  } catch {
-    cwd = ".";
-  }
+  const cwd = userCwd(readEnv("INIT_CWD"));
   const home = readEnv("HOME") ?? readEnv("USERPROFILE");
   const shellEnv: Record<string, string> = {};
   for (const name of ["PATH", "HOME", "LANG"]) {

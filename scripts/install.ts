@@ -1,0 +1,47 @@
+/**
+ * `deno task install`: puts a `skillrt` command on PATH for the current user ([C-6]) —
+ * `deno install -g` of `main.ts` with the warden's flags from
+ * `src/sandbox/warden_flags.ts` (the same list as `deno task skillrt` and the compiled
+ * binary), this project's config (so its imports resolve) and the Worker option. The
+ * command then runs from any folder, and relative paths on its command line are the
+ * user's. `deno task uninstall` removes it. `--root DIR` (or `DENO_INSTALL_ROOT`) picks
+ * the install root, as for `deno install`.
+ *
+ * @module
+ */
+import { WARDEN_FLAGS } from "../src/sandbox/warden_flags.ts";
+
+/** The `deno install` arguments for the `skillrt` command. */
+export function installArgs(repo: string, root?: string): string[] {
+  return [
+    "install",
+    "--global",
+    "--force",
+    "--name",
+    "skillrt",
+    ...(root ? ["--root", root] : []),
+    "--config",
+    `${repo}/deno.json`,
+    ...WARDEN_FLAGS,
+    "--unstable-worker-options",
+    `${repo}/main.ts`,
+  ];
+}
+
+/** The `deno uninstall` arguments for the `skillrt` command. */
+export function uninstallArgs(root?: string): string[] {
+  return ["uninstall", "--global", ...(root ? ["--root", root] : []), "skillrt"];
+}
+
+if (import.meta.main) {
+  const repo = new URL("..", import.meta.url).pathname.replace(/\/$/, "");
+  const rootAt = Deno.args.indexOf("--root");
+  const root = rootAt >= 0 ? Deno.args[rootAt + 1] : undefined;
+  const uninstall = Deno.args.includes("--uninstall");
+  const result = await new Deno.Command(Deno.execPath(), {
+    args: uninstall ? uninstallArgs(root) : installArgs(repo, root),
+    stdout: "inherit",
+    stderr: "inherit",
+  }).output();
+  Deno.exit(result.code);
+}

@@ -1,0 +1,65 @@
+/**
+ * The hub ([HUB-1..8], [SY-1] in SPEC.md): sources, the guard scanner and its rules, the
+ * trust policy, installs through the quarantine, the lock and the hash-chained audit log,
+ * checks and updates, well-known indexes, and the bundled-skills sync.
+ *
+ * @example
+ * ```ts
+ * import { scanFolder } from "@skillrt/skillrt/hub";
+ *
+ * const report = scanFolder("./downloaded-skill");
+ * console.log(report.verdict, report.findings.length);
+ * ```
+ *
+ * @module
+ */
+export {
+  type ScanFinding,
+  scanFolder,
+  type ScanReport,
+  scanText,
+  type Verdict,
+  verdictOf,
+} from "./scanner.ts";
+export { ALL_RULES, type Rule, type RuleCategory, type RuleSeverity } from "./rules.ts";
+export {
+  type Consent,
+  decide,
+  type Decision,
+  POLICY,
+  type PolicyAction,
+  type SourceTrustFacts,
+  type Trust,
+  trustOf,
+} from "./policy.ts";
+export { type AuditCheck, type AuditEvent, verifyAudit } from "./audit.ts";
+export { type InstallOptions, type InstallResult, installSkill } from "./install.ts";
+export {
+  type InstalledSkill,
+  listInstalled,
+  uninstall,
+  type VerifiedSkill,
+  verifyInstalled,
+} from "./installed.ts";
+export { hashFolder, type LockDocument, type LockRecord } from "./lock_write.ts";
+export { type CheckedSkill, checkInstalled, type CheckStatus, updateInstalled } from "./check.ts";
+export { folderMd5, syncBundled, type SyncResult } from "./sync.ts";
+export { parseSource, type Source } from "./source.ts";
+export type { ArchiveFile } from "./archive.ts";
+export {
+  configuredIndexes,
+  fetchWellKnown,
+  type SearchHit,
+  searchIndexes,
+  type SearchResult,
+  verifyAgainstIndex,
+  type WellKnownSkill,
+} from "./well_known.ts";
+export {
+  type IndexFile,
+  type IndexSkill,
+  indexUrl,
+  parseIndex,
+  skillDigest,
+  type WellKnownIndex,
+} from "./well_known_index.ts";

@@ -1,0 +1,32 @@
+/**
+ * Managing skills ([M-1..6], [A-1..2], [U-1..2] in SPEC.md): the manager that validates,
+ * stages or applies changes atomically, the approval queue, the inter-process lock, the
+ * usage counters and the curator.
+ *
+ * @example
+ * ```ts
+ * import { resolveSetup } from "@skillrt/skillrt";
+ * import { SkillManager } from "@skillrt/skillrt/manage";
+ *
+ * const manager = new SkillManager(resolveSetup({ home: "examples/home" }));
+ * console.log(manager.pending().count);
+ * ```
+ *
+ * @module
+ */
+export { SkillManager } from "./manager.ts";
+export type { FileChange, ManageAction, PreparedChange } from "./actions.ts";
+export type { WriteResult } from "./apply.ts";
+export type { PendingProblem, PendingRecord, StageResult } from "../approval/pending.ts";
+export { type LockOptions, withLock } from "./lock.ts";
+export { readUsage, type UpdateResult, type UsageEntry, type UsageMap } from "../usage/usage.ts";
+export {
+  type CuratedSkill,
+  curatorRun,
+  type CuratorStatus,
+  curatorStatus,
+  restoreArchived,
+  setPinned,
+} from "../usage/curator.ts";
+export type { ApproveResult, PendingDiff, PendingList } from "./manager.ts";
+export type { CuratorRunResult } from "../usage/curator.ts";

@@ -1,0 +1,19 @@
+/**
+ * The sandbox ([X-1..6] in SPEC.md): permission plans, the Deno Worker permissions and
+ * `deno run` flags they stand for, the fence every write grant must pass, and the runtime
+ * run in a Worker with a computed plan.
+ *
+ * @example
+ * ```ts
+ * import { resolveSetup } from "@skillrt/skillrt";
+ * import { planFlags, planFor } from "@skillrt/skillrt/sandbox";
+ *
+ * const plan = planFor("view", resolveSetup({ home: "examples/home" }));
+ * console.log(planFlags(plan).join(" "));
+ * ```
+ *
+ * @module
+ */
+export { type PermissionPlan, planFlags, planFor, workerPermissions } from "./plan.ts";
+export { openSandboxedRuntime, type SandboxedRuntime } from "./sandboxed_runtime.ts";
+export { checkWrites, unsafeWrite, type WriteFence, writeFence } from "./write_guard.ts";

@@ -1,0 +1,37 @@
+/**
+ * [C-7] The README's library script runs as a separate Deno process with no import map
+ * and no configuration file, importing `mod.ts` by path, with exactly the flags the README
+ * gives.
+ */
+import { equal, match } from "node:assert/strict";
+import { copyTree, removeTrees, REPO } from "./helpers.ts";
+
+function readmeBlock(lang: string, after: string): string {
+  const readme = Deno.readTextFileSync(`${REPO}/README.md`);
+  const from = readme.indexOf(after);
+  const start = readme.indexOf("```" + lang + "\n", from) + lang.length + 4;
+  return readme.slice(start, readme.indexOf("```", start));
+}
+
+Deno.test("[C-7] the README's library script runs with no import map, with the README's flags", async () => {
+  const work = Deno.makeTempDirSync({ prefix: "skillrt-lib-" });
+  const home = copyTree(`${REPO}/examples/home`);
+  try {
+    Deno.symlinkSync(REPO, `${work}/skillrt`);
+    Deno.writeTextFileSync(`${work}/skills.ts`, readmeBlock("ts", "## The library"));
+    const command = readmeBlock("sh", "## The library").trim().split(/\s+/);
+    equal(command.slice(0, 2).join(" "), "deno run");
+    const out = await new Deno.Command(Deno.execPath(), {
+      args: [...command.slice(1, -1), "--no-config", "--no-lock", command.at(-1)!, home],
+      cwd: work,
+      env: { NO_COLOR: "1" },
+    }).output();
+    const dec = new TextDecoder();
+    equal(out.code, 0, dec.decode(out.stderr));
+    const [first, second] = dec.decode(out.stdout).trim().split("\n");
+    match(first, /^11 \[ "references\/layers\.md" \] 237 \d+$/);
+    equal(second, "11 7");
+  } finally {
+    removeTrees(work, home);
+  }
+});
