@@ -54,6 +54,37 @@ export function isPermissionError(error: unknown): boolean {
       /Requires \w+ access/.test((error as Error).message));
 }
 
+const OS_VERBS: Record<string, string> = {
+  readfile: "read",
+  open: "open",
+  stat: "read",
+  lstat: "read",
+  readdir: "read the folder",
+  realpath: "resolve",
+  mkdir: "create the folder",
+  remove: "remove",
+  rename: "move",
+  copy: "copy",
+  writefile: "write",
+  readlink: "read the link",
+  chmod: "change the mode of",
+  symlink: "link",
+};
+
+/**
+ * Turns an operating-system error (`No such file or directory (os error 2): readdir
+ * '/x'`) into one line naming the path and the reason ([C-8]); undefined for anything else.
+ */
+export function explainOsError(error: unknown): SkillrtError | undefined {
+  if (!(error instanceof Error) || error instanceof SkillrtError) return undefined;
+  const m = /^(.+?) \(os error \d+\)(?:: (\w+) '([^']*)')?/.exec(error.message.split("\n")[0]);
+  if (!m) return undefined;
+  const reason = m[1].charAt(0).toLowerCase() + m[1].slice(1);
+  if (!m[3]) return new SkillrtError(`${m[1]}.`);
+  const verb = OS_VERBS[m[2].toLowerCase()] ?? m[2];
+  return new SkillrtError(`Cannot ${verb} '${m[3]}': ${reason}.`, { path: m[3] });
+}
+
 /**
  * Turns Deno's permission error into a {@linkcode NotPermittedError} naming the access
  * and the sandbox rule ([X-2]); other errors are returned unchanged.

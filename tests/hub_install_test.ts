@@ -127,7 +127,7 @@ Deno.test("[HUB-5] a dangerous local skill needs a typed yes or --force: --yes a
   equal((r.json.findings as { rule: string }[])[0].rule, "exfiltration.curl-post-secrets");
   match(
     Deno.readTextFileSync(`${home}/skills/.hub/audit.log`),
-    / BLOCKED tool \S+:local dangerous 1 findings chain=/,
+    / BLOCKED tool \S+:local dangerous 1 finding chain=/,
   );
   let installed = true;
   try {

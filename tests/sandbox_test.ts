@@ -102,7 +102,7 @@ Deno.test("[X-2] the CLI reports a denied access as exit 3 naming the path and t
   equal(read.code, 3);
   equal(
     read.stderr,
-    `skillrt: Not permitted by the sandbox: read access to "${outside}/secret.txt" (the sandbox plan of 'view' reads 7 path(s), writes 4 path(s) and runs no program; see 'skillrt sandbox view').\n`,
+    `skillrt: Not permitted by the sandbox: read access to "${outside}/secret.txt" (the sandbox plan of 'view' reads 7 paths, writes 4 paths and runs no program; see 'skillrt sandbox view').\n`,
   );
   const run = await cliJson(["--home", DEMO_HOME, "sandbox", "list", "--try-run", "ls"]);
   equal(run.code, 3);

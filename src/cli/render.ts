@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { explainPermissionError, SkillrtError } from "../errors.ts";
+import { explainOsError, explainPermissionError, SkillrtError } from "../errors.ts";
 import type { PermissionPlan } from "../sandbox/plan.ts";
 import type { CommandRequest, GlobalOptions, Outcome } from "./request.ts";
 
@@ -33,11 +33,20 @@ export function respond(
 /** The outcome of an error: one line on stderr, and the JSON with `success:false` under `--json`. */
 export function failure(global: Pick<GlobalOptions, "json">, error: SkillrtError): Outcome {
   const usage = typeof error.details.usage === "string" ? `\n${error.details.usage}` : "";
+  const close = error.details.suggestions;
+  const didYouMean = Array.isArray(close) && close.length
+    ? `\nDid you mean: ${close.join(", ")}?`
+    : "";
   return {
     exitCode: error.exitCode,
     stdout: global.json ? JSON.stringify(error.toJSON(), null, 2) + "\n" : "",
-    stderr: `skillrt: ${error.message}${global.json ? "" : usage}\n`,
+    stderr: `skillrt: ${error.message}${global.json ? "" : didYouMean + usage}\n`,
   };
+}
+
+/** `1 skill`, `2 skills`: a count with its noun in the right number ([C-8]). */
+export function plural(n: number, noun: string, many = `${noun}s`): string {
+  return `${n} ${n === 1 ? noun : many}`;
 }
 
 /** Makes `text` bold, dim or coloured when colours are on. */
@@ -67,7 +76,10 @@ export function table(header: string[], rows: string[][], color = false): string
 
 /** The sandbox rule named in an exit-3 error. */
 export function sandboxRule(plan: PermissionPlan): string {
-  const count = (n: number, what: string) => (n ? `${what} ${n} path(s)` : `${what} nothing`);
+  const count = (
+    n: number,
+    what: string,
+  ) => (n ? `${what} ${plural(n, "path")}` : `${what} nothing`);
   const run = plan.run.length ? `runs only ${plan.run.join(", ")}` : "runs no program";
   return `the sandbox plan of '${plan.command}' ${count(plan.read.length, "reads")}, ${
     count(plan.write.length, "writes")
@@ -82,6 +94,8 @@ export function outcomeOfError(
 ): Outcome {
   const explained = plan ? explainPermissionError(error, sandboxRule(plan)) : error;
   if (explained instanceof SkillrtError) return failure(request.global, explained);
+  const os = explainOsError(explained);
+  if (os) return failure(request.global, os);
   const message = explained instanceof Error ? explained.message.split("\n")[0] : String(explained);
   return failure(request.global, new SkillrtError(`Unexpected error: ${message}`));
 }

@@ -80,6 +80,11 @@ export function checkHubLock(
 /** Builds the doctor report from a full index of the setup. */
 export function doctorReport(setup: Setup, index: SkillIndex, plan: PermissionPlan): DoctorReport {
   const diagnostics: Diagnostic[] = [
+    ...(setup.home_exists ? [] : [
+      diagnostic("error", "home.missing", `The home '${setup.home}' does not exist.`, {
+        path: setup.home,
+      }),
+    ]),
     ...setup.problems,
     ...index.diagnostics.filter((d) => d.code !== "skill.shadowed" && d.code !== "skill.ambiguous"),
   ];

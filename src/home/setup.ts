@@ -31,6 +31,8 @@ export interface PluginRoot {
 export interface Setup {
   /** The home folder, absolute. */
   home: string;
+  /** Whether the home folder exists (looked at by whoever made the setup: the warden). */
+  home_exists: boolean;
   /** `<home>/skills`, absolute (it may not exist yet). */
   local_root: string;
   /** `<home>/config.yaml`. */
@@ -170,6 +172,7 @@ export function resolveSetup(options: SetupOptions = {}): Setup {
 
   return {
     home,
+    home_exists: isDirectory(home),
     local_root: localReal ?? localLexical,
     config_file: configFile,
     config_exists: loaded.exists,

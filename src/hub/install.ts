@@ -20,6 +20,11 @@ import { type Fetched, fetchSource } from "./fetch.ts";
 import { progress } from "./progress.ts";
 import { type ScanFinding, scanFolder, type Verdict } from "./scanner.ts";
 
+/** `1 finding`, `3 findings`. */
+function findingCount(n: number): string {
+  return `${n} finding${n === 1 ? "" : "s"}`;
+}
+
 /** How to install. */
 export interface InstallOptions {
   /** Install under this name instead of the skill's own. */
@@ -128,11 +133,16 @@ export async function installSkill(
     validateSkillContent(Deno.readTextFileSync(joinPath(quarantine, "SKILL.md")));
     progress(`Scanning '${name}'…`);
     const report = scanFolder(quarantine);
-    progress(`Scanned '${name}': ${report.verdict}, ${report.findings.length} findings.`, true);
+    progress(
+      `Scanned '${name}': ${report.verdict}, ${findingCount(report.findings.length)}.`,
+      true,
+    );
     const trust = fetched.trust;
     const typedYes = !options.yes && options.confirm
       ? await options.confirm(
-        `Install '${name}' (${report.verdict}, ${report.findings.length} findings) from ${source}?`,
+        `Install '${name}' (${report.verdict}, ${
+          findingCount(report.findings.length)
+        }) from ${source}?`,
       )
       : undefined;
     const decision = decide(trust, report.verdict, {
@@ -150,7 +160,7 @@ export async function installSkill(
           real,
           trust,
           report.verdict,
-          `${report.findings.length} findings`,
+          findingCount(report.findings.length),
         ),
       );
       throw new SkillrtError(decision.reason, {

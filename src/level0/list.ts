@@ -41,6 +41,8 @@ export interface ListResult {
   hint?: string;
   /** `No skills found.`, when there are none. */
   message?: string;
+  /** With `--category` naming no category: the categories there are. */
+  available_categories?: string[];
 }
 
 /** The hint of [L0-1]. */
@@ -94,9 +96,18 @@ export function listSkills(
   facts: VisibilityFacts,
   category?: string,
 ): ListResult {
-  let skills = visibleSkills(index, facts);
-  if (category !== undefined) skills = skills.filter((s) => s.category === category);
-  return listDocument(skills);
+  const all = visibleSkills(index, facts);
+  if (category === undefined) return listDocument(all);
+  const doc = listDocument(all.filter((s) => s.category === category));
+  if (doc.count > 0) return doc;
+  const known = listDocument(all).categories;
+  return {
+    ...doc,
+    message: `No category '${category}'. ${
+      known.length ? `Categories: ${known.join(", ")}.` : "There are no categories."
+    }`,
+    available_categories: known,
+  };
 }
 
 /** One category as `list --categories` shows it ([L0-6]). */

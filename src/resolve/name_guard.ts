@@ -64,6 +64,26 @@ export function editDistance(a: string, b: string): number {
   return prev[b.length];
 }
 
+/**
+ * The names a typo most likely meant ([C-8]): within a small edit distance of `name` (at
+ * most 2, or a quarter of its length), or one a prefix of the other; closest first, at
+ * most `limit`. Empty when nothing is close.
+ */
+export function suggestedNames(name: string, names: Iterable<string>, limit = 5): string[] {
+  const q = name.toLowerCase();
+  const most = Math.max(2, Math.floor(q.length / 4));
+  return [...new Set(names)]
+    .map((n) => {
+      const l = n.toLowerCase();
+      const prefix = q.length >= 3 && (l.startsWith(q) || q.startsWith(l));
+      return { n, d: editDistance(q, l), prefix };
+    })
+    .filter((x) => x.d <= most || x.prefix)
+    .sort((a, b) => a.d - b.d || (a.n < b.n ? -1 : a.n > b.n ? 1 : 0))
+    .slice(0, limit)
+    .map((x) => x.n);
+}
+
 /** Up to `limit` names, closest to `name` first (names containing it count as closer). */
 export function closestNames(name: string, names: Iterable<string>, limit = 20): string[] {
   const q = name.toLowerCase();

@@ -11,7 +11,7 @@ import type { PluginRoot, Root } from "../home/setup.ts";
 import type { Catalog } from "../scan/catalog.ts";
 import { readRecord } from "../scan/index.ts";
 import { buildRecord, type SkillRecord } from "../scan/record.ts";
-import { closestNames, guardName, isBareName } from "./name_guard.ts";
+import { closestNames, guardName, isBareName, suggestedNames } from "./name_guard.ts";
 
 /** The hint of an ambiguous name ([R-3]). */
 export const AMBIGUOUS_HINT =
@@ -152,6 +152,9 @@ export function resolveSkill(name: string, catalog: Catalog): Resolved {
         const names = plugin ? catalog.root(plugin).records.map((r) => r.name) : [];
         throw new SkillrtError(`Skill '${skill}' not found in plugin '${ns}'.`, {
           available_skills: closestNames(name, names),
+          suggestions: suggestedNames(skill, names.map((n) => n.slice(ns.length + 1))).map((n) =>
+            `${ns}:${n}`
+          ),
           hint: NOT_FOUND_HINT,
         });
       }
@@ -170,6 +173,7 @@ function resolveInRoots(shown: string, name: string, catalog: Catalog): Resolved
   const names = [...catalog.index().entries.keys()];
   throw new SkillrtError(`Skill '${shown}' not found.`, {
     available_skills: closestNames(shown, names),
+    suggestions: suggestedNames(shown, names),
     hint: NOT_FOUND_HINT,
   });
 }

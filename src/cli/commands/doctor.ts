@@ -6,7 +6,7 @@
 import { doctorReport } from "../../doctor/doctor.ts";
 import type { SkillRuntime } from "../../runtime.ts";
 import type { ExecuteContext } from "../execute.ts";
-import { paint, respond } from "../render.ts";
+import { paint, plural, respond } from "../render.ts";
 import type { CommandRequest, Outcome } from "../request.ts";
 
 /** Runs `doctor`; exits 1 when any finding is an error. */
@@ -24,14 +24,16 @@ export function run(runtime: SkillRuntime, request: CommandRequest, ctx: Execute
     ];
     for (const r of report.roots) {
       lines.push(
-        `  ${r.source.padEnd(8)} ${r.status.padEnd(10)} ${
-          String(r.skills).padStart(5)
-        } skills  ${r.path}`,
+        `  ${r.source.padEnd(8)} ${r.status.padEnd(10)} ${String(r.skills).padStart(5)} ${
+          r.skills === 1 ? "skill " : "skills"
+        }  ${r.path}`,
       );
     }
     for (const p of report.plugins) {
       lines.push(
-        `  plugin   ${p.namespace.padEnd(10)} ${String(p.skills).padStart(5)} skills  ${p.path}`,
+        `  plugin   ${p.namespace.padEnd(10)} ${String(p.skills).padStart(5)} ${
+          p.skills === 1 ? "skill " : "skills"
+        }  ${p.path}`,
       );
     }
     if (report.shadowed.length) {
@@ -66,7 +68,9 @@ export function run(runtime: SkillRuntime, request: CommandRequest, ctx: Execute
     );
     lines.push(
       "",
-      `${report.summary.errors} errors, ${report.summary.warnings} warnings, ${report.summary.info} notes`,
+      `${plural(report.summary.errors, "error")}, ${plural(report.summary.warnings, "warning")}, ${
+        plural(report.summary.info, "note")
+      }`,
     );
     return lines.join("\n");
   }, report.success ? 0 : 1);

@@ -13,7 +13,7 @@ import { configuredIndexes, searchIndexes } from "../../hub/well_known.ts";
 import { checkInstalled, updateInstalled } from "../../hub/check.ts";
 import type { ExecuteContext } from "../execute.ts";
 import type { SkillRuntime } from "../../runtime.ts";
-import { clip, paint, respond, table } from "../render.ts";
+import { clip, paint, plural, respond, table } from "../render.ts";
 import type { CommandRequest, Outcome } from "../request.ts";
 
 /** The actions of `hub`. */
@@ -156,9 +156,9 @@ export async function run(
       : doc.verdict === "caution"
       ? "yellow"
       : "green";
-    const head = `Verdict: ${
-      paint(c, color, doc.verdict)
-    } (${doc.findings.length} findings in ${doc.files} files)`;
+    const head = `Verdict: ${paint(c, color, doc.verdict)} (${
+      plural(doc.findings.length, "finding")
+    } in ${plural(doc.files, "file")})`;
     if (!doc.findings.length) return head;
     const rows = doc.findings.map((
       f,
@@ -187,7 +187,11 @@ function audit(runtime: SkillRuntime, request: CommandRequest): Outcome {
       );
     }
     const doc = { success: true, intact: true, lines: check.lines };
-    return respond(request.global, doc, () => `The audit log is intact (${check.lines} lines).`);
+    return respond(
+      request.global,
+      doc,
+      () => `The audit log is intact (${plural(check.lines, "line")}).`,
+    );
   }
   const lines = text.split("\n").filter((l) => l !== "");
   const doc = { success: true, lines: lines.length, entries: lines };

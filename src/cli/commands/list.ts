@@ -40,6 +40,16 @@ export async function run(runtime: SkillRuntime, request: CommandRequest): Promi
     );
   }
   const category = typeof options.category === "string" ? options.category : undefined;
-  const doc = runtime.list({ category }, await runtime.snapshot());
-  return respond(global, doc, () => listText(doc, global));
+  const doc: ListResult & { home?: string } = runtime.list({ category }, await runtime.snapshot());
+  const home = runtime.setup.home;
+  let start = "";
+  if (doc.count === 0 && !runtime.setup.home_exists) {
+    // Say where we looked and how to start ([C-8]).
+    doc.home = home;
+    doc.message = `No skills found: the home '${home}' does not exist.`;
+    doc.hint =
+      start =
+        "Create a skill with 'skillrt create NAME --file SKILL.md' (the default home is made on the first write), or pass --home DIR.";
+  }
+  return respond(global, doc, () => listText(doc, global) + (start ? `\n${start}` : ""));
 }

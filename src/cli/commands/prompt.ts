@@ -6,7 +6,7 @@
 import { UsageError } from "../../errors.ts";
 import type { PromptFormat } from "../../level0/prompt.ts";
 import type { SkillRuntime } from "../../runtime.ts";
-import { respond } from "../render.ts";
+import { plural, respond } from "../render.ts";
 import type { CommandRequest, Outcome } from "../request.ts";
 
 /** Runs `prompt`. */
@@ -32,7 +32,8 @@ export async function run(runtime: SkillRuntime, request: CommandRequest): Promi
     ? `; descriptions dropped: ${doc.descriptions_dropped.join(", ")}`
     : "";
   const over = doc.over_budget ? "; still over budget with every description dropped" : "";
-  const summary =
-    `${doc.count} skills, ${doc.chars} characters, ~${doc.estimated_tokens} tokens${dropped}${over}\n`;
+  const summary = `${plural(doc.count, "skill")}, ${plural(doc.chars, "character")}, ~${
+    plural(doc.estimated_tokens, "token")
+  }${dropped}${over}\n`;
   return respond(request.global, doc, () => doc.prompt, 0, summary);
 }

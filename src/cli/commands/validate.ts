@@ -7,7 +7,7 @@ import { UsageError } from "../../errors.ts";
 import type { SkillRuntime } from "../../runtime.ts";
 import { type Profile, PROFILES } from "../../validate/rules.ts";
 import { validateFiles, validatePaths } from "../../validate/validate.ts";
-import { paint, respond } from "../render.ts";
+import { paint, plural, respond } from "../render.ts";
 import type { CommandRequest, Outcome } from "../request.ts";
 
 /** Runs `validate`; exits 1 when any finding is an error. */
@@ -27,9 +27,9 @@ export function run(runtime: SkillRuntime, request: CommandRequest): Outcome {
       }  ${f.rule}  ${f.message}`
     );
     lines.push(
-      `Checked ${doc.checked} skill${
-        doc.checked === 1 ? "" : "s"
-      } (${profile}): ${doc.errors} errors, ${doc.warnings} warnings.`,
+      `Checked ${plural(doc.checked, "skill")} (${profile}): ${plural(doc.errors, "error")}, ${
+        plural(doc.warnings, "warning")
+      }.`,
     );
     return lines.join("\n");
   }, doc.success ? 0 : 1);
