@@ -68,6 +68,12 @@ export type { LoadedSkill } from "./src/view/view.ts";
 export type { InvokeResult } from "./src/view/invoke.ts";
 export { preprocess, type PreprocessContext } from "./src/preprocess/preprocess.ts";
 export type { InlineShellOptions } from "./src/preprocess/inline_shell.ts";
+export type { VariableValues } from "./src/preprocess/variables.ts";
+export {
+  DEFAULT_ENV_PASSTHROUGH,
+  type EnvAsk,
+  type EnvGround,
+} from "./src/preprocess/env_access.ts";
 export { SkillManager } from "./src/manage/manager.ts";
 export type { FileChange, ManageAction, PreparedChange } from "./src/manage/actions.ts";
 export type { WriteResult } from "./src/manage/apply.ts";

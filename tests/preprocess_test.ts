@@ -234,7 +234,7 @@ Deno.test("[P-5] --args fills $ARGUMENTS, $ARGUMENTS[N] and $N (0-based); withou
 
 Deno.test("[P-6] config block: dot paths, defaults, (not set), ~ and ${VAR} expansion, exact format", async () => {
   const extra =
-    "metadata:\n  hermes:\n    config:\n      - key: out.dir\n        default: ~/fallback\n      - key: token.name\n        default: ${TOKEN_NAME}\n      - key: level\n      - key: list\n";
+    "required_environment_variables: [TOKEN_NAME]\nmetadata:\n  hermes:\n    config:\n      - key: out.dir\n        default: ~/fallback\n      - key: token.name\n        default: ${TOKEN_NAME}\n      - key: level\n      - key: list\n";
   const home = makeTree({
     "skills/s/SKILL.md": skill("s", "S", extra),
     "config.yaml":
@@ -244,8 +244,10 @@ Deno.test("[P-6] config block: dot paths, defaults, (not set), ~ and ${VAR} expa
   const rt = new SkillRuntime({
     home,
     host: { ...host(home), user_home: "/home/u" },
-    envValues: (names) =>
-      Promise.resolve(Object.fromEntries(names.filter((n) => n in env).map((n) => [n, env[n]]))),
+    envValues: (asks) =>
+      Promise.resolve(
+        Object.fromEntries(asks.filter((a) => a.name in env).map((a) => [a.name, env[a.name]])),
+      ),
   });
   const v = await rt.view("s");
   deepEqual(v.config, {
@@ -266,7 +268,7 @@ Deno.test("[P-6] config block: dot paths, defaults, (not set), ~ and ${VAR} expa
 
 Deno.test("[P-6] through the CLI the warden answers ${VAR} for the Worker, which has no env grant", async () => {
   const extra =
-    "metadata:\n  hermes:\n    config:\n      - key: where\n        default: ${SKILLRT_TEST_WHERE}\n";
+    "required_environment_variables: [SKILLRT_TEST_WHERE]\nmetadata:\n  hermes:\n    config:\n      - key: where\n        default: ${SKILLRT_TEST_WHERE}\n";
   const home = makeTree({ "skills/s/SKILL.md": skill("s", "S", extra) });
   const r = await cliJson(["--home", home, "view", "s"], {
     env: { SKILLRT_TEST_WHERE: "over-there" },

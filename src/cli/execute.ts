@@ -13,6 +13,7 @@ import { outcomeOfError } from "./render.ts";
 import type { CommandRequest, Outcome } from "./request.ts";
 import type { Channel } from "../mcp/channel_transport.ts";
 import type { HelperSource } from "../scan/parallel.ts";
+import type { EnvAsk } from "../preprocess/env_access.ts";
 
 /** What a command runs with besides its request. */
 export interface ExecuteContext {
@@ -20,8 +21,10 @@ export interface ExecuteContext {
   setup: Setup;
   /** The plan the Worker was created with. */
   plan: PermissionPlan;
-  /** Values of environment variables, answered by the warden ([P-6]); none when absent. */
-  envValues?: (names: string[]) => Promise<Record<string, string>>;
+  /** Values of environment variables, answered by the warden ([P-6], [P-7]); none when absent. */
+  envValues?: (asks: EnvAsk[]) => Promise<Record<string, string>>;
+  /** Has the warden kill an inline-shell command's process group ([P-4]). */
+  killGroup?: (pgid: number) => void;
   /** Asks the user a yes/no question at the warden's terminal (undefined: no terminal). */
   confirm?: (question: string) => Promise<boolean | undefined>;
   /** The MCP channel to the warden's stdio relay (the `mcp` command). */
@@ -82,6 +85,7 @@ export async function executeCommand(
       env: () => undefined,
       envValues: ctx.envValues ?? (() => Promise.resolve({})),
       scanHelper: ctx.scanHelper,
+      killGroup: ctx.killGroup,
     });
     return await (await load()).run(runtime, request, ctx);
   } catch (error) {
