@@ -9,23 +9,14 @@
  * @module
  */
 
-/** The process group and session of this process (Linux), so they are never targets. */
-function ownGroups(): number[] {
-  const own = [Deno.pid];
-  try {
-    const stat = Deno.readTextFileSync("/proc/self/stat");
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    own.push(Number(fields[2]), Number(fields[3]));
-  } catch {
-    // Not Linux, or not permitted: only this process's own id is excluded.
-  }
-  return own;
-}
-
-/** Whether `pgid` may be killed as an inline-shell group: a real group id that is not this process's. */
+/**
+ * Whether `pgid` may be killed as an inline-shell group: a real group id other than
+ * init's and this process's own. (The id comes from the Worker, which only ever names a
+ * child it spawned; a child's id can never be the id of an existing group, such as the
+ * warden's own.)
+ */
 export function isKillableGroup(pgid: unknown): pgid is number {
-  return typeof pgid === "number" && Number.isInteger(pgid) && pgid > 1 &&
-    !ownGroups().includes(pgid);
+  return typeof pgid === "number" && Number.isInteger(pgid) && pgid > 1 && pgid !== Deno.pid;
 }
 
 /**
