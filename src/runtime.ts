@@ -35,6 +35,7 @@ import type { InlineShellOptions } from "./preprocess/inline_shell.ts";
 import type { PreprocessContext } from "./preprocess/preprocess.ts";
 import { hubTrustOf } from "./hub/lock.ts";
 import { admitsAsk, type EnvAsk } from "./preprocess/env_access.ts";
+import type { ProcessGroups } from "./preprocess/process_group.ts";
 import { loadBundles } from "./bundles/bundles.ts";
 import {
   bundleInvocation,
@@ -74,10 +75,10 @@ export interface RuntimeOptions extends SetupOptions {
    */
   envValues?: (asks: EnvAsk[]) => Promise<Record<string, string>>;
   /**
-   * Kills an inline-shell command's process group ([P-4]); when absent the runtime does
-   * it itself (which needs an unrestricted run grant; the sandbox Worker asks the warden).
+   * Who kills inline-shell process groups ([P-4]); when absent the runtime does it itself
+   * (which needs an unrestricted run grant; the sandbox Worker asks the warden).
    */
-  killGroup?: (pgid: number) => void;
+  processGroups?: ProcessGroups;
 }
 
 /** Options of {@linkcode SkillRuntime.view} and {@linkcode SkillRuntime.invoke}. */
@@ -245,7 +246,7 @@ export class SkillRuntime {
       const trust = hubTrustOf(this.setup.local_root, record.skill_dir);
       inlineShell = {
         cwd: record.skill_dir,
-        killGroup: this.options.killGroup,
+        groups: this.options.processGroups,
         allow: config.inline_shell_allow,
         timeoutSeconds: config.inline_shell_timeout,
         env: {

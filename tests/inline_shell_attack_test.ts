@@ -2,7 +2,8 @@
 // against the real CLI (warden + Worker) on a temp home, with a canary file outside the
 // home whose content must appear in no output; the legitimate use sits next to it.
 import { equal, match, ok } from "node:assert/strict";
-import { cli, makeTree, processEnded, skill } from "./helpers.ts";
+import { cli, makeTree, processEnded, REPO, skill } from "./helpers.ts";
+import { WARDEN_FLAGS } from "../src/sandbox/warden_flags.ts";
 import { MAX_OUTPUT_CHARS } from "../src/preprocess/inline_shell.ts";
 
 const CANARY_TEXT = "canary-7d3e-CONTENT-never-shown";
@@ -172,6 +173,40 @@ Deno.test("[P-4] the whole process group dies at the timeout and when the comman
         } catch {
           // Gone, as it should be.
         }
+      }
+    }
+  });
+});
+
+Deno.test("[P-4] an interrupted warden kills the running command's group (it no longer gets the terminal's Ctrl-C)", async () => {
+  const lines = ["T !`(echo $BASHPID > WORK/t.pid; sleep 20; touch WORK/t.mark) & sleep 30` T"];
+  const config = "  inline_shell_timeout: 60\n  inline_shell_allow: [bash]\n";
+  await withHome(lines, config, async (home, _canary, work) => {
+    const child = new Deno.Command(Deno.execPath(), {
+      args: ["run", ...WARDEN_FLAGS, `${REPO}/main.ts`, "--home", home, "view", "s"],
+      stdin: "null",
+      stdout: "null",
+      stderr: "null",
+    }).spawn();
+    let pid = 0;
+    try {
+      // Ready when the grandchild has written its pid.
+      while (!pid) {
+        try {
+          pid = Number(Deno.readTextFileSync(`${work}/t.pid`)) || 0;
+        } catch {
+          await new Promise((r) => setTimeout(r, 20));
+        }
+      }
+      child.kill("SIGINT");
+      equal((await child.status).code, 130);
+      ok(await processEnded(pid), `process ${pid} outlived the interrupted warden`);
+      ok(!Deno.readDirSync(work).some((e) => e.name === "t.mark"), "the grandchild wrote");
+    } finally {
+      try {
+        if (pid) Deno.kill(pid, "SIGKILL");
+      } catch {
+        // Gone, as it should be.
       }
     }
   });

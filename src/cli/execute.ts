@@ -14,6 +14,7 @@ import type { CommandRequest, Outcome } from "./request.ts";
 import type { Channel } from "../mcp/channel_transport.ts";
 import type { HelperSource } from "../scan/parallel.ts";
 import type { EnvAsk } from "../preprocess/env_access.ts";
+import type { ProcessGroups } from "../preprocess/process_group.ts";
 
 /** What a command runs with besides its request. */
 export interface ExecuteContext {
@@ -23,8 +24,8 @@ export interface ExecuteContext {
   plan: PermissionPlan;
   /** Values of environment variables, answered by the warden ([P-6], [P-7]); none when absent. */
   envValues?: (asks: EnvAsk[]) => Promise<Record<string, string>>;
-  /** Has the warden kill an inline-shell command's process group ([P-4]). */
-  killGroup?: (pgid: number) => void;
+  /** Has the warden kill inline-shell process groups ([P-4]). */
+  processGroups?: ProcessGroups;
   /** Asks the user a yes/no question at the warden's terminal (undefined: no terminal). */
   confirm?: (question: string) => Promise<boolean | undefined>;
   /** The MCP channel to the warden's stdio relay (the `mcp` command). */
@@ -85,7 +86,7 @@ export async function executeCommand(
       env: () => undefined,
       envValues: ctx.envValues ?? (() => Promise.resolve({})),
       scanHelper: ctx.scanHelper,
-      killGroup: ctx.killGroup,
+      processGroups: ctx.processGroups,
     });
     return await (await load()).run(runtime, request, ctx);
   } catch (error) {

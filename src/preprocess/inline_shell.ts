@@ -12,7 +12,7 @@
  */
 import { isPermissionError } from "../errors.ts";
 import { blockedMarker, errorMarker, gateCommand } from "./inline_command.ts";
-import { killProcessGroup } from "./process_group.ts";
+import { LOCAL_GROUPS, type ProcessGroups } from "./process_group.ts";
 import type { VariableValues } from "./variables.ts";
 
 export { blockedMarker, errorMarker, gateCommand };
@@ -38,8 +38,8 @@ export interface InlineShellOptions {
   env: Record<string, string>;
   /** When set, nothing runs and every command becomes a blocked marker with this reason. */
   blocked?: string;
-  /** Kills a process group; {@linkcode killProcessGroup} in this process when absent. */
-  killGroup?: (pgid: number) => void;
+  /** Who kills the commands' process groups; this process ({@linkcode LOCAL_GROUPS}) when absent. */
+  groups?: ProcessGroups;
 }
 
 /** Trims trailing newlines and cuts at {@linkcode MAX_OUTPUT_CHARS} characters. */
@@ -129,9 +129,10 @@ export async function runArgv(
 ): Promise<string> {
   const child = spawn(argv, options);
   if (typeof child === "string") return child;
-  const killGroup = options.killGroup ?? killProcessGroup;
+  const groups = options.groups ?? LOCAL_GROUPS;
+  groups.started(child.pid);
   const stop = () => {
-    killGroup(child.pid);
+    groups.kill(child.pid);
     try {
       child.kill("SIGKILL");
     } catch {

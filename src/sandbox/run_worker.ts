@@ -16,7 +16,7 @@ import { type PermissionPlan, workerPermissions } from "./plan.ts";
 import { isBareName } from "../resolve/name_guard.ts";
 import type { SkillsConfig } from "../home/config.ts";
 import { admitsAsk, type EnvAsk, isEnvName } from "../preprocess/env_access.ts";
-import { killProcessGroup } from "../preprocess/process_group.ts";
+import { wardenGroups } from "../preprocess/process_group.ts";
 
 /** What the warden posts to start the Worker's command. */
 export interface WorkerMessage {
@@ -37,12 +37,12 @@ export interface WorkerMessage {
 
 /**
  * Messages from the Worker: its outcome, a question about environment values (each name
- * with its ground, [P-7]), a process group to kill ([P-4]), or an MCP message.
+ * with its ground, [P-7]), a process group started or to kill ([P-4]), or an MCP message.
  */
 export type FromWorker =
   | { kind: "outcome"; outcome: Outcome }
   | { kind: "env"; id: number; asks: EnvAsk[] }
-  | { kind: "kill-group"; pgid: number }
+  | { kind: "group"; pgid: number; live: boolean }
   | { kind: "confirm"; id: number; question: string }
   | { kind: "mcp"; message: JSONRPCMessage }
   | { kind: "scan-helper"; port: MessagePort };
@@ -179,19 +179,22 @@ export function startWorker(
       () => worker.postMessage({ kind: "scan-helper-failed" } satisfies ToWorker),
     );
   };
+  const groups = wardenGroups();
   const done = new Promise<Outcome>((resolve) => {
     worker.onmessage = (event: MessageEvent<FromWorker>) => {
       const data = event.data;
       if (data.kind === "env") {
         worker.postMessage(answerEnv(data.id, data.asks, message.setup.config));
-      } else if (data.kind === "kill-group") killProcessGroup(data.pgid);
-      else if (data.kind === "confirm") {
+      } else if (data.kind === "group") {
+        data.live ? groups.started(data.pgid) : groups.kill(data.pgid);
+      } else if (data.kind === "confirm") {
         worker.postMessage({ kind: "confirm", id: data.id, answer: askAtTerminal(data.question) });
       } else if (data.kind === "mcp") onMcp?.(data.message);
       else if (data.kind === "scan-helper") startHelper(data.port);
       else {
         worker.terminate();
         helper?.terminate();
+        groups.killAll();
         resolve(data.outcome);
       }
     };
@@ -199,6 +202,7 @@ export function startWorker(
       event.preventDefault();
       worker.terminate();
       helper?.terminate();
+      groups.killAll();
       resolve({
         exitCode: 1,
         stdout: "",

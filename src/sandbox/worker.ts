@@ -11,6 +11,7 @@ import type { JSONRPCMessage } from "../deps/mcp.ts";
 import type { Channel } from "../mcp/channel_transport.ts";
 import type { ScanHelper } from "../scan/parallel.ts";
 import type { EnvAsk } from "../preprocess/env_access.ts";
+import type { ProcessGroups } from "../preprocess/process_group.ts";
 import type { FromWorker, ToWorker, WorkerMessage } from "./run_worker.ts";
 
 /** The parts of a Worker's global scope this entry uses. */
@@ -58,10 +59,11 @@ function askWarden(asks: EnvAsk[]): Promise<Record<string, string>> {
   return new Promise((resolve) => waiting.set(id, resolve));
 }
 
-/** This Worker may not signal processes: the warden kills an inline-shell command's group. */
-function killGroupByWarden(pgid: number): void {
-  scope.postMessage({ kind: "kill-group", pgid });
-}
+/** This Worker may not signal processes: the warden kills inline-shell process groups. */
+const groupsByWarden: ProcessGroups = {
+  started: (pgid) => scope.postMessage({ kind: "group", pgid, live: true }),
+  kill: (pgid) => scope.postMessage({ kind: "group", pgid, live: false }),
+};
 
 // MCP input can arrive before the server listens: it waits here until then.
 const early: (JSONRPCMessage | "close")[] = [];
@@ -97,7 +99,7 @@ scope.onmessage = async (event) => {
     setup: data.setup,
     plan: data.plan,
     envValues: askWarden,
-    killGroup: killGroupByWarden,
+    processGroups: groupsByWarden,
     confirm: confirmWithWarden,
     channel,
     scanHelper: askScanHelper,
