@@ -85,28 +85,32 @@ Deno.test("[P-4] --args are data: an injected option stays one argv word and the
     "C !`$0 +%F` C",
     "D !`printf '[%s]' $ARGUMENTS` D",
     "E !`echo x$0y` E",
+    "G !`printf '[%s]' $1 $0` G",
     "F $ARGUMENTS F",
   ];
   await withHome(lines, "", async (home, canary) => {
     const quoted = await viewLines(home, ["--args", `"-f ${canary}"`]);
     equal(quoted[0], `A ${refused("date", `-f ${canary}`)} A`);
-    equal(quoted[1], `B ${refused("date", `-f ${canary}`)} B`);
+    equal(quoted[1], `B ${refused("date", `"-f ${canary}"`)} B`);
     equal(
       quoted[2],
       "C [inline-shell blocked: the program is named by the skill, not by its arguments: $0 +%F] C",
     );
-    equal(quoted[3], `D [-f ${canary}] D`);
+    equal(quoted[3], `D ["-f ${canary}"] D`);
     equal(quoted[4], `E x-f ${canary}y E`);
-    equal(quoted[5], `F "-f ${canary}" F`);
+    equal(quoted[5], `G [][-f ${canary}] G`);
+    equal(quoted[6], `F "-f ${canary}" F`);
     const bare = await viewLines(home, ["--args", `-f ${canary}`]);
     equal(bare[0], `A ${refused("date", "-f")} A`);
-    equal(bare[1], `B ${refused("date", "-f")} B`);
-    equal(bare[3], `D [-f][${canary}] D`);
+    equal(bare[1], `B ${refused("date", `-f ${canary}`)} B`);
+    equal(bare[3], `D [-f ${canary}] D`);
     // The legitimate use: arguments reach the command and the text.
     const fine = await viewLines(home, ["--args", `+%Y 'two words'`]);
     match(fine[0], /^A \d{4} A$/);
-    equal(fine[3], "D [+%Y][two words] D");
-    equal(fine[5], "F +%Y 'two words' F");
+    equal(fine[3], "D [+%Y 'two words'] D");
+    equal(fine[6], "F +%Y 'two words' F");
+    equal(fine[5], "G [two words][+%Y] G");
+    equal(fine[4], "E x+%Yy E");
   });
 });
 

@@ -94,7 +94,7 @@ Deno.test("[P-4] argument policies: date and uname admit only forms that read no
 Deno.test("[P-4] the gate puts values in after splitting: argv words for programs, parameters and variables for bash", () => {
   const values = { skillDir: "/s d", templateVars: true, args: `a "b c"`, sessionId: "s1" };
   deepEqual(gateCommand("printf %s $ARGUMENTS ${HERMES_SKILL_DIR}/x $0$1", ["printf"], values), {
-    argv: ["printf", "%s", "a", "b c", "/s d/x", "ab c"],
+    argv: ["printf", "%s", `a "b c"`, "/s d/x", "ab c"],
   });
   deepEqual(gateCommand(`echo "$0" $ARGUMENTS \${CLAUDE_SESSION_ID} | cat`, ["bash"], values), {
     argv: [

@@ -4,9 +4,9 @@
  * first replaced by a placeholder, the command is split with shell quoting rules, and
  * only then do the values go in —
  *
- * - without a shell, as parts of the words they stood in (a standalone `$ARGUMENTS`
- *   becomes the argument words), so a value can never add, split or quote a word, and
- *   the program's argument policy judges the words that result;
+ * - without a shell, as parts of the words they stood in (`$ARGUMENTS` is the argument
+ *   text exactly as given, `$N` one argument word), so a value can never add, split or
+ *   quote a word, and the program's argument policy judges the words that result;
  * - with `bash`, as references to positional parameters and variables (`"${1}"`,
  *   `"${ARGUMENTS}"`, `"${HERMES_SKILL_DIR}"`) that bash expands as quoted data, with the
  *   values passed as `bash -c SCRIPT bash ARG…` and in the environment.
@@ -98,16 +98,9 @@ function bashCommand(
   return Object.keys(env).length ? { argv, env } : { argv };
 }
 
-/** The words with the values put in: each word stays one word, a lone `$ARGUMENTS` becomes the argument words. */
-function fillWords(words: string[], slots: Slot[], values: VariableValues | undefined): string[] {
-  const out: string[] = [];
-  for (const word of words) {
-    const lone = /^\uE000(\d+)\uE001$/.exec(word);
-    if (lone && slots[Number(lone[1])].variable.kind === "arguments") {
-      out.push(...argumentWords(values!)!);
-    } else out.push(word.replace(PLACEHOLDER, (_, i) => slots[Number(i)].value));
-  }
-  return out;
+/** The words with the values put in: each word stays one word, whatever its values hold. */
+function fillWords(words: string[], slots: Slot[]): string[] {
+  return words.map((word) => word.replace(PLACEHOLDER, (_, i) => slots[Number(i)].value));
 }
 
 /** Whether a word holds an argument's placeholder. */
@@ -144,7 +137,7 @@ export function gateCommand(
       marker: blockedMarker(`the program is named by the skill, not by its arguments: ${cmd}`),
     };
   }
-  const argv = fillWords(split.argv, slots, values);
+  const argv = fillWords(split.argv, slots);
   const program = argv[0];
   if (program.includes("/") || program.includes("\\")) {
     return { marker: blockedMarker(`programs are named, not given as paths: '${program}'`) };
