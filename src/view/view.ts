@@ -166,9 +166,18 @@ export async function loadSkill(resolved: Resolved, ctx: ViewContext): Promise<L
   }
   const body = ctx.preprocess ? await preprocess(text, ctx.preprocess(record)) : text;
   const { vars } = requiredEnvVars(record.frontmatter);
+  let trust: { level?: string } | undefined;
   const resolvedConfig = await resolveConfig(
     rawConfigValues(configEntries(record), ctx.configValues),
-    { skill: record.name, declared: vars.map((v) => v.name), trust: ctx.trust?.(record) },
+    {
+      skill: record.name,
+      declared: vars.map((v) => v.name),
+      // Read from the hub lock (once) only when a skill's value names a variable.
+      get trust() {
+        trust ??= { level: ctx.trust?.(record) };
+        return trust.level;
+      },
+    },
     { passthrough: ctx.envPassthrough, userConfig: ctx.configValues },
     ctx.env,
     ctx.userHome,
