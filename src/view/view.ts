@@ -14,6 +14,7 @@ import {
   configEntries,
   rawConfigValues,
   resolveConfig,
+  type ResolvedConfig,
 } from "../preprocess/config_block.ts";
 import type { EnvAsk } from "../preprocess/env_access.ts";
 import { preprocess, type PreprocessContext } from "../preprocess/preprocess.ts";
@@ -134,6 +135,31 @@ export function pluginBanner(namespace: string, siblings: string[]): string {
   }.\nUse qualified form to invoke siblings (e.g. ${namespace}:${example}).]\n\n`;
 }
 
+/** A skill's config values ([P-6]) under the environment rule of [P-7]. */
+function skillConfig(
+  record: SkillRecord,
+  declared: string[],
+  ctx: ViewContext,
+): Promise<ResolvedConfig> {
+  let trust: { level?: string } | undefined;
+  const skill = {
+    skill: record.name,
+    declared,
+    // Read from the hub lock (once) only when a skill's value names a variable.
+    get trust() {
+      trust ??= { level: ctx.trust?.(record) };
+      return trust.level;
+    },
+  };
+  return resolveConfig(
+    rawConfigValues(configEntries(record), ctx.configValues),
+    skill,
+    { passthrough: ctx.envPassthrough, userConfig: ctx.configValues },
+    ctx.env,
+    ctx.userHome,
+  );
+}
+
 /** Loads a resolved skill at Level 1 ([V-1..6], [P-1..6]). */
 export async function loadSkill(resolved: Resolved, ctx: ViewContext): Promise<LoadedSkill> {
   const head = resolved.record;
@@ -166,22 +192,7 @@ export async function loadSkill(resolved: Resolved, ctx: ViewContext): Promise<L
   }
   const body = ctx.preprocess ? await preprocess(text, ctx.preprocess(record)) : text;
   const { vars } = requiredEnvVars(record.frontmatter);
-  let trust: { level?: string } | undefined;
-  const resolvedConfig = await resolveConfig(
-    rawConfigValues(configEntries(record), ctx.configValues),
-    {
-      skill: record.name,
-      declared: vars.map((v) => v.name),
-      // Read from the hub lock (once) only when a skill's value names a variable.
-      get trust() {
-        trust ??= { level: ctx.trust?.(record) };
-        return trust.level;
-      },
-    },
-    { passthrough: ctx.envPassthrough, userConfig: ctx.configValues },
-    ctx.env,
-    ctx.userHome,
-  );
+  const resolvedConfig = await skillConfig(record, vars.map((v) => v.name), ctx);
   const config = resolvedConfig.values;
   const block = configBlock(config, ctx.configFile);
   const banner = record.namespace ? pluginBanner(record.namespace, ctx.siblings ?? []) : "";
