@@ -107,6 +107,10 @@ Deno.test("[P-4] the gate puts values in after splitting: argv words for program
     ],
     env: { HERMES_SESSION_ID: "s1", ARGUMENTS: `a "b c"` },
   });
+  deepEqual(gateCommand("echo $ARGUMENTS[99999999999999999999] | cat", ["bash"], values), {
+    argv: ["bash", "-c", 'echo "" | cat', "bash", "a", "b c"],
+    env: { ARGUMENTS: `a "b c"` },
+  });
   deepEqual(gateCommand("$ARGUMENTS", ["a"], values), {
     marker:
       "[inline-shell blocked: the program is named by the skill, not by its arguments: $ARGUMENTS]",

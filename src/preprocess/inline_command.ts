@@ -72,7 +72,8 @@ function bashReference(variable: Variable): string {
     case "session-id":
       return `"\${HERMES_SESSION_ID}"`;
     case "argument":
-      return `"\${${variable.index + 1}}"`;
+      // No argument has an index past the safe integers: such a reference is empty.
+      return Number.isSafeInteger(variable.index + 1) ? `"\${${variable.index + 1}}"` : `""`;
     case "arguments":
       return `"\${ARGUMENTS}"`;
   }
