@@ -67,3 +67,10 @@ export type { LoadedSkill } from "./src/view/view.ts";
 export type { InvokeResult } from "./src/view/invoke.ts";
 export { preprocess, type PreprocessContext } from "./src/preprocess/preprocess.ts";
 export type { InlineShellOptions } from "./src/preprocess/inline_shell.ts";
+export type { VariableValues } from "./src/preprocess/variables.ts";
+export type { ProcessGroups } from "./src/preprocess/process_group.ts";
+export {
+  DEFAULT_ENV_PASSTHROUGH,
+  type EnvAsk,
+  type EnvGround,
+} from "./src/preprocess/env_access.ts";

@@ -34,6 +34,8 @@ import { invocationMessage, type InvokeResult } from "./view/invoke.ts";
 import type { InlineShellOptions } from "./preprocess/inline_shell.ts";
 import type { PreprocessContext } from "./preprocess/preprocess.ts";
 import { hubTrustOf } from "./hub/lock.ts";
+import { admitsAsk, type EnvAsk } from "./preprocess/env_access.ts";
+import type { ProcessGroups } from "./preprocess/process_group.ts";
 import { loadBundles } from "./bundles/bundles.ts";
 import {
   bundleInvocation,
@@ -67,10 +69,16 @@ export interface RuntimeOptions extends SetupOptions {
   /** With `watch`: a folder this process may write in, used to prove freshness (a temp folder when absent). */
   watchSentinel?: string;
   /**
-   * Values of environment variables, for `${VAR}` in skill config ([P-6]). Reads this
-   * process's environment (where permitted) when absent; the sandbox Worker asks the warden.
+   * Values of environment variables, for `${VAR}` in skill config ([P-6]), asked for only
+   * on the grounds of [P-7]. Reads this process's environment (where permitted) when
+   * absent; the sandbox Worker asks the warden.
    */
-  envValues?: (names: string[]) => Promise<Record<string, string>>;
+  envValues?: (asks: EnvAsk[]) => Promise<Record<string, string>>;
+  /**
+   * Who kills inline-shell process groups ([P-4]); when absent the runtime does it itself
+   * (which needs an unrestricted run grant; the sandbox Worker asks the warden).
+   */
+  processGroups?: ProcessGroups;
 }
 
 /** Options of {@linkcode SkillRuntime.view} and {@linkcode SkillRuntime.invoke}. */
@@ -209,12 +217,17 @@ export class SkillRuntime {
     return names;
   }
 
-  /** Values of the named environment variables (never more than asked for). */
-  envValues(names: string[]): Promise<Record<string, string>> {
-    if (this.options.envValues) return this.options.envValues(names);
+  /** Values of the variables asked for, only those whose ground holds ([P-7]). */
+  envValues(asks: EnvAsk[]): Promise<Record<string, string>> {
+    const rules = {
+      passthrough: this.setup.config.env_passthrough,
+      userConfig: this.setup.config.config,
+    };
+    const admitted = asks.filter((ask) => admitsAsk(ask, rules));
+    if (this.options.envValues) return this.options.envValues(admitted);
     const env = this.options.env ?? readEnv;
     const out: Record<string, string> = {};
-    for (const name of names) {
+    for (const { name } of admitted) {
       const value = env(name);
       if (value !== undefined) out[name] = value;
     }
@@ -230,6 +243,7 @@ export class SkillRuntime {
       const trust = hubTrustOf(this.setup.local_root, record.skill_dir);
       inlineShell = {
         cwd: record.skill_dir,
+        groups: this.options.processGroups,
         allow: config.inline_shell_allow,
         timeoutSeconds: config.inline_shell_timeout,
         env: {
@@ -282,7 +296,9 @@ export class SkillRuntime {
       strict: options.strict,
       siblings,
       preprocess: (record) => this.preprocessContext(record, options.args),
-      env: (names) => this.envValues(names),
+      env: (asks) => this.envValues(asks),
+      envPassthrough: this.setup.config.env_passthrough,
+      trust: (record) => hubTrustOf(this.setup.local_root, record.skill_dir),
     });
     // Count the use ([U-1]) in the home's one counter file, whatever root the skill is in;
     // no other root is ever written. A home that cannot be written gets no counts.
@@ -290,7 +306,9 @@ export class SkillRuntime {
       this.setup.local_root,
       (map) => bumpView(map, loaded.view.name, new Date()),
     );
-    if (typeof counted !== "string") loaded.view.notes = [counted.problem];
+    if (typeof counted !== "string") {
+      loaded.view.notes = [...loaded.view.notes ?? [], counted.problem];
+    }
     return loaded;
   }
 

@@ -168,3 +168,21 @@ export function makeCanary(): { dir: string; file: string; secret: string } {
   const dir = makeTree({ "canary.txt": `${secret}\n` });
   return { dir, file: `${dir}/canary.txt`, secret };
 }
+
+/**
+ * Waits until process `pid` has ended (`ps` no longer lists it, or lists a zombie),
+ * polling for at most `ms`: true when it ended. A process that has ended can no longer
+ * write anything, so this stands for "the killed child never wrote" without a fixed
+ * sleep. (`ps`, because Deno reads /proc only with --allow-all.)
+ */
+export async function processEnded(pid: number, ms = 5000): Promise<boolean> {
+  const until = Date.now() + ms;
+  while (true) {
+    const out = await new Deno.Command("ps", { args: ["-o", "stat=", "-p", String(pid)] })
+      .output();
+    const state = new TextDecoder().decode(out.stdout).trim();
+    if (state === "" || state.startsWith("Z") || state.startsWith("X")) return true;
+    if (Date.now() > until) return false;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}

@@ -7,6 +7,7 @@ import {
   shapeOutput,
 } from "../src/preprocess/inline_shell.ts";
 import { preprocess, substituteVariables } from "../src/preprocess/preprocess.ts";
+import { refusedArgument } from "../src/preprocess/arg_policy.ts";
 import {
   configBlock,
   expandConfigString,
@@ -15,7 +16,7 @@ import {
 import { SkillRuntime } from "../src/runtime.ts";
 import { resolveSetup } from "../src/home/setup.ts";
 import { planFor, workerPermissions } from "../src/sandbox/plan.ts";
-import { cli, cliJson, makeTree, skill, testHost } from "./helpers.ts";
+import { cli, cliJson, makeTree, processEnded, skill, testHost } from "./helpers.ts";
 
 const PATH = Deno.env.get("PATH") ?? "/usr/bin:/bin";
 const host = (cwd: string) => testHost(cwd, { shell_env: { PATH } });
@@ -68,8 +69,67 @@ Deno.test("[P-4] argv splitting follows shell quoting; shell syntax is detected 
   });
 });
 
+Deno.test("[P-4] argument policies: date and uname admit only forms that read no file; echo and printf take anything", () => {
+  for (const arg of ["+%F", "+%s -f x", "-u", "--utc", "-R", "-I", "-Iseconds", "--iso-8601"]) {
+    equal(refusedArgument("date", [arg]), undefined, arg);
+  }
+  for (const arg of ["--iso-8601=ns", "--rfc-3339=seconds", "--rfc-email"]) {
+    equal(refusedArgument("date", [arg]), undefined, arg);
+  }
+  for (
+    const arg of ["-f", "--file=/x", "-r", "--reference=/x", "-d", "--date=x", "-s", "-uf", "--"]
+  ) ok(refusedArgument("date", [arg])?.includes(`argument '${arg}'`), arg);
+  for (const arg of ["/etc/passwd", "0101", "--r", "-Rf"]) ok(refusedArgument("date", [arg]), arg);
+  for (const arg of ["-a", "-sr", "-snrvmpio", "--all", "--kernel-name", "--operating-system"]) {
+    equal(refusedArgument("uname", [arg]), undefined, arg);
+  }
+  for (const arg of ["-x", "--help", "/etc/passwd", "-a/x"]) {
+    ok(refusedArgument("uname", [arg]), arg);
+  }
+  equal(refusedArgument("printf", ["%s", "-f", "/etc/passwd"]), undefined);
+  equal(refusedArgument("echo", ["-e", "/etc/passwd"]), undefined);
+  equal(refusedArgument("git", ["-c", "x"]), undefined);
+});
+
+Deno.test("[P-4] the gate puts values in after splitting: argv words for programs, parameters and variables for bash", () => {
+  const values = { skillDir: "/s d", templateVars: true, args: `a "b c"`, sessionId: "s1" };
+  deepEqual(gateCommand("printf %s $ARGUMENTS ${HERMES_SKILL_DIR}/x $0$1", ["printf"], values), {
+    argv: ["printf", "%s", `a "b c"`, "/s d/x", "ab c"],
+  });
+  deepEqual(gateCommand(`echo "$0" $ARGUMENTS \${CLAUDE_SESSION_ID} | cat`, ["bash"], values), {
+    argv: [
+      "bash",
+      "-c",
+      'echo ""${1}"" "${ARGUMENTS}" "${HERMES_SESSION_ID}" | cat',
+      "bash",
+      "a",
+      "b c",
+    ],
+    env: { HERMES_SESSION_ID: "s1", ARGUMENTS: `a "b c"` },
+  });
+  deepEqual(gateCommand("echo $ARGUMENTS[99999999999999999999] | cat", ["bash"], values), {
+    argv: ["bash", "-c", 'echo "" | cat', "bash", "a", "b c"],
+    env: { ARGUMENTS: `a "b c"` },
+  });
+  deepEqual(gateCommand("$ARGUMENTS", ["a"], values), {
+    marker:
+      "[inline-shell blocked: the program is named by the skill, not by its arguments: $ARGUMENTS]",
+  });
+  deepEqual(gateCommand("echo \uE0000\uE001", ["echo"], values), {
+    marker: "[inline-shell blocked: the command holds the reserved characters U+E000/U+E001]",
+  });
+  // Without --args the forms stay as written: `$0` is then shell syntax, as before.
+  deepEqual(gateCommand("echo $0", ["echo"], { skillDir: "/s", templateVars: true }), {
+    marker:
+      "[inline-shell blocked: shell syntax needs 'bash' in skills.inline_shell_allow: echo $0]",
+  });
+});
+
 Deno.test("[P-3] markers from real child processes: timeout (killed), long output, missing program, blocked program, shell syntax", async () => {
-  const bin = makeTree({ "slowtouch": '#!/bin/sh\nsleep 2\ntouch "$HERMES_SKILL_DIR/touched"\n' });
+  const bin = makeTree({
+    "slowtouch":
+      '#!/bin/sh\necho $$ > "$HERMES_SKILL_DIR/pid"\nsleep 2\ntouch "$HERMES_SKILL_DIR/touched"\n',
+  });
   Deno.chmodSync(`${bin}/slowtouch`, 0o755);
   const body = [
     "T !`slowtouch` T",
@@ -96,16 +156,15 @@ Deno.test("[P-3] markers from real child processes: timeout (killed), long outpu
     out[4],
     "S [inline-shell blocked: shell syntax needs 'bash' in skills.inline_shell_allow: date | cat] S",
   );
-  // The killed script never reached its last line.
-  await new Promise((r) => setTimeout(r, 2500));
-  equal(Deno.statSync(`${home}/skills/s`).isDirectory, true);
-  let touched = true;
-  try {
-    Deno.statSync(`${home}/skills/s/touched`);
-  } catch {
-    touched = false;
-  }
-  equal(touched, false);
+  // The killed script has ended, so it can never reach its last line.
+  const pid = Number(Deno.readTextFileSync(`${home}/skills/s/pid`));
+  ok(await processEnded(pid), `the script (pid ${pid}) outlived its timeout`);
+  deepEqual(Array.from(Deno.readDirSync(`${home}/skills/s`)).map((e) => e.name).sort(), [
+    "SKILL.md",
+    "pid",
+  ]);
+  Deno.removeSync(home, { recursive: true });
+  Deno.removeSync(bin, { recursive: true });
 });
 
 Deno.test("[P-4] each run: cwd is the skill folder, stdin closed, environment cleared but for the named variables", async () => {
@@ -234,7 +293,7 @@ Deno.test("[P-5] --args fills $ARGUMENTS, $ARGUMENTS[N] and $N (0-based); withou
 
 Deno.test("[P-6] config block: dot paths, defaults, (not set), ~ and ${VAR} expansion, exact format", async () => {
   const extra =
-    "metadata:\n  hermes:\n    config:\n      - key: out.dir\n        default: ~/fallback\n      - key: token.name\n        default: ${TOKEN_NAME}\n      - key: level\n      - key: list\n";
+    "required_environment_variables: [TOKEN_NAME]\nmetadata:\n  hermes:\n    config:\n      - key: out.dir\n        default: ~/fallback\n      - key: token.name\n        default: ${TOKEN_NAME}\n      - key: level\n      - key: list\n";
   const home = makeTree({
     "skills/s/SKILL.md": skill("s", "S", extra),
     "config.yaml":
@@ -244,8 +303,10 @@ Deno.test("[P-6] config block: dot paths, defaults, (not set), ~ and ${VAR} expa
   const rt = new SkillRuntime({
     home,
     host: { ...host(home), user_home: "/home/u" },
-    envValues: (names) =>
-      Promise.resolve(Object.fromEntries(names.filter((n) => n in env).map((n) => [n, env[n]]))),
+    envValues: (asks) =>
+      Promise.resolve(
+        Object.fromEntries(asks.filter((a) => a.name in env).map((a) => [a.name, env[a.name]])),
+      ),
   });
   const v = await rt.view("s");
   deepEqual(v.config, {
@@ -266,7 +327,7 @@ Deno.test("[P-6] config block: dot paths, defaults, (not set), ~ and ${VAR} expa
 
 Deno.test("[P-6] through the CLI the warden answers ${VAR} for the Worker, which has no env grant", async () => {
   const extra =
-    "metadata:\n  hermes:\n    config:\n      - key: where\n        default: ${SKILLRT_TEST_WHERE}\n";
+    "required_environment_variables: [SKILLRT_TEST_WHERE]\nmetadata:\n  hermes:\n    config:\n      - key: where\n        default: ${SKILLRT_TEST_WHERE}\n";
   const home = makeTree({ "skills/s/SKILL.md": skill("s", "S", extra) });
   const r = await cliJson(["--home", home, "view", "s"], {
     env: { SKILLRT_TEST_WHERE: "over-there" },

@@ -14,6 +14,8 @@ import { terminalOutcome } from "./terminal_text.ts";
 import type { CommandRequest, Outcome } from "./request.ts";
 import type { Channel } from "../mcp/channel_transport.ts";
 import type { HelperSource } from "../scan/parallel.ts";
+import type { EnvAsk } from "../preprocess/env_access.ts";
+import type { ProcessGroups } from "../preprocess/process_group.ts";
 
 /** What a command runs with besides its request. */
 export interface ExecuteContext {
@@ -21,8 +23,10 @@ export interface ExecuteContext {
   setup: Setup;
   /** The plan the Worker was created with. */
   plan: PermissionPlan;
-  /** Values of environment variables, answered by the warden ([P-6]); none when absent. */
-  envValues?: (names: string[]) => Promise<Record<string, string>>;
+  /** Values of environment variables, answered by the warden ([P-6], [P-7]); none when absent. */
+  envValues?: (asks: EnvAsk[]) => Promise<Record<string, string>>;
+  /** Has the warden kill inline-shell process groups ([P-4]). */
+  processGroups?: ProcessGroups;
   /** Asks the user a yes/no question at the warden's terminal (undefined: no terminal). */
   confirm?: (question: string) => Promise<boolean | undefined>;
   /** The MCP channel to the warden's stdio relay (the `mcp` command). */
@@ -83,6 +87,7 @@ export async function executeCommand(
       env: () => undefined,
       envValues: ctx.envValues ?? (() => Promise.resolve({})),
       scanHelper: ctx.scanHelper,
+      processGroups: ctx.processGroups,
     });
     return terminalOutcome(await (await load()).run(runtime, request, ctx), request.global);
   } catch (error) {

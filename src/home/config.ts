@@ -9,6 +9,7 @@ import { type Diagnostic, diagnostic } from "../diagnostics.ts";
 import { SkillrtError } from "../errors.ts";
 import { isMapping } from "../frontmatter/parse.ts";
 import { DEFAULT_WALK_LIMITS } from "../scan/walk.ts";
+import { DEFAULT_ENV_PASSTHROUGH, isEnvName } from "../preprocess/env_access.ts";
 
 /** The `skills:` section of config.yaml, with every default filled in. */
 export interface SkillsConfig {
@@ -36,6 +37,8 @@ export interface SkillsConfig {
   config: Record<string, unknown>;
   /** Hub settings. */
   hub: Record<string, unknown>;
+  /** Environment variables whose values a skill's config default may show ([P-7]). */
+  env_passthrough: string[];
   /** Deepest folder level walked below a root ([S-3]). */
   max_depth: number;
   /** Most folders walked in one root ([S-3]). */
@@ -62,6 +65,7 @@ export function defaultConfig(): SkillsConfig {
     write_approval: false,
     config: {},
     hub: {},
+    env_passthrough: [...DEFAULT_ENV_PASSTHROUGH],
     max_depth: DEFAULT_WALK_LIMITS.maxDepth,
     max_dirs: DEFAULT_WALK_LIMITS.maxDirs,
     max_file_bytes: 1024 * 1024,
@@ -150,6 +154,23 @@ export function parseConfig(text: string, file = "config.yaml"): LoadedConfig {
   config.trusted_project_dirs = list("trusted_project_dirs", skills.trusted_project_dirs) ?? [];
   config.inline_shell_allow = list("inline_shell_allow", skills.inline_shell_allow) ??
     config.inline_shell_allow;
+  const passthrough = list("env_passthrough", skills.env_passthrough);
+  if (passthrough) {
+    config.env_passthrough = passthrough.filter(isEnvName);
+    const invalid = passthrough.filter((n) => !isEnvName(n));
+    if (invalid.length) {
+      problems.push(
+        diagnostic(
+          "error",
+          "config.type",
+          `'skills.env_passthrough' names invalid variables (${
+            invalid.join(", ")
+          }); they were ignored.`,
+          { path: file },
+        ),
+      );
+    }
+  }
   const pd = skills.platform_disabled;
   if (isMapping(pd)) {
     for (const [platform, names] of Object.entries(pd)) {

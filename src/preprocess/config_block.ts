@@ -1,12 +1,20 @@
 /**
  * Skill config injection ([P-6]): the values of the entries a skill declares in
  * `metadata.hermes.config`, looked up by dot path in `skills.config`, with defaults,
- * `~` and `${VAR}` expanded, and the block that is prepended to the content.
+ * `~` and `${VAR}` expanded under the environment rule of [P-7], and the block that is
+ * prepended to the content.
  *
  * @module
  */
 import { isMapping } from "../frontmatter/parse.ts";
 import { hermesMetadata, type SkillRecord } from "../scan/record.ts";
+import {
+  type EnvAsk,
+  envGround,
+  type EnvRules,
+  referencedNames,
+  type SkillEnvFacts,
+} from "./env_access.ts";
 
 /** One declared config entry. */
 export interface ConfigEntry {
@@ -44,51 +52,90 @@ export function dotPath(values: Record<string, unknown>, key: string): unknown {
 
 const VAR = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
 
-/** The `${VAR}` names a string refers to. */
-export function referencedVars(values: unknown[]): string[] {
-  const names = new Set<string>();
-  for (const v of values) {
-    if (typeof v === "string") { for (const m of v.matchAll(VAR)) names.add(m[1]); }
-  }
-  return [...names];
-}
-
-/** Expands `~` (at the start) and `${VAR}` in a string; unknown variables are left as written. */
+/** Expands `~` (at the start) and `${VAR}` in a string; variables not in `env` are left as written. */
 export function expandConfigString(
   s: string,
   env: Record<string, string>,
   userHome?: string,
 ): string {
-  let out = s.replace(VAR, (whole, name) => env[name] ?? whole);
+  let out = s.replace(VAR, (whole, name) => Object.hasOwn(env, name) ? env[name] : whole);
   if (userHome && (out === "~" || out.startsWith("~/"))) out = userHome + out.slice(1);
   return out;
 }
 
-/** The raw (unexpanded) value of each entry: config.yaml first, else the default; null when neither. */
+/** One entry's value before expansion, and who wrote it: the user (config.yaml) or the skill (its default). */
+export interface RawConfigValue {
+  /** The value; null when neither config.yaml nor the default gives one. */
+  value: unknown;
+  /** `user` for a value from config.yaml, `skill` for the skill's default. */
+  origin: "user" | "skill";
+}
+
+/** The raw (unexpanded) value of each entry: config.yaml first, else the default. */
 export function rawConfigValues(
   entries: ConfigEntry[],
   values: Record<string, unknown>,
-): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
+): Record<string, RawConfigValue> {
+  const out: Record<string, RawConfigValue> = {};
   for (const entry of entries) {
-    let value = dotPath(values, entry.key);
-    if (value === undefined || value === null || value === "") value = entry.default ?? null;
-    out[entry.key] = value;
+    const value = dotPath(values, entry.key);
+    out[entry.key] = value === undefined || value === null || value === ""
+      ? { value: entry.default ?? null, origin: "skill" }
+      : { value, origin: "user" };
   }
   return out;
 }
 
-/** Expands every string value. */
-export function expandConfigValues(
-  raw: Record<string, unknown>,
-  env: Record<string, string>,
+/** The resolved values of a skill's config and the notes about `${VAR}` left as written. */
+export interface ResolvedConfig {
+  /** Value by key, strings expanded. */
+  values: Record<string, unknown>;
+  /** One sentence per variable that was not expanded, naming it (never its value). */
+  notes: string[];
+}
+
+/**
+ * Resolves a skill's config values ([P-6]) under the environment rule of [P-7]: each
+ * `${VAR}` is asked for on the ground {@linkcode envGround} finds for its entry's origin,
+ * values are fetched once, and each entry expands only the names its own origin allows.
+ */
+export async function resolveConfig(
+  raw: Record<string, RawConfigValue>,
+  skill: SkillEnvFacts,
+  rules: EnvRules,
+  fetch: (asks: EnvAsk[]) => Promise<Record<string, string>>,
   userHome?: string,
-): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(raw)) {
-    out[k] = typeof v === "string" ? expandConfigString(v, env, userHome) : v;
+): Promise<ResolvedConfig> {
+  const asks = new Map<string, EnvAsk>();
+  const allowed = new Map<string, Set<string>>();
+  const notes: string[] = [];
+  for (const [key, { value, origin }] of Object.entries(raw)) {
+    const names = new Set<string>();
+    for (const name of typeof value === "string" ? referencedNames(value) : []) {
+      const ground = envGround(name, origin === "user" ? "user" : skill, rules);
+      if ("why" in ground) {
+        names.add(name);
+        asks.set(`${ground.why}:${name}`, { name, why: ground.why });
+      } else {
+        notes.push(
+          `Config '${key}' of skill '${skill.skill}': \${${name}} was left as written: ${ground.refused} ([P-7]).`,
+        );
+      }
+    }
+    allowed.set(key, names);
   }
-  return out;
+  const env = asks.size ? await fetch([...asks.values()]) : {};
+  const values: Record<string, unknown> = {};
+  for (const [key, { value }] of Object.entries(raw)) {
+    if (typeof value !== "string") {
+      values[key] = value;
+      continue;
+    }
+    const own: Record<string, string> = {};
+    for (const name of allowed.get(key) ?? []) if (Object.hasOwn(env, name)) own[name] = env[name];
+    values[key] = expandConfigString(value, own, userHome);
+  }
+  return { values, notes };
 }
 
 /** Formats one value for the block: text as is, other values as JSON, empty as `(not set)`. */

@@ -1,16 +1,30 @@
 /**
- * Running one inline-shell command ([P-3], [P-4]): gated by the allow list, split into
- * argv and run without a shell (or as `bash -c` when it needs one and bash is allowed),
- * in the skill folder, with stdin closed, a cleared environment and a timeout that kills
- * the process. Every failure becomes a marker in the text, never an exception.
+ * Running one inline-shell command ([P-3], [P-4]): gated by the allow list and the
+ * argument policies (`inline_command.ts`), run without a shell (or as `bash -c` when it
+ * needs one and bash is allowed), in the skill folder, with stdin closed and a cleared
+ * environment. The child leads its own process group (`detached`, i.e. setsid); its
+ * output is read as a stream, at most {@linkcode OUTPUT_BYTE_LIMIT} bytes of each pipe,
+ * and the whole group is killed as soon as a pipe passes that, at the timeout, and once
+ * the command is done (so nothing it started in the background lives on). Every
+ * failure becomes a marker in the text, never an exception.
  *
  * @module
  */
 import { isPermissionError } from "../errors.ts";
-import { splitCommand } from "./shell_words.ts";
+import { blockedMarker, errorMarker, gateCommand } from "./inline_command.ts";
+import { LOCAL_GROUPS, type ProcessGroups } from "./process_group.ts";
+import type { VariableValues } from "./variables.ts";
+
+export { blockedMarker, errorMarker, gateCommand };
 
 /** Output longer than this is cut ([P-3]). */
 export const MAX_OUTPUT_CHARS = 4000;
+
+/**
+ * Bytes read from each pipe at most: enough for {@linkcode MAX_OUTPUT_CHARS} characters
+ * of up to 4 bytes and one more character, so reaching it always means a cut.
+ */
+export const OUTPUT_BYTE_LIMIT = MAX_OUTPUT_CHARS * 4 + 4;
 
 /** How to run inline shell for one skill. */
 export interface InlineShellOptions {
@@ -24,16 +38,8 @@ export interface InlineShellOptions {
   env: Record<string, string>;
   /** When set, nothing runs and every command becomes a blocked marker with this reason. */
   blocked?: string;
-}
-
-/** The marker of a command that was not allowed to run. */
-export function blockedMarker(reason: string): string {
-  return `[inline-shell blocked: ${reason}]`;
-}
-
-/** The marker of a command that could not run or failed. */
-export function errorMarker(reason: string): string {
-  return `[inline-shell error: ${reason}]`;
+  /** Who kills the commands' process groups; this process ({@linkcode LOCAL_GROUPS}) when absent. */
+  groups?: ProcessGroups;
 }
 
 /** Trims trailing newlines and cuts at {@linkcode MAX_OUTPUT_CHARS} characters. */
@@ -44,33 +50,72 @@ export function shapeOutput(text: string): string {
     : trimmed;
 }
 
-/** Decides how a command runs, or why it may not: pure, for tests and for {@linkcode runInlineShell}. */
-export function gateCommand(
-  cmd: string,
-  allow: readonly string[],
-): { argv: string[] } | { marker: string } {
-  const split = splitCommand(cmd);
-  if ("error" in split) return { marker: errorMarker(`${split.error} in: ${cmd}`) };
-  if (split.shellSyntax) {
-    if (!allow.includes("bash")) {
-      return {
-        marker: blockedMarker(`shell syntax needs 'bash' in skills.inline_shell_allow: ${cmd}`),
-      };
+/** What was read from one pipe. */
+interface Captured {
+  /** The bytes kept (at most {@linkcode OUTPUT_BYTE_LIMIT}). */
+  bytes: Uint8Array;
+  /** True when the pipe had more than the limit. */
+  overflow: boolean;
+}
+
+/** Reads a pipe keeping at most the limit; calls `onOverflow` and stops reading once it passes it. */
+async function capture(
+  stream: ReadableStream<Uint8Array>,
+  onOverflow: () => void,
+  readers: ReadableStreamDefaultReader<Uint8Array>[],
+): Promise<Captured> {
+  const reader = stream.getReader();
+  readers.push(reader);
+  const kept = new Uint8Array(OUTPUT_BYTE_LIMIT);
+  let length = 0;
+  try {
+    while (true) {
+      const { value, done } = await reader.read();
+      if (done) return { bytes: kept.subarray(0, length), overflow: false };
+      const room = OUTPUT_BYTE_LIMIT - length;
+      kept.set(value.subarray(0, room), length);
+      length += Math.min(room, value.length);
+      if (value.length > room) {
+        onOverflow();
+        await reader.cancel().catch(() => {});
+        return { bytes: kept, overflow: true };
+      }
     }
-    return { argv: ["bash", "-c", cmd] };
+  } catch {
+    // The pipe was cancelled (timeout): what was read so far.
+    return { bytes: kept.subarray(0, length), overflow: false };
   }
-  const program = split.argv[0];
-  if (program.includes("/") || program.includes("\\")) {
-    return { marker: blockedMarker(`programs are named, not given as paths: '${program}'`) };
+}
+
+/** The text a finished command stands for: stdout, else stderr; cut when a pipe overflowed. */
+function outputText(out: Captured, err: Captured): string {
+  const decode = (b: Uint8Array) => new TextDecoder().decode(b);
+  const stdout = decode(out.bytes);
+  const chosen = stdout.trim() === "" ? err : out;
+  const text = chosen === out ? stdout : decode(err.bytes);
+  return chosen.overflow ? text.slice(0, MAX_OUTPUT_CHARS) + "...[truncated]" : shapeOutput(text);
+}
+
+/** Starts argv in its own process group, or returns the marker of why it could not start. */
+function spawn(argv: string[], options: InlineShellOptions): Deno.ChildProcess | string {
+  try {
+    return new Deno.Command(argv[0], {
+      args: argv.slice(1),
+      cwd: options.cwd,
+      stdin: "null",
+      stdout: "piped",
+      stderr: "piped",
+      clearEnv: true,
+      env: options.env,
+      detached: true,
+    }).spawn();
+  } catch (error) {
+    if (isPermissionError(error)) {
+      return blockedMarker(`not permitted by the sandbox: run access to '${argv[0]}'`);
+    }
+    if (error instanceof Deno.errors.NotFound) return errorMarker(`program '${argv[0]}' not found`);
+    return errorMarker(`${(error as Error).message.split("\n")[0]}`);
   }
-  if (!allow.includes(program)) {
-    return {
-      marker: blockedMarker(
-        `'${program}' is not in skills.inline_shell_allow (${allow.join(", ") || "empty"})`,
-      ),
-    };
-  }
-  return { argv: split.argv };
 }
 
 /**
@@ -82,49 +127,57 @@ export async function runArgv(
   cmd: string,
   options: InlineShellOptions,
 ): Promise<string> {
-  let child: Deno.ChildProcess;
-  try {
-    child = new Deno.Command(argv[0], {
-      args: argv.slice(1),
-      cwd: options.cwd,
-      stdin: "null",
-      stdout: "piped",
-      stderr: "piped",
-      clearEnv: true,
-      env: options.env,
-    }).spawn();
-  } catch (error) {
-    if (isPermissionError(error)) {
-      return blockedMarker(`not permitted by the sandbox: run access to '${argv[0]}'`);
-    }
-    if (error instanceof Deno.errors.NotFound) return errorMarker(`program '${argv[0]}' not found`);
-    return errorMarker(`${(error as Error).message.split("\n")[0]}`);
-  }
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const timeout = new Promise<"timeout">((resolve) => {
-    timer = setTimeout(() => resolve("timeout"), options.timeoutSeconds * 1000);
-  });
-  const result = await Promise.race([child.output(), timeout]);
-  clearTimeout(timer);
-  if (result === "timeout") {
+  const child = spawn(argv, options);
+  if (typeof child === "string") return child;
+  const groups = options.groups ?? LOCAL_GROUPS;
+  groups.started(child.pid);
+  const stop = () => {
+    groups.kill(child.pid);
     try {
       child.kill("SIGKILL");
     } catch {
       // Already gone.
     }
+  };
+  const readers: ReadableStreamDefaultReader<Uint8Array>[] = [];
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<"timeout">((resolve) => {
+    timer = setTimeout(() => resolve("timeout"), options.timeoutSeconds * 1000);
+  });
+  const result = await Promise.race([
+    Promise.all([
+      capture(child.stdout, stop, readers),
+      capture(child.stderr, stop, readers),
+      child.status,
+    ]),
+    timeout,
+  ]);
+  clearTimeout(timer);
+  // Whatever the command left behind (a timed-out child, a background job) ends with it.
+  stop();
+  if (result === "timeout") {
+    await Promise.all(readers.map((r) => r.cancel().catch(() => {})));
+    await child.status;
     return `[inline-shell timeout after ${options.timeoutSeconds}s: ${cmd}]`;
   }
-  const decode = (b: Uint8Array) => new TextDecoder().decode(b);
-  const out = decode(result.stdout);
-  const text = shapeOutput(out.trim() === "" ? decode(result.stderr) : out);
-  if (text === "" && !result.success) return errorMarker(`exit code ${result.code}: ${cmd}`);
+  const [out, err, status] = result;
+  const text = outputText(out, err);
+  if (text === "" && !status.success) return errorMarker(`exit code ${status.code}: ${cmd}`);
   return text;
 }
 
-/** Runs one inline-shell command and returns its output or a marker. */
-export function runInlineShell(cmd: string, options: InlineShellOptions): Promise<string> {
+/** Runs one inline-shell command and returns its output or a marker; `values` fill its variables as data. */
+export function runInlineShell(
+  cmd: string,
+  options: InlineShellOptions,
+  values?: VariableValues,
+): Promise<string> {
   if (options.blocked) return Promise.resolve(blockedMarker(options.blocked));
-  const gate = gateCommand(cmd, options.allow);
+  const gate = gateCommand(cmd, options.allow, values);
   if ("marker" in gate) return Promise.resolve(gate.marker);
-  return runArgv(gate.argv, cmd, options);
+  return runArgv(
+    gate.argv,
+    cmd,
+    gate.env ? { ...options, env: { ...options.env, ...gate.env } } : options,
+  );
 }

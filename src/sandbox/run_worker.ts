@@ -1,8 +1,10 @@
 /**
  * Running a command in a Worker created with exactly the permissions of its plan
  * ([X-1]). The Worker has no environment grant: when a skill's config names `${VAR}`
- * ([P-6]), it asks the warden, which answers with the values of those names only. For
- * `mcp`, the warden also relays MCP messages between stdio and the Worker.
+ * ([P-6]), it asks the warden with the ground of each name, and the warden answers only
+ * the names whose ground holds ([P-7]). The Worker may not signal processes either: it
+ * asks the warden to kill an inline-shell command's process group ([P-4]). For `mcp`,
+ * the warden also relays MCP messages between stdio and the Worker.
  *
  * @module
  */
@@ -12,6 +14,9 @@ import type { Setup } from "../home/setup.ts";
 import { readEnv } from "../home/host.ts";
 import { type PermissionPlan, workerPermissions } from "./plan.ts";
 import { isBareName } from "../resolve/name_guard.ts";
+import type { SkillsConfig } from "../home/config.ts";
+import { admitsAsk, type EnvAsk, isEnvName } from "../preprocess/env_access.ts";
+import { wardenGroups } from "../preprocess/process_group.ts";
 
 /** What the warden posts to start the Worker's command. */
 export interface WorkerMessage {
@@ -30,10 +35,14 @@ export interface WorkerMessage {
   writeStdout?: boolean;
 }
 
-/** Messages from the Worker: its outcome, a question about environment values, or an MCP message. */
+/**
+ * Messages from the Worker: its outcome, a question about environment values (each name
+ * with its ground, [P-7]), a process group started or to kill ([P-4]), or an MCP message.
+ */
 export type FromWorker =
   | { kind: "outcome"; outcome: Outcome }
-  | { kind: "env"; id: number; names: string[] }
+  | { kind: "env"; id: number; asks: EnvAsk[] }
+  | { kind: "group"; pgid: number; live: boolean }
   | { kind: "confirm"; id: number; question: string }
   | { kind: "mcp"; message: JSONRPCMessage }
   | { kind: "scan-helper"; port: MessagePort };
@@ -65,18 +74,34 @@ export function askAtTerminal(question: string): boolean | undefined {
   return /^\s*y(es)?\s*$/i.test(new TextDecoder().decode(buf.subarray(0, n)));
 }
 
-/** Answers an environment question from the warden's environment. */
+/**
+ * Answers an environment question from the warden's environment: only asks whose ground
+ * holds under the user's config ([P-7]) — a `passthrough` name must be in
+ * `skills.env_passthrough`, a `config` name must be written as `${NAME}` in the user's
+ * `skills.config`, and anything else (invalid names, unknown grounds) gets no value.
+ */
 export function answerEnv(
   id: number,
-  names: string[],
+  asks: unknown,
+  config: SkillsConfig,
   env: (name: string) => string | undefined = readEnv,
 ): EnvAnswer {
+  const rules = { passthrough: config.env_passthrough, userConfig: config.config };
   const values: Record<string, string> = {};
-  for (const name of names) {
-    const value = env(name);
-    if (value !== undefined) values[name] = value;
+  for (const ask of Array.isArray(asks) ? asks : []) {
+    if (!isAsk(ask) || !admitsAsk(ask, rules)) continue;
+    const value = env(ask.name);
+    if (value !== undefined) values[ask.name] = value;
   }
   return { kind: "env", id, values };
+}
+
+const GROUNDS: readonly string[] = ["config", "passthrough", "declared"];
+
+function isAsk(ask: unknown): ask is EnvAsk {
+  const a = ask as Partial<EnvAsk> | null;
+  return typeof a === "object" && a !== null && isEnvName(a.name) &&
+    GROUNDS.includes(a.why as string);
 }
 
 /** A running sandbox Worker. */
@@ -154,17 +179,22 @@ export function startWorker(
       () => worker.postMessage({ kind: "scan-helper-failed" } satisfies ToWorker),
     );
   };
+  const groups = wardenGroups();
   const done = new Promise<Outcome>((resolve) => {
     worker.onmessage = (event: MessageEvent<FromWorker>) => {
       const data = event.data;
-      if (data.kind === "env") worker.postMessage(answerEnv(data.id, data.names));
-      else if (data.kind === "confirm") {
+      if (data.kind === "env") {
+        worker.postMessage(answerEnv(data.id, data.asks, message.setup.config));
+      } else if (data.kind === "group") {
+        data.live ? groups.started(data.pgid) : groups.kill(data.pgid);
+      } else if (data.kind === "confirm") {
         worker.postMessage({ kind: "confirm", id: data.id, answer: askAtTerminal(data.question) });
       } else if (data.kind === "mcp") onMcp?.(data.message);
       else if (data.kind === "scan-helper") startHelper(data.port);
       else {
         worker.terminate();
         helper?.terminate();
+        groups.killAll();
         resolve(data.outcome);
       }
     };
@@ -172,6 +202,7 @@ export function startWorker(
       event.preventDefault();
       worker.terminate();
       helper?.terminate();
+      groups.killAll();
       resolve({
         exitCode: 1,
         stdout: "",

@@ -10,6 +10,8 @@ import { writeAll } from "../cli/write_all.ts";
 import type { JSONRPCMessage } from "../deps/mcp.ts";
 import type { Channel } from "../mcp/channel_transport.ts";
 import type { ScanHelper } from "../scan/parallel.ts";
+import type { EnvAsk } from "../preprocess/env_access.ts";
+import type { ProcessGroups } from "../preprocess/process_group.ts";
 import type { FromWorker, ToWorker, WorkerMessage } from "./run_worker.ts";
 
 /** The parts of a Worker's global scope this entry uses. */
@@ -50,12 +52,18 @@ function confirmWithWarden(question: string): Promise<boolean | undefined> {
   return new Promise((resolve) => asking.set(id, resolve));
 }
 
-function askWarden(names: string[]): Promise<Record<string, string>> {
-  if (names.length === 0) return Promise.resolve({});
+function askWarden(asks: EnvAsk[]): Promise<Record<string, string>> {
+  if (asks.length === 0) return Promise.resolve({});
   const id = nextId++;
-  scope.postMessage({ kind: "env", id, names });
+  scope.postMessage({ kind: "env", id, asks });
   return new Promise((resolve) => waiting.set(id, resolve));
 }
+
+/** This Worker may not signal processes: the warden kills inline-shell process groups. */
+const groupsByWarden: ProcessGroups = {
+  started: (pgid) => scope.postMessage({ kind: "group", pgid, live: true }),
+  kill: (pgid) => scope.postMessage({ kind: "group", pgid, live: false }),
+};
 
 // MCP input can arrive before the server listens: it waits here until then.
 const early: (JSONRPCMessage | "close")[] = [];
@@ -91,6 +99,7 @@ scope.onmessage = async (event) => {
     setup: data.setup,
     plan: data.plan,
     envValues: askWarden,
+    processGroups: groupsByWarden,
     confirm: confirmWithWarden,
     channel,
     scanHelper: askScanHelper,

@@ -12,10 +12,11 @@ import { buildRecord, type SkillRecord } from "../scan/record.ts";
 import {
   configBlock,
   configEntries,
-  expandConfigValues,
   rawConfigValues,
-  referencedVars,
+  resolveConfig,
+  type ResolvedConfig,
 } from "../preprocess/config_block.ts";
+import type { EnvAsk } from "../preprocess/env_access.ts";
 import { preprocess, type PreprocessContext } from "../preprocess/preprocess.ts";
 import { type RequiredEnvVar, requiredEnvVars } from "./env_vars.ts";
 import {
@@ -92,8 +93,12 @@ export interface ViewContext {
   siblings?: string[];
   /** How to preprocess this skill's content ([P-1..5]); the content is kept as written when absent. */
   preprocess?: (record: SkillRecord) => PreprocessContext;
-  /** Values of the environment variables named (the warden answers for a sandboxed Worker). */
-  env: (names: string[]) => Promise<Record<string, string>>;
+  /** Values of the environment variables asked for (the warden answers for a sandboxed Worker). */
+  env: (asks: EnvAsk[]) => Promise<Record<string, string>>;
+  /** `skills.env_passthrough` ([P-7]). */
+  envPassthrough: readonly string[];
+  /** The skill's hub trust level, when it was installed from the hub ([P-7]). */
+  trust?: (record: SkillRecord) => string | undefined;
 }
 
 /** A loaded skill: the view, and the parts an invocation message is built from. */
@@ -130,6 +135,31 @@ export function pluginBanner(namespace: string, siblings: string[]): string {
   }.\nUse qualified form to invoke siblings (e.g. ${namespace}:${example}).]\n\n`;
 }
 
+/** A skill's config values ([P-6]) under the environment rule of [P-7]. */
+function skillConfig(
+  record: SkillRecord,
+  declared: string[],
+  ctx: ViewContext,
+): Promise<ResolvedConfig> {
+  let trust: { level?: string } | undefined;
+  const skill = {
+    skill: record.name,
+    declared,
+    // Read from the hub lock (once) only when a skill's value names a variable.
+    get trust() {
+      trust ??= { level: ctx.trust?.(record) };
+      return trust.level;
+    },
+  };
+  return resolveConfig(
+    rawConfigValues(configEntries(record), ctx.configValues),
+    skill,
+    { passthrough: ctx.envPassthrough, userConfig: ctx.configValues },
+    ctx.env,
+    ctx.userHome,
+  );
+}
+
 /** Loads a resolved skill at Level 1 ([V-1..6], [P-1..6]). */
 export async function loadSkill(resolved: Resolved, ctx: ViewContext): Promise<LoadedSkill> {
   const head = resolved.record;
@@ -161,18 +191,14 @@ export async function loadSkill(resolved: Resolved, ctx: ViewContext): Promise<L
     );
   }
   const body = ctx.preprocess ? await preprocess(text, ctx.preprocess(record)) : text;
-  const raw = rawConfigValues(configEntries(record), ctx.configValues);
-  const config = expandConfigValues(
-    raw,
-    await ctx.env(referencedVars(Object.values(raw))),
-    ctx.userHome,
-  );
+  const { vars } = requiredEnvVars(record.frontmatter);
+  const resolvedConfig = await skillConfig(record, vars.map((v) => v.name), ctx);
+  const config = resolvedConfig.values;
   const block = configBlock(config, ctx.configFile);
   const banner = record.namespace ? pluginBanner(record.namespace, ctx.siblings ?? []) : "";
   const content = banner + (block ? `${block}\n\n` : "") + body;
 
   const linked = resolved.flat ? null : linkedFiles(listSkillFiles(record.skill_dir));
-  const { vars } = requiredEnvVars(record.frontmatter);
   const missing = vars.filter((v) => !ctx.envNames.has(v.name)).map((v) => v.name);
   const view: ViewResult = {
     success: true,
@@ -198,6 +224,7 @@ export async function loadSkill(resolved: Resolved, ctx: ViewContext): Promise<L
     readiness_status: missing.length > 0 ? "setup_needed" : "available",
     config,
     warnings,
+    ...(resolvedConfig.notes.length ? { notes: resolvedConfig.notes } : {}),
   };
   return { view, body, configBlock: block, banner };
 }

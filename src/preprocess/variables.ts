@@ -1,0 +1,74 @@
+/**
+ * The variables of preprocessing ([P-2], [P-5]): template variables (`${HERMES_SKILL_DIR}`,
+ * `${HERMES_SESSION_ID}` and their Claude Code aliases) and the user's arguments
+ * (`$ARGUMENTS`, `$ARGUMENTS[N]`, `$N`). One pattern finds them and one function gives
+ * their values, for the text and for inline-shell commands alike. Pure.
+ *
+ * @module
+ */
+import { splitArguments } from "./shell_words.ts";
+
+/** What the variables stand for. */
+export interface VariableValues {
+  /** The skill folder, absolute: `${HERMES_SKILL_DIR}` and `${CLAUDE_SKILL_DIR}`. */
+  skillDir: string;
+  /** `${HERMES_SESSION_ID}` and `${CLAUDE_SESSION_ID}`; left as written when absent. */
+  sessionId?: string;
+  /** Expand template variables (`skills.template_vars`). */
+  templateVars: boolean;
+  /** `--args` text for `$ARGUMENTS`, `$ARGUMENTS[N]`, `$N`; left as written when absent. */
+  args?: string;
+}
+
+/** One variable found in a text. */
+export type Variable =
+  | { kind: "skill-dir" }
+  | { kind: "session-id" }
+  | { kind: "argument"; index: number }
+  | { kind: "arguments" };
+
+/** The pattern of a variable; its three groups are read by {@linkcode variableOf}. */
+export const VARIABLE_PATTERN: string = String
+  .raw`\$\{(HERMES_SKILL_DIR|CLAUDE_SKILL_DIR|HERMES_SESSION_ID|CLAUDE_SESSION_ID)\}|\$ARGUMENTS\[(\d+)\]|\$ARGUMENTS\b|\$(\d+)`;
+
+/** The variable a match of {@linkcode VARIABLE_PATTERN} names, from its three groups. */
+export function variableOf(
+  template: string | undefined,
+  index: string | undefined,
+  positional: string | undefined,
+): Variable {
+  if (template !== undefined) {
+    return template.endsWith("SKILL_DIR") ? { kind: "skill-dir" } : { kind: "session-id" };
+  }
+  if (index !== undefined) return { kind: "argument", index: Number(index) };
+  if (positional !== undefined) return { kind: "argument", index: Number(positional) };
+  return { kind: "arguments" };
+}
+
+/** Whether a variable carries the user's arguments (data from whoever invokes the skill). */
+export function isArgument(variable: Variable): boolean {
+  return variable.kind === "argument" || variable.kind === "arguments";
+}
+
+/** The argument words of `--args` (shell-style splitting), or undefined without `--args`. */
+export function argumentWords(values: VariableValues): string[] | undefined {
+  return values.args === undefined ? undefined : splitArguments(values.args);
+}
+
+/** The value of a variable, or undefined to leave it as written. */
+export function valueOf(
+  variable: Variable,
+  values: VariableValues,
+  words = argumentWords(values),
+): string | undefined {
+  switch (variable.kind) {
+    case "skill-dir":
+      return values.templateVars ? values.skillDir : undefined;
+    case "session-id":
+      return values.templateVars ? values.sessionId : undefined;
+    case "argument":
+      return words === undefined ? undefined : words[variable.index] ?? "";
+    case "arguments":
+      return values.args;
+  }
+}
