@@ -23,7 +23,12 @@ export interface OptionSpec {
   default?: string;
   /** The option must be given. */
   required?: boolean;
+  /** What its value completes to ([C-5]): a fixed list, or files, folders or skill names. */
+  complete?: Completion;
 }
+
+/** What a word completes to: fixed values, files, folders, skill names or command names. */
+export type Completion = readonly string[] | "file" | "dir" | "skill" | "command";
 
 /** One positional argument: `<name>` (required), `[name]` (optional), `...` for many. */
 export interface ArgumentSpec {
@@ -33,6 +38,8 @@ export interface ArgumentSpec {
   description: string;
   /** The value when the argument is not given. */
   default?: string;
+  /** What it completes to ([C-5]). */
+  complete?: Completion;
 }
 
 /** One command. */
@@ -53,7 +60,11 @@ export const PROGRAM_DESCRIPTION =
 
 /** The options every command accepts. */
 export const GLOBAL_OPTIONS: readonly OptionSpec[] = [
-  { flags: "--home <dir>", description: "the home folder (default: $HERMES_HOME, else ~/.hermes)" },
+  {
+    flags: "--home <dir>",
+    description: "the home folder (default: $HERMES_HOME, else ~/.hermes)",
+    complete: "dir",
+  },
   { flags: "--json", description: "print one JSON document" },
   {
     flags: "--platform <name>",
@@ -66,258 +77,6 @@ export const GLOBAL_OPTIONS: readonly OptionSpec[] = [
   },
   { flags: "--tools <list>", description: "available tools, comma-separated" },
   { flags: "--no-color", description: "no colours (also NO_COLOR)" },
-];
-
-/** Every command, in the order help lists them. */
-export const COMMANDS: readonly CommandSpec[] = [
-  {
-    name: "list",
-    description: "list visible skills (Level 0)",
-    options: [
-      { flags: "--category <name>", description: "only skills of this top-level category" },
-      { flags: "--categories", description: "one line per category with counts and descriptions" },
-    ],
-  },
-  {
-    name: "search",
-    description: "rank visible skills by a query",
-    arguments: [
-      { spec: "<query...>", description: "words to look for" },
-    ],
-  },
-  {
-    name: "view",
-    description: "show one skill (Level 1) or one of its files (Level 2)",
-    arguments: [
-      { spec: "<name>", description: "skill name, category/name path, or plugin:name" },
-      { spec: "[path]", description: "a file inside the skill, e.g. references/api.md" },
-    ],
-    options: [
-      { flags: "--strict", description: "refuse a skill whose content has warnings" },
-      {
-        flags: "--args <text>",
-        description: "arguments for $ARGUMENTS, $ARGUMENTS[N] and $N (Claude Code skills)",
-      },
-    ],
-  },
-  {
-    name: "invoke",
-    description: "the message for a slash-command invocation of a skill",
-    arguments: [
-      { spec: "<name>", description: "skill name, category/name path, or plugin:name" },
-      { spec: "[instruction...]", description: "what the user asked alongside the invocation" },
-    ],
-    options: [
-      { flags: "--strict", description: "refuse a skill whose content has warnings" },
-      {
-        flags: "--args <text>",
-        description: "arguments for $ARGUMENTS, $ARGUMENTS[N] and $N (Claude Code skills)",
-      },
-    ],
-  },
-  {
-    name: "prompt",
-    description: "the Level-0 block for a system prompt",
-    options: [
-      { flags: "--format <format>", description: "xml, markdown or json", default: "xml" },
-      { flags: "--budget-chars <n>", description: "largest size in characters" },
-    ],
-  },
-  {
-    name: "validate",
-    description: "check skills without changing them",
-    arguments: [
-      { spec: "[paths...]", description: "SKILL.md files or folders (default: every skill)" },
-    ],
-    options: [
-      {
-        flags: "--profile <profile>",
-        description: "hermes, agentskills or claude",
-        default: "hermes",
-      },
-    ],
-  },
-  {
-    name: "doctor",
-    description: "report roots, shadowed names, diagnostics, sandbox and hub state",
-  },
-  {
-    name: "sandbox",
-    description: "print the permission plan of a command (and try accesses under it)",
-    arguments: [
-      { spec: "[command]", description: "the command whose plan to print", default: "list" },
-      {
-        spec: "[args...]",
-        description: "its arguments, for commands whose plan depends on them (edit NAME, …)",
-      },
-    ],
-    options: [
-      { flags: "--category <name>", description: "for create, hub install: the category" },
-      { flags: "--name <name>", description: "for hub install: the name to install under" },
-      { flags: "--index <url>", description: "for hub search, hub install: the well-known index" },
-      { flags: "--try-read <path>", description: "try to read this path inside the sandbox" },
-      { flags: "--try-run <program>", description: "try to run this program inside the sandbox" },
-    ],
-  },
-  {
-    name: "create",
-    description: "create a skill in the local root (content from --file or stdin)",
-    arguments: [
-      { spec: "<name>", description: "the new skill's name (its folder)" },
-    ],
-    options: [
-      { flags: "--category <name>", description: "put it in this category folder" },
-      { flags: "--file <path>", description: "read SKILL.md from this file instead of stdin" },
-    ],
-  },
-  {
-    name: "edit",
-    description: "replace a skill's SKILL.md (content from --file or stdin)",
-    arguments: [
-      { spec: "<name>", description: "skill name or path" },
-    ],
-    options: [
-      { flags: "--file <path>", description: "read SKILL.md from this file instead of stdin" },
-    ],
-  },
-  {
-    name: "patch",
-    description: "replace text in a skill's SKILL.md or one of its files",
-    arguments: [
-      { spec: "<name>", description: "skill name or path" },
-    ],
-    options: [
-      {
-        flags: "--old <text>",
-        description: "the text to replace (must occur exactly once)",
-        required: true,
-      },
-      { flags: "--new <text>", description: "the replacement", required: true },
-      { flags: "--file-path <path>", description: "patch this support file instead of SKILL.md" },
-      { flags: "--replace-all", description: "replace every occurrence" },
-    ],
-  },
-  {
-    name: "delete",
-    description: "delete a skill",
-    arguments: [
-      { spec: "<name>", description: "skill name or path" },
-    ],
-    options: [
-      {
-        flags: "--absorbed-into <name>",
-        description: "the skill that now holds what this one did",
-      },
-    ],
-  },
-  {
-    name: "write-file",
-    description: "write a support file (content from --file or stdin)",
-    arguments: [
-      { spec: "<name>", description: "skill name or path" },
-      { spec: "<path>", description: "under references/, templates/, scripts/ or assets/" },
-    ],
-    options: [
-      { flags: "--file <path>", description: "read the content from this file instead of stdin" },
-    ],
-  },
-  {
-    name: "remove-file",
-    description: "remove a support file",
-    arguments: [
-      { spec: "<name>", description: "skill name or path" },
-      { spec: "<path>", description: "under references/, templates/, scripts/ or assets/" },
-    ],
-  },
-  {
-    name: "pending",
-    description: "review writes staged for approval",
-    arguments: [
-      { spec: "[action]", description: "list, diff, approve or reject", default: "list" },
-      { spec: "[id]", description: "a pending id (or 'all' for approve and reject)" },
-    ],
-  },
-  {
-    name: "curator",
-    description: "stale and archived skills of the local root",
-    arguments: [
-      { spec: "[action]", description: "status, run, pin, unpin or restore", default: "status" },
-      { spec: "[name]", description: "the skill, for pin, unpin and restore" },
-    ],
-    options: [
-      { flags: "--dry-run", description: "with run: report without moving anything" },
-      { flags: "--now <time>", description: "the time to judge by (ISO 8601; default: now)" },
-    ],
-  },
-  {
-    name: "bundle",
-    description: "skill bundles: list them, or show one with its members",
-    arguments: [
-      { spec: "[action]", description: "list or show", default: "list" },
-      { spec: "[name]", description: "the bundle, for show" },
-    ],
-  },
-  {
-    name: "graph",
-    description: "skills, related skills and bundles as a graph",
-    options: [
-      { flags: "--format <format>", description: "mermaid, dot or json", default: "mermaid" },
-    ],
-  },
-  {
-    name: "hub",
-    description: "install skills from outside through quarantine and the guard scanner",
-    arguments: [
-      {
-        spec: "<action>",
-        description: "install, search, list, uninstall, verify, check, update, scan or audit",
-      },
-      {
-        spec: "[target]",
-        description:
-          "install: a source; search: words; uninstall, check, update: a name; scan: a folder",
-      },
-    ],
-    options: [
-      {
-        flags: "--index <url>",
-        description: "search, install: this well-known index instead of skills.hub.indexes",
-      },
-      { flags: "--name <name>", description: "install: under this name" },
-      { flags: "--category <name>", description: "install: into this category" },
-      {
-        flags: "--force",
-        description: "install: replace an installed skill; override a block where policy allows",
-      },
-      { flags: "--yes", description: "install: do not ask for confirmation" },
-      { flags: "--verify", description: "audit: check the hash chain of the audit log" },
-    ],
-  },
-  {
-    name: "sync",
-    description:
-      "copy an agent's bundled skills into the local root (tracked in .bundled_manifest)",
-    options: [
-      { flags: "--from <dir>", description: "the folder of bundled skills", required: true },
-    ],
-  },
-  {
-    name: "mcp",
-    description: "serve skills over MCP (stdio) from inside the sandbox",
-    options: [
-      {
-        flags: "--allow-writes",
-        description: "offer skill_manage (staged when write approval is on)",
-      },
-    ],
-  },
-  {
-    name: "completions",
-    description: "print a shell completion script",
-    arguments: [
-      { spec: "<shell>", description: "bash, zsh or fish" },
-    ],
-  },
 ];
 
 const splitList = (value: string) => value.split(",").map((s) => s.trim()).filter(Boolean);

@@ -6,13 +6,9 @@
  */
 import { Command, CommanderError } from "../deps/commander.ts";
 import { UsageError } from "../errors.ts";
-import {
-  COMMANDS,
-  GLOBAL_OPTIONS,
-  globalOptions,
-  type Parsed,
-  PROGRAM_DESCRIPTION,
-} from "./grammar.ts";
+import { COMMANDS } from "./command_grammar.ts";
+import { GLOBAL_OPTIONS, globalOptions, type Parsed, PROGRAM_DESCRIPTION } from "./grammar.ts";
+import { examplesText } from "./help_examples.ts";
 import type { CommandRequest } from "./request.ts";
 
 /** Builds the commander program of skillrt from the grammar table. */
@@ -29,6 +25,8 @@ export function buildProgram(version: string): Command {
       if (o.required) cmd.requiredOption(o.flags, o.description, o.default);
       else cmd.option(o.flags, o.description, o.default);
     }
+    const examples = examplesText(spec.name);
+    if (examples) cmd.addHelpText("after", examples);
   }
   return program;
 }

@@ -8,9 +8,9 @@
  *
  * @module
  */
+import { COMMANDS } from "./command_grammar.ts";
 import {
   type ArgumentSpec,
-  COMMANDS,
   GLOBAL_OPTIONS,
   globalOptions,
   type OptionSpec,

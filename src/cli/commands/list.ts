@@ -40,6 +40,11 @@ export async function run(runtime: SkillRuntime, request: CommandRequest): Promi
     );
   }
   const category = typeof options.category === "string" ? options.category : undefined;
+  if (options.names === true) {
+    // One name per line, for scripts and shell completion ([C-5]).
+    const names = runtime.list({ category }, await runtime.snapshot()).skills.map((s) => s.name);
+    return respond(global, { success: true, names }, () => names.join("\n"));
+  }
   const doc: ListResult & { home?: string } = runtime.list({ category }, await runtime.snapshot());
   const home = runtime.setup.home;
   let start = "";
