@@ -1,0 +1,162 @@
+/**
+ * Opening a file inside a folder with no check-then-open gap ([S-9], [F-1]): the file is
+ * opened first, then the opened handle is proved to be the file that lies inside the
+ * folder. Every read of skill content goes through {@linkcode openInside}.
+ *
+ * Deno has no `openat` or `O_NOFOLLOW`, so the proof is made on the handle: after the
+ * open, the path is resolved again, must lie inside the real folder, and walking it
+ * down from the folder with `lstat` (no component a symbolic link) must reach the very
+ * file the handle holds (same device and inode). The walk is repeated
+ * {@linkcode VERIFY_ROUNDS} times, so a swap that only lasts for one look cannot pass.
+ *
+ * @module
+ */
+import { isPermissionError, SkillrtError } from "../errors.ts";
+import { isAbsoluteAnywhere, isInside, joinPath } from "../home/paths.ts";
+import { hasTraversal } from "../resolve/name_guard.ts";
+
+/** How often the opened handle is matched against the path inside the folder. */
+export const VERIFY_ROUNDS = 3;
+
+/** Options of {@linkcode openInside}: Deno's open options, and where the folder may lie. */
+export interface OpenInsideOptions extends Deno.OpenOptions {
+  /**
+   * Real folders one of which must hold the real `dir` itself (a skill folder of an
+   * external, project or plugin root must lie inside a root, [S-9]); anywhere when absent.
+   */
+  dirWithin?: readonly string[];
+}
+
+/** The refusal of a path that leaves its folder ([F-1], [S-9]). */
+export class PathEscapeError extends SkillrtError {
+  /** Refuses `path` with "Path escapes allowed directory: <path>". */
+  constructor(path: string) {
+    super(`Path escapes allowed directory: ${path}`);
+    this.name = "PathEscapeError";
+  }
+}
+
+function escapeError(path: string): PathEscapeError {
+  return new PathEscapeError(path);
+}
+
+function identity(info: Deno.FileInfo): string {
+  return `${info.dev}:${info.ino}`;
+}
+
+/**
+ * Opens `path` (relative) inside folder `dir` and returns the handle, after proving on
+ * the handle that the file really lies inside the real `dir` (and, with `dirWithin`, that
+ * the real `dir` lies inside one of those folders). Throws "Path escapes allowed
+ * directory: <path>" otherwise; a missing file throws `Deno.errors.NotFound` as
+ * `Deno.openSync` does. Read-only unless `options` say otherwise; a write that creates
+ * a file should open with `createNew` in a folder proved with this function first.
+ */
+export function openInside(
+  dir: string,
+  path: string,
+  options: OpenInsideOptions = {},
+): Deno.FsFile {
+  const { dirWithin, ...open } = options;
+  if (path === "" || isAbsoluteAnywhere(path) || hasTraversal(path)) throw escapeError(path);
+  const realDir = Deno.realPathSync(dir);
+  if (dirWithin && !dirWithin.some((folder) => isInside(folder, realDir))) {
+    throw escapeError(path);
+  }
+  const dirId = identity(Deno.statSync(dir));
+  const target = joinPath(dir, path);
+  const file = Deno.openSync(target, { read: true, ...open });
+  try {
+    const handle = handleIdentity(file, target, dirWithin === undefined, path);
+    for (let round = 0; round < VERIFY_ROUNDS; round++) {
+      if (!sameFileInside(dir, realDir, dirId, target, handle)) throw escapeError(path);
+    }
+    return file;
+  } catch (error) {
+    file.close();
+    throw error;
+  }
+}
+
+/**
+ * The device and inode of an opened file. Deno lets a process stat a handle only when it
+ * may read the handle's real path: when it may not, the file lies outside this
+ * process's read grant (the sandbox grants every root), which only a link the user made
+ * in the local root (a trusted `dir`, no `dirWithin`) can lead to; that file is then
+ * identified by its path. Anywhere else it is an escape.
+ */
+function handleIdentity(file: Deno.FsFile, target: string, trusted: boolean, path: string) {
+  try {
+    return identity(file.statSync());
+  } catch (error) {
+    if (!isPermissionError(error)) throw error;
+    if (!trusted) throw escapeError(path);
+    return identity(Deno.statSync(target));
+  }
+}
+
+/** The size of an opened file (by its path where the handle may not be stat'ed, see above). */
+export function openedSize(file: Deno.FsFile, path: string): number {
+  try {
+    return file.statSync().size;
+  } catch (error) {
+    if (!isPermissionError(error)) throw error;
+    return Deno.statSync(path).size;
+  }
+}
+
+/**
+ * One look: `target` resolves inside `realDir`, `dir` is still the folder it was, and
+ * the path from `dir` down to the file has no symbolic link and ends at `handle`.
+ */
+function sameFileInside(
+  dir: string,
+  realDir: string,
+  dirId: string,
+  target: string,
+  handle: string,
+): boolean {
+  let real: string;
+  try {
+    real = Deno.realPathSync(target);
+  } catch {
+    return false;
+  }
+  if (real === realDir || !isInside(realDir, real)) return false;
+  if (identity(Deno.statSync(dir)) !== dirId) return false;
+  const parts = real.slice(realDir === "/" ? 1 : realDir.length + 1).split("/");
+  let at = dir;
+  for (let i = 0; i < parts.length; i++) {
+    at = `${at}/${parts[i]}`;
+    let info: Deno.FileInfo;
+    try {
+      info = Deno.lstatSync(at);
+    } catch {
+      return false;
+    }
+    if (info.isSymlink) return false;
+    if (i < parts.length - 1 ? !info.isDirectory : identity(info) !== handle) return false;
+  }
+  return true;
+}
+
+/** Reads a whole opened file, or returns null as soon as it holds more than `max` bytes. */
+export function readCapped(file: Deno.FsFile, max: number): Uint8Array | null {
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const chunk = new Uint8Array(Math.min(64 * 1024, max + 1 - total));
+    const n = file.readSync(chunk);
+    if (n === null) break;
+    total += n;
+    if (total > max) return null;
+    chunks.push(chunk.subarray(0, n));
+  }
+  const out = new Uint8Array(total);
+  let at = 0;
+  for (const c of chunks) {
+    out.set(c, at);
+    at += c.length;
+  }
+  return out;
+}
