@@ -11,22 +11,31 @@ import { makeTree, skill, testHost } from "./helpers.ts";
 const TOKEN = `CANARY-${crypto.randomUUID()}`;
 const TRIES = 500;
 
-/** A child process that swaps `<dir>/references` (a folder) and `<dir>/references.link` forever. */
-function startSwapper(dir: string, ready: string): Deno.ChildProcess {
+/** A child process that swaps `<path>` (a folder) and `<path>.link` forever; `<ready>` once it runs. */
+async function startSwapper(path: string, ready: string): Promise<Deno.ChildProcess> {
   const script = `
-    const d = ${JSON.stringify(dir)};
+    const p = ${JSON.stringify(path)};
     Deno.writeTextFileSync(${JSON.stringify(ready)}, "go");
     for (;;) {
-      Deno.renameSync(d + "/references", d + "/references.real");
-      Deno.renameSync(d + "/references.link", d + "/references");
-      Deno.renameSync(d + "/references", d + "/references.link");
-      Deno.renameSync(d + "/references.real", d + "/references");
+      Deno.renameSync(p, p + ".real");
+      Deno.renameSync(p + ".link", p);
+      Deno.renameSync(p, p + ".link");
+      Deno.renameSync(p + ".real", p);
     }`;
-  return new Deno.Command(Deno.execPath(), {
+  const child = new Deno.Command(Deno.execPath(), {
     args: ["eval", script],
     stdout: "null",
     stderr: "null",
   }).spawn();
+  for (let wait = 0; wait < 500; wait++) {
+    try {
+      Deno.statSync(ready);
+      break;
+    } catch {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  }
+  return child;
 }
 
 function setup() {
@@ -70,17 +79,8 @@ Deno.test("[S-9] the library refuses a link out of an external skill at Level 2 
 
 Deno.test(`[S-9] a references/ swapped for a link outside the roots by another process never escapes a Level-2 read (${TRIES} tries)`, async () => {
   const { home, outside, dir } = setup();
-  const ready = `${home}/ready`;
-  const swapper = startSwapper(dir, ready);
+  const swapper = await startSwapper(`${dir}/references`, `${home}/ready`);
   try {
-    for (let wait = 0; wait < 500; wait++) {
-      try {
-        Deno.statSync(ready);
-        break;
-      } catch {
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
-    }
     const rt = new SkillRuntime({ home, host: testHost(home) });
     const linked = { references: ["references/canary.md"], templates: [], assets: [], scripts: [] };
     let served = 0, refused = 0;
@@ -102,6 +102,42 @@ Deno.test(`[S-9] a references/ swapped for a link outside the roots by another p
     deepEqual(leaks, []);
     equal(served + refused, TRIES);
     ok(refused > 0, "the swapper never got in the way: the race was not run");
+  } finally {
+    swapper.kill();
+    await swapper.status;
+    Deno.removeSync(home, { recursive: true });
+    Deno.removeSync(outside, { recursive: true });
+  }
+});
+
+Deno.test(`[S-9] a skill folder swapped for a link to a skill outside the roots never leaks into list or view (${TRIES} tries)`, async () => {
+  const outside = makeTree({
+    "skill/SKILL.md": `---\nname: race\ndescription: ${TOKEN}\n---\n\n${TOKEN}\n`,
+  });
+  const home = makeTree({
+    "config.yaml": "skills:\n  external_dirs: [ext]\n",
+    "ext/race/SKILL.md": skill("race", "inside"),
+  });
+  Deno.symlinkSync(`${outside}/skill`, `${home}/ext/race.link`);
+  const swapper = await startSwapper(`${home}/ext/race`, `${home}/ready`);
+  try {
+    const rt = new SkillRuntime({ home, host: testHost(home) });
+    let listed = 0, viewed = 0;
+    const leaks: string[] = [];
+    for (let i = 0; i < TRIES; i++) {
+      const list = JSON.stringify(rt.list());
+      if (list.includes(TOKEN)) leaks.push(`try ${i}: list`);
+      if (list.includes('"race"')) listed++;
+      try {
+        const view = JSON.stringify(await rt.view("race"));
+        if (view.includes(TOKEN)) leaks.push(`try ${i}: view`);
+        else viewed++;
+      } catch (error) {
+        if ((error as Error).message.includes(TOKEN)) leaks.push(`try ${i}: view error`);
+      }
+    }
+    deepEqual(leaks, []);
+    ok(listed < TRIES && viewed < TRIES, "the swapper never got in the way: the race was not run");
   } finally {
     swapper.kill();
     await swapper.status;

@@ -25,6 +25,11 @@ export interface OpenInsideOptions extends Deno.OpenOptions {
    * external, project or plugin root must lie inside a root, [S-9]); anywhere when absent.
    */
   dirWithin?: readonly string[];
+  /**
+   * How many looks prove the handle (default {@linkcode VERIFY_ROUNDS}). A listing that
+   * reads thousands of heads may take one; content that is served takes the default.
+   */
+  rounds?: number;
 }
 
 /** The refusal of a path that leaves its folder ([F-1], [S-9]). */
@@ -57,25 +62,95 @@ export function openInside(
   path: string,
   options: OpenInsideOptions = {},
 ): Deno.FsFile {
-  const { dirWithin, ...open } = options;
+  const { dirWithin, rounds = VERIFY_ROUNDS, ...open } = options;
   if (path === "" || isAbsoluteAnywhere(path) || hasTraversal(path)) throw escapeError(path);
-  const realDir = Deno.realPathSync(dir);
-  if (dirWithin && !dirWithin.some((folder) => isInside(folder, realDir))) {
-    throw escapeError(path);
-  }
-  const dirId = identity(Deno.statSync(dir));
   const target = joinPath(dir, path);
   const file = Deno.openSync(target, { read: true, ...open });
   try {
     const handle = handleIdentity(file, target, dirWithin === undefined, path);
-    for (let round = 0; round < VERIFY_ROUNDS; round++) {
-      if (!sameFileInside(dir, realDir, dirId, target, handle)) throw escapeError(path);
+    const chain = linkFreeChain(dir, path, dirWithin);
+    let proved = chain !== undefined;
+    for (let round = 0; proved && round < Math.max(1, rounds); round++) {
+      proved = chainEndsAt(chain!, handle);
+    }
+    if (!proved && !provedThroughLinks(dir, target, handle, dirWithin, rounds)) {
+      throw escapeError(path);
     }
     return file;
   } catch (error) {
     file.close();
     throw error;
   }
+}
+
+/** A trusted real folder and the path below it: each part is checked with `lstat`. */
+interface Chain {
+  base: string;
+  parts: string[];
+}
+
+/**
+ * The usual case, proved without resolving any path: `dir` is trusted (no `dirWithin`),
+ * or lies lexically below one of `dirWithin` (real folders). Undefined when it does not.
+ */
+function linkFreeChain(
+  dir: string,
+  path: string,
+  dirWithin: readonly string[] | undefined,
+): Chain | undefined {
+  const parts = path.split("/").filter((p) => p !== "" && p !== ".");
+  if (!dirWithin) return { base: dir, parts };
+  for (const root of dirWithin) {
+    if (dir === root) return { base: root, parts };
+    if (dir.startsWith(`${root}/`)) {
+      const rel = dir.slice(root.length + 1).split("/").filter((p) => p !== "" && p !== ".");
+      return rel.includes("..") ? undefined : { base: root, parts: [...rel, ...parts] };
+    }
+  }
+  return undefined;
+}
+
+/**
+ * One look down the chain: every folder on it is a folder (no symbolic link), and the
+ * last part is no link and is the very file the handle holds. Since the base is a real
+ * folder and no part is a link, the file then really lies below the base.
+ */
+function chainEndsAt(chain: Chain, handle: string): boolean {
+  let at = chain.base;
+  for (let i = 0; i < chain.parts.length; i++) {
+    at = `${at}/${chain.parts[i]}`;
+    let info: Deno.FileInfo;
+    try {
+      info = Deno.lstatSync(at);
+    } catch {
+      return false;
+    }
+    if (info.isSymlink) return false;
+    if (i < chain.parts.length - 1 ? !info.isDirectory : identity(info) !== handle) return false;
+  }
+  return true;
+}
+
+/**
+ * The path has a link on the way (a link inside the skill to another of its files, a
+ * skill folder linked within the roots): the real folder is resolved, must lie in
+ * `dirWithin`, and each look resolves the path again, walks it down from `dir`, and must
+ * reach the handle's file inside the real folder.
+ */
+function provedThroughLinks(
+  dir: string,
+  target: string,
+  handle: string,
+  dirWithin: readonly string[] | undefined,
+  rounds: number,
+): boolean {
+  const realDir = Deno.realPathSync(dir);
+  if (dirWithin && !dirWithin.some((folder) => isInside(folder, realDir))) return false;
+  const dirId = identity(Deno.statSync(dir));
+  for (let round = 0; round < Math.max(1, rounds); round++) {
+    if (!sameFileInside(dir, realDir, dirId, target, handle)) return false;
+  }
+  return true;
 }
 
 /**

@@ -56,11 +56,17 @@ export function leavingDiagnostic(link: string): Diagnostic {
 /**
  * Opens a skill's own file `name` (`SKILL.md`, a flat `<name>.md`) in folder `dir`: as
  * it is inside the local root, else only when the folder lies within `reach` and the
- * file really lies in the folder (proved on the opened handle).
+ * file really lies in the folder (proved on the opened handle; `rounds` as in
+ * `openInside`: a listing's head reads take one look, served content the default).
  */
-export function openSkillFile(dir: string, name: string, reach: Reach): Deno.FsFile {
+export function openSkillFile(
+  dir: string,
+  name: string,
+  reach: Reach,
+  rounds?: number,
+): Deno.FsFile {
   if (reach === null) return Deno.openSync(joinPath(dir, name));
-  return openInside(dir, name, { dirWithin: reach });
+  return openInside(dir, name, { dirWithin: reach, rounds });
 }
 
 /**

@@ -39,6 +39,13 @@ export interface SkillIndex {
 }
 
 /**
+ * Looks that prove a SKILL.md whose head is read for a listing: two, one fewer than for
+ * served content, as a listing reads thousands (a swap must still land between two
+ * consecutive `lstat`s three times over to pass).
+ */
+const HEAD_ROUNDS = 2;
+
+/**
  * Reads the record of the skill in folder `dir` (`rel` below `root`). Outside the local
  * root the SKILL.md is read only when the folder lies in one of `realRoots` and the file
  * in the folder ([S-9]); otherwise the record says so and holds nothing of the file.
@@ -54,7 +61,7 @@ export function readRecord(
   const file = join(dir, "SKILL.md");
   const fallbackName = rel === "" ? dir.split("/").pop() ?? dir : rel.split("/").pop()!;
   try {
-    using opened = openSkillFile(dir, "SKILL.md", reachOf(source, realRoots));
+    using opened = openSkillFile(dir, "SKILL.md", reachOf(source, realRoots), HEAD_ROUNDS);
     const head = readHeadOf(opened);
     return buildRecord(
       { file, dir, rel, root, source, namespace, fallbackName },
