@@ -285,3 +285,47 @@ Deno.test("[S-2] a SKILL.md below a skill's support folder is no skill, by the w
     Deno.removeSync(home, { recursive: true });
   }
 });
+
+Deno.test("[S-9] a project's or plugin's skills folder that is itself a link out of the project or plugin is not used", async () => {
+  const canary = makeCanary();
+  const repo = makeTree({ ".git/HEAD": "ref: refs/heads/main\n", ".hermes/notes.txt": "n\n" });
+  const outside = makeTree({ "skills/x/SKILL.md": skill("x", TOKEN) });
+  Deno.symlinkSync(outside, `${repo}/.agents`);
+  Deno.symlinkSync(canary, `${repo}/.hermes/skills`);
+  const home = makeTree({
+    "skills/mine/SKILL.md": skill("mine", "M"),
+    "plugins/evil/README.md": "a plugin\n",
+    "plugins/good/skills/tool/SKILL.md": skill("tool", "T"),
+    "config.yaml": `skills:\n  trusted_project_dirs: [${JSON.stringify(repo)}]\n`,
+  });
+  Deno.symlinkSync(canary, `${home}/plugins/evil/skills`);
+  try {
+    const seen: string[] = [];
+    for (const args of [["list"], ["list", "--json"], ["doctor"], ["prompt"], ["view", "canary"]]) {
+      const r = await cli(["--home", home, ...args], { cwd: repo });
+      seen.push(r.stdout, r.stderr);
+    }
+    const list = await cli(["--home", home, "list", "--json"], { cwd: repo });
+    deepEqual(JSON.parse(list.stdout).skills.map((s: { name: string }) => s.name), [
+      "good:tool",
+      "mine",
+    ]);
+    const doctor = JSON.parse(
+      (await cli(["--home", home, "doctor", "--json"], { cwd: repo })).stdout,
+    );
+    const realRepo = Deno.realPathSync(repo);
+    deepEqual(
+      doctor.diagnostics.filter((d: { code: string }) => d.code === "symlink.outside_roots")
+        .map((d: { path: string }) => d.path).sort(),
+      [
+        `${Deno.realPathSync(home)}/plugins/evil/skills`,
+        `${realRepo}/.agents/skills`,
+        `${realRepo}/.hermes/skills`,
+      ].sort(),
+    );
+    const all = seen.join("\n");
+    ok(!all.includes(TOKEN), `the canary leaked:\n${all}`);
+  } finally {
+    for (const dir of [home, repo, canary, outside]) Deno.removeSync(dir, { recursive: true });
+  }
+});
