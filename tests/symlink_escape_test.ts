@@ -329,3 +329,33 @@ Deno.test("[S-9] a project's or plugin's skills folder that is itself a link out
     for (const dir of [home, repo, canary, outside]) Deno.removeSync(dir, { recursive: true });
   }
 });
+
+Deno.test("[S-9][F-1] links that stay inside are followed in an external dir: a skill folder linked within the roots, a file linked to a sibling", async () => {
+  const home = makeTree({
+    "config.yaml": "skills:\n  external_dirs: [ext]\n",
+    "ext/real/s/SKILL.md": skill("s", "the real one"),
+    "ext/real/s/assets/data.md": "# Data\n\nThe data.\n",
+    "skills/mine/SKILL.md": skill("mine", "M"),
+  });
+  Deno.symlinkSync(`${home}/ext/real/s`, `${home}/ext/alias`);
+  Deno.symlinkSync("../assets/data.md", `${home}/ext/real/s/references.md`);
+  Deno.mkdirSync(`${home}/ext/real/s/references`);
+  Deno.symlinkSync("../assets/data.md", `${home}/ext/real/s/references/data.md`);
+  Deno.symlinkSync(`${home}/skills/mine`, `${home}/ext/to-local`);
+  try {
+    const alias = JSON.parse((await cli(["--home", home, "view", "alias", "--json"])).stdout);
+    equal(alias.name, "s");
+    deepEqual(alias.linked_files.references, ["references/data.md"]);
+    deepEqual(alias.file_summaries.map((f: { path: string }) => f.path), [
+      "references/data.md",
+      "assets/data.md",
+    ]);
+    const file = await cli(["--home", home, "view", "alias", "references/data.md"]);
+    equal(file.code, 0);
+    equal(file.stdout, "# Data\n\nThe data.\n");
+    const local = await cli(["--home", home, "view", "to-local", "--json"]);
+    equal(JSON.parse(local.stdout).name, "mine");
+  } finally {
+    Deno.removeSync(home, { recursive: true });
+  }
+});

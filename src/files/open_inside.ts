@@ -1,13 +1,18 @@
 /**
  * Opening a file inside a folder with no check-then-open gap ([S-9], [F-1]): the file is
  * opened first, then the opened handle is proved to be the file that lies inside the
- * folder. Every read of skill content goes through {@linkcode openInside}.
+ * folder. Every read of skill content outside the local root's own `SKILL.md` files goes
+ * through {@linkcode openInside} (see `src/scan/containment.ts` for which folder).
  *
- * Deno has no `openat` or `O_NOFOLLOW`, so the proof is made on the handle: after the
- * open, the path is resolved again, must lie inside the real folder, and walking it
- * down from the folder with `lstat` (no component a symbolic link) must reach the very
- * file the handle holds (same device and inode). The walk is repeated
- * {@linkcode VERIFY_ROUNDS} times, so a swap that only lasts for one look cannot pass.
+ * Deno has no `openat` or `O_NOFOLLOW`, so the proof is made on the handle: walking the
+ * path down from a real folder with `lstat` — every folder on the way a folder, no part
+ * a symbolic link — must end at the very file the handle holds (same device and inode).
+ * When a link is on the way (a skill folder linked within the roots, a file linked to a
+ * sibling), the path is resolved, must lie inside the real folder, and is walked the same
+ * way from the folder. Each proof is repeated ({@linkcode VERIFY_ROUNDS} looks), so a
+ * swap must land between two consecutive `lstat`s again and again to pass; a swap that
+ * only lasts for one look gets a refusal. A handle Deno does not let this process stat
+ * lies outside its read grant (in the sandbox, outside every root) and is refused.
  *
  * @module
  */
@@ -54,8 +59,10 @@ function identity(info: Deno.FileInfo): string {
  * the handle that the file really lies inside the real `dir` (and, with `dirWithin`, that
  * the real `dir` lies inside one of those folders). Throws "Path escapes allowed
  * directory: <path>" otherwise; a missing file throws `Deno.errors.NotFound` as
- * `Deno.openSync` does. Read-only unless `options` say otherwise; a write that creates
- * a file should open with `createNew` in a folder proved with this function first.
+ * `Deno.openSync` does. Read-only unless `options` say otherwise. Options that change the
+ * file as it is opened (`create`, `createNew`, `truncate`, `append`) would act before the
+ * proof and are refused: a writer opens with `write: true`, then truncates and writes
+ * through the proved handle (a new file is made with `createNew` in a folder proved first).
  */
 export function openInside(
   dir: string,
@@ -63,6 +70,11 @@ export function openInside(
   options: OpenInsideOptions = {},
 ): Deno.FsFile {
   const { dirWithin, rounds = VERIFY_ROUNDS, ...open } = options;
+  if (open.create || open.createNew || open.truncate || open.append) {
+    throw new TypeError(
+      "openInside opens existing files only: create, truncate or append after the proof.",
+    );
+  }
   if (path === "" || isAbsoluteAnywhere(path) || hasTraversal(path)) throw escapeError(path);
   const target = joinPath(dir, path);
   const file = Deno.openSync(target, { read: true, ...open });
