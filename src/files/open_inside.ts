@@ -58,8 +58,8 @@ function identity(info: Deno.FileInfo): string {
  * Opens `path` (relative) inside folder `dir` and returns the handle, after proving on
  * the handle that the file really lies inside the real `dir` (and, with `dirWithin`, that
  * the real `dir` lies inside one of those folders). Throws "Path escapes allowed
- * directory: <path>" otherwise; a missing file throws `Deno.errors.NotFound` as
- * `Deno.openSync` does. Read-only unless `options` say otherwise. Options that change the
+ * directory: <path>" otherwise; a missing path, or one that is no regular file (a folder,
+ * a FIFO), throws `Deno.errors.NotFound`. Read-only unless `options` say otherwise. Options that change the
  * file as it is opened (`create`, `createNew`, `truncate`, `append`) would act before the
  * proof and are refused: a writer opens with `write: true`, then truncates and writes
  * through the proved handle (a new file is made with `createNew` in a folder proved first).
@@ -77,6 +77,8 @@ export function openInside(
   }
   if (path === "" || isAbsoluteAnywhere(path) || hasTraversal(path)) throw escapeError(path);
   const target = joinPath(dir, path);
+  // Only regular files are opened: opening a FIFO would wait for a writer forever.
+  if (!Deno.statSync(target).isFile) throw new Deno.errors.NotFound(`Not a file: ${path}`);
   const file = Deno.openSync(target, { read: true, ...open });
   try {
     const handle = handleIdentity(file, target, dirWithin === undefined, path);
