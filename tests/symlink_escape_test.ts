@@ -330,7 +330,7 @@ Deno.test("[S-9] a project's or plugin's skills folder that is itself a link out
   }
 });
 
-Deno.test("[S-9][F-1] links that stay inside are followed in an external dir: a skill folder linked within the roots, a file linked to a sibling", async () => {
+Deno.test("[S-9][F-1] links that stay inside are followed in an external dir: a skill folder or a SKILL.md linked within the roots, a file linked to a sibling", async () => {
   const home = makeTree({
     "config.yaml": "skills:\n  external_dirs: [ext]\n",
     "ext/real/s/SKILL.md": skill("s", "the real one"),
@@ -342,6 +342,8 @@ Deno.test("[S-9][F-1] links that stay inside are followed in an external dir: a 
   Deno.mkdirSync(`${home}/ext/real/s/references`);
   Deno.symlinkSync("../assets/data.md", `${home}/ext/real/s/references/data.md`);
   Deno.symlinkSync(`${home}/skills/mine`, `${home}/ext/to-local`);
+  Deno.mkdirSync(`${home}/ext/md-in-root`);
+  Deno.symlinkSync(`${home}/skills/mine/SKILL.md`, `${home}/ext/md-in-root/SKILL.md`);
   try {
     const alias = JSON.parse((await cli(["--home", home, "view", "alias", "--json"])).stdout);
     equal(alias.name, "s");
@@ -355,6 +357,10 @@ Deno.test("[S-9][F-1] links that stay inside are followed in an external dir: a 
     equal(file.stdout, "# Data\n\nThe data.\n");
     const local = await cli(["--home", home, "view", "to-local", "--json"]);
     equal(JSON.parse(local.stdout).name, "mine");
+    const md = JSON.parse((await cli(["--home", home, "view", "md-in-root", "--json"])).stdout);
+    equal(md.content, skill("mine", "M"));
+    const doctor = JSON.parse((await cli(["--home", home, "doctor", "--json"])).stdout);
+    deepEqual(doctor.diagnostics.filter((d: { code: string }) => d.code.startsWith("symlink")), []);
   } finally {
     Deno.removeSync(home, { recursive: true });
   }

@@ -31,6 +31,11 @@ export interface OpenInsideOptions extends Deno.OpenOptions {
    */
   dirWithin?: readonly string[];
   /**
+   * Real folders that may hold the file besides the real `dir` (a skill's `SKILL.md`
+   * linked to another root, [S-9]); only the real `dir` when absent.
+   */
+  fileWithin?: readonly string[];
+  /**
    * How many looks prove the handle (default {@linkcode VERIFY_ROUNDS}). A listing that
    * reads thousands of heads may take one; content that is served takes the default.
    */
@@ -69,7 +74,7 @@ export function openInside(
   path: string,
   options: OpenInsideOptions = {},
 ): Deno.FsFile {
-  const { dirWithin, rounds = VERIFY_ROUNDS, ...open } = options;
+  const { dirWithin, fileWithin = [], rounds = VERIFY_ROUNDS, ...open } = options;
   if (open.create || open.createNew || open.truncate || open.append) {
     throw new TypeError(
       "openInside opens existing files only: create, truncate or append after the proof.",
@@ -87,7 +92,7 @@ export function openInside(
     for (let round = 0; proved && round < Math.max(1, rounds); round++) {
       proved = chainEndsAt(chain!, handle);
     }
-    if (!proved && !provedThroughLinks(dir, target, handle, dirWithin, rounds)) {
+    if (!proved && !provedThroughLinks(dir, target, handle, { dirWithin, fileWithin, rounds })) {
       throw escapeError(path);
     }
     return file;
@@ -148,21 +153,34 @@ function chainEndsAt(chain: Chain, handle: string): boolean {
 /**
  * The path has a link on the way (a link inside the skill to another of its files, a
  * skill folder linked within the roots): the real folder is resolved, must lie in
- * `dirWithin`, and each look resolves the path again, walks it down from `dir`, and must
- * reach the handle's file inside the real folder.
+ * `dirWithin`, and each look resolves the path again, and walks it down from `dir` (or
+ * from the folder of `fileWithin` that holds it) to the handle's file.
  */
 function provedThroughLinks(
   dir: string,
   target: string,
   handle: string,
-  dirWithin: readonly string[] | undefined,
-  rounds: number,
+  how: { dirWithin?: readonly string[]; fileWithin: readonly string[]; rounds: number },
 ): boolean {
   const realDir = Deno.realPathSync(dir);
-  if (dirWithin && !dirWithin.some((folder) => isInside(folder, realDir))) return false;
+  if (how.dirWithin && !how.dirWithin.some((folder) => isInside(folder, realDir))) return false;
   const dirId = identity(Deno.statSync(dir));
-  for (let round = 0; round < Math.max(1, rounds); round++) {
-    if (!sameFileInside(dir, realDir, dirId, target, handle)) return false;
+  const bases = [
+    { lexical: dir, real: realDir },
+    ...how.fileWithin.map((f) => ({ lexical: f, real: f })),
+  ];
+  for (let round = 0; round < Math.max(1, how.rounds); round++) {
+    let real: string;
+    try {
+      real = Deno.realPathSync(target);
+    } catch {
+      return false;
+    }
+    if (identity(Deno.statSync(dir)) !== dirId) return false;
+    const base = bases.find((b) => real !== b.real && isInside(b.real, real));
+    if (!base) return false;
+    const parts = real.slice(base.real === "/" ? 1 : base.real.length + 1).split("/");
+    if (!chainEndsAt({ base: base.lexical, parts }, handle)) return false;
   }
   return true;
 }
@@ -192,41 +210,6 @@ export function openedSize(file: Deno.FsFile, path: string): number {
     if (!isPermissionError(error)) throw error;
     return Deno.statSync(path).size;
   }
-}
-
-/**
- * One look: `target` resolves inside `realDir`, `dir` is still the folder it was, and
- * the path from `dir` down to the file has no symbolic link and ends at `handle`.
- */
-function sameFileInside(
-  dir: string,
-  realDir: string,
-  dirId: string,
-  target: string,
-  handle: string,
-): boolean {
-  let real: string;
-  try {
-    real = Deno.realPathSync(target);
-  } catch {
-    return false;
-  }
-  if (real === realDir || !isInside(realDir, real)) return false;
-  if (identity(Deno.statSync(dir)) !== dirId) return false;
-  const parts = real.slice(realDir === "/" ? 1 : realDir.length + 1).split("/");
-  let at = dir;
-  for (let i = 0; i < parts.length; i++) {
-    at = `${at}/${parts[i]}`;
-    let info: Deno.FileInfo;
-    try {
-      info = Deno.lstatSync(at);
-    } catch {
-      return false;
-    }
-    if (info.isSymlink) return false;
-    if (i < parts.length - 1 ? !info.isDirectory : identity(info) !== handle) return false;
-  }
-  return true;
 }
 
 /** Reads a whole opened file, or returns null as soon as it holds more than `max` bytes. */

@@ -1,10 +1,10 @@
 /**
  * Which symbolic links are followed ([S-9]) — the one place that decides it. Inside the
  * local root every link is followed (the user made it). In external, project and plugin
- * roots a skill folder (or any folder on the way to it) is followed only when its real
- * path lies inside a root of the setup, and a skill's own files (`SKILL.md`, a flat
- * `<name>.md`, `DESCRIPTION.md`) only when they really lie in their folder. Files inside a
- * skill never leave the real skill folder, in any root ([F-1]; see `openInside`).
+ * roots a skill folder (or any folder on the way to it), and a skill's own files
+ * (`SKILL.md`, a flat `<name>.md`, `DESCRIPTION.md`), are followed only when their real
+ * path lies inside a root of the setup. Files inside a skill never leave the real skill
+ * folder, in any root ([F-1]; see `openInside`).
  *
  * @module
  */
@@ -38,11 +38,6 @@ export function follows(real: string, reach: Reach): boolean {
   return reach === null || reach.some((root) => isInside(root, real));
 }
 
-/** True when a skill's own file (really at `realFile`) of a folder (really `realDir`) may be read. */
-export function fileFollows(realDir: string, realFile: string, reach: Reach): boolean {
-  return reach === null || isInside(realDir, realFile);
-}
-
 /** The diagnostic of a link that is not followed, naming the link. */
 export function leavingDiagnostic(link: string): Diagnostic {
   return diagnostic(
@@ -55,8 +50,8 @@ export function leavingDiagnostic(link: string): Diagnostic {
 
 /**
  * Opens a skill's own file `name` (`SKILL.md`, a flat `<name>.md`) in folder `dir`: as
- * it is inside the local root, else only when the folder lies within `reach` and the
- * file really lies in the folder (proved on the opened handle; `rounds` as in
+ * it is inside the local root, else only when the folder and the file really lie within
+ * `reach` (proved on the opened handle; `rounds` as in
  * `openInside`: a listing's head reads take one look, served content the default).
  */
 export function openSkillFile(
@@ -66,12 +61,12 @@ export function openSkillFile(
   rounds?: number,
 ): Deno.FsFile {
   if (reach === null) return Deno.openSync(joinPath(dir, name));
-  return openInside(dir, name, { dirWithin: reach, rounds });
+  return openInside(dir, name, { dirWithin: reach, fileWithin: reach, rounds });
 }
 
 /**
  * The first symbolic link on the path `rel` below `root` that is not followed: a folder
- * whose real path leaves `reach`, or the final `file` (when given) leaving its folder.
+ * whose real path leaves `reach`, or the final `file` (when given) leaving it.
  * Undefined when every link may be followed (always, for the local root).
  */
 export function leavingLink(
@@ -89,9 +84,8 @@ export function leavingLink(
     if (real !== undefined && !follows(real, reach)) return at;
   }
   if (file !== undefined && isLink(`${at}/${file}`)) {
-    const realDir = realPathOrUndefined(at);
     const real = realPathOrUndefined(`${at}/${file}`);
-    if (realDir && real && !fileFollows(realDir, real, reach)) return `${at}/${file}`;
+    if (real && !follows(real, reach)) return `${at}/${file}`;
   }
   return undefined;
 }

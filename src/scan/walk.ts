@@ -8,7 +8,7 @@
 import { type Diagnostic, diagnostic } from "../diagnostics.ts";
 import { isPermissionError } from "../errors.ts";
 import { realPathOrUndefined } from "../home/paths.ts";
-import { fileFollows, follows, leavingDiagnostic, type Reach } from "./containment.ts";
+import { follows, leavingDiagnostic, type Reach } from "./containment.ts";
 
 /** Folder names never entered, at any depth ([S-2]). */
 export const EXCLUDED_DIRS: ReadonlySet<string> = new Set([
@@ -242,8 +242,8 @@ function isLinkTo(dir: string, e: Deno.DirEntry, kind: "file"): boolean {
 }
 
 /**
- * True when the file link `name` in the folder `here` may be read: it really lies in
- * that folder, or the root is the local one. A link that may not is noted in `result`.
+ * True when the file link `name` in the folder `here` may be read: it really lies in a
+ * root, or the root walked is the local one. A link that may not is noted in `result`.
  */
 function linkedFileFollows(
   here: Pending,
@@ -253,7 +253,7 @@ function linkedFileFollows(
 ): boolean {
   if (reach === null) return true;
   const real = realPathOrUndefined(join(here.dir, name));
-  if (real !== undefined && fileFollows(here.real, real, reach)) return true;
+  if (real !== undefined && follows(real, reach)) return true;
   result?.diagnostics.push(leavingDiagnostic(join(here.dir, name)));
   return false;
 }
