@@ -121,13 +121,11 @@ export function walkRoot(
     for (const e of entries) {
       if (e.name === "SKILL.md" && (e.isFile || isLinkTo(here.dir, e, "file"))) {
         hasSkill = true;
-        served = e.isFile || linkedFileFollows(here, e.name, reach);
+        served = e.isFile || linkedFileFollows(here.dir, e.name, reach, result.diagnostics);
         break;
       }
     }
-    if (hasSkill && !served) {
-      result.diagnostics.push(leavingDiagnostic(join(here.dir, "SKILL.md")));
-    } else if (hasSkill) {
+    if (hasSkill && served) {
       const found = { dir: here.dir, rel: here.rel };
       result.skills.push(found);
       onSkill?.(found);
@@ -152,7 +150,8 @@ export function walkRoot(
         if (!hasSkill && !here.inSkill && e.name.endsWith(".md") && !NOT_FLAT.has(e.name)) {
           if (
             e.isFile ||
-            (isLinkTo(here.dir, e, "file") && linkedFileFollows(here, e.name, reach, result))
+            (isLinkTo(here.dir, e, "file") &&
+              linkedFileFollows(here.dir, e.name, reach, result.diagnostics))
           ) {
             result.flat.push({
               file: join(here.dir, e.name),
@@ -242,19 +241,19 @@ function isLinkTo(dir: string, e: Deno.DirEntry, kind: "file"): boolean {
 }
 
 /**
- * True when the file link `name` in the folder `here` may be read: it really lies in a
- * root, or the root walked is the local one. A link that may not is noted in `result`.
+ * True when the file link `name` in folder `dir` may be read: it really lies in a root,
+ * or the root walked is the local one. A link that may not is noted in `diagnostics`.
  */
 function linkedFileFollows(
-  here: Pending,
+  dir: string,
   name: string,
   reach: Reach,
-  result?: WalkResult,
+  diagnostics: Diagnostic[],
 ): boolean {
   if (reach === null) return true;
-  const real = realPathOrUndefined(join(here.dir, name));
+  const real = realPathOrUndefined(join(dir, name));
   if (real !== undefined && follows(real, reach)) return true;
-  result?.diagnostics.push(leavingDiagnostic(join(here.dir, name)));
+  diagnostics.push(leavingDiagnostic(join(dir, name)));
   return false;
 }
 
