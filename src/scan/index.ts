@@ -41,14 +41,14 @@ export interface SkillIndex {
 /**
  * Looks that prove a SKILL.md whose head is read for a listing: two, one fewer than for
  * served content, as a listing reads thousands (a swap must still land between two
- * consecutive `lstat`s three times over to pass).
+ * consecutive `lstat`s twice over to pass).
  */
 const HEAD_ROUNDS = 2;
 
 /**
  * Reads the record of the skill in folder `dir` (`rel` below `root`). Outside the local
- * root the SKILL.md is read only when the folder lies in one of `realRoots` and the file
- * in the folder ([S-9]); otherwise the record says so and holds nothing of the file.
+ * root the SKILL.md is read only when the folder and the file really lie in one of
+ * `realRoots` ([S-9]); otherwise the record says so and holds nothing of the file.
  */
 export function readRecord(
   dir: string,

@@ -39,8 +39,10 @@ export function listSkillFiles(dir: string, reach: Reach = null): SkillFiles {
   const files: SkillFiles = { references: [], templates: [], assets: [], scripts: [], other: [] };
   const realDir = realPathOrUndefined(dir);
   if (realDir === undefined || !follows(realDir, reach)) return files;
-  const stack: { rel: string; real: string }[] = [{ rel: "", real: realDir }];
-  const seen = new Set<string>([realDir]);
+  // Each folder carries the real folders above it: a link back to one of them is a cycle.
+  const stack: { rel: string; real: string; above: string[] }[] = [
+    { rel: "", real: realDir, above: [] },
+  ];
   let count = 0;
   while (stack.length && count < MAX_LISTED) {
     const here = stack.pop()!;
@@ -71,9 +73,9 @@ export function listSkillFiles(dir: string, reach: Reach = null): SkillFiles {
         }
       }
       if (isDir) {
-        if (!EXCLUDED_DIRS.has(e.name) && !seen.has(real)) {
-          seen.add(real);
-          stack.push({ rel: path, real });
+        const above = [...here.above, here.real];
+        if (!EXCLUDED_DIRS.has(e.name) && !above.includes(real)) {
+          stack.push({ rel: path, real, above });
         }
       } else if (isFile && path !== "SKILL.md") {
         count++;
