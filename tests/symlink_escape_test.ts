@@ -6,6 +6,7 @@ import { deepEqual, equal, ok } from "node:assert/strict";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { WARDEN_FLAGS } from "../src/sandbox/warden_flags.ts";
+import { listSkillFiles } from "../src/view/skill_files.ts";
 import { cli, type CliResult, makeTree, REPO, skill } from "./helpers.ts";
 
 const TOKEN = `CANARY-${crypto.randomUUID()}`;
@@ -363,5 +364,28 @@ Deno.test("[S-9][F-1] links that stay inside are followed in an external dir: a 
     deepEqual(doctor.diagnostics.filter((d: { code: string }) => d.code.startsWith("symlink")), []);
   } finally {
     Deno.removeSync(home, { recursive: true });
+  }
+});
+
+Deno.test("[V-2][F-1] the skill's file list keeps a real support folder next to an alias of it, ends link cycles, and drops links out", () => {
+  const canary = makeCanary();
+  const dir = makeTree({ "references/x.md": "x\n", "b/f.md": "f\n", "a/keep.txt": "k\n" });
+  Deno.symlinkSync(`${dir}/references`, `${dir}/docs`);
+  Deno.symlinkSync(`${dir}/b`, `${dir}/a/l1`);
+  Deno.symlinkSync(`${dir}/a`, `${dir}/b/l2`);
+  Deno.symlinkSync(dir, `${dir}/references/up`);
+  Deno.symlinkSync(`${canary}/refs`, `${dir}/assets`);
+  Deno.symlinkSync(`${canary}/refs/canary.md`, `${dir}/templates.md`);
+  try {
+    deepEqual(listSkillFiles(dir), {
+      references: ["references/x.md"],
+      templates: [],
+      assets: [],
+      scripts: [],
+      other: ["a/keep.txt", "a/l1/f.md", "b/f.md", "b/l2/keep.txt", "docs/x.md"],
+    });
+  } finally {
+    Deno.removeSync(dir, { recursive: true });
+    Deno.removeSync(canary, { recursive: true });
   }
 });
