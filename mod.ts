@@ -49,7 +49,7 @@ export type { ViewResult } from "./src/view/view.ts";
 export type { RequiredEnvVar } from "./src/view/env_vars.ts";
 export type { ContentWarning } from "./src/view/warnings.ts";
 export type { FileSummary, LinkedFiles } from "./src/view/skill_files.ts";
-export type { FileResult } from "./src/files/file_view.ts";
+export type { FileResult, ReadFile } from "./src/files/file_view.ts";
 export type { Finding, Profile } from "./src/validate/rules.ts";
 export type { ValidateResult } from "./src/validate/validate.ts";
 export { type ParsedFrontmatter, parseFrontmatter } from "./src/frontmatter/parse.ts";

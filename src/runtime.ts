@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { readHead } from "./frontmatter/read_head.ts";
+import { readHeadOf } from "./frontmatter/read_head.ts";
 import { frontmatterOf, type SkillRecord } from "./scan/record.ts";
 import { readEnv } from "./home/host.ts";
 import { joinPath } from "./home/paths.ts";
@@ -27,7 +27,8 @@ import type { HelperSource } from "./scan/parallel.ts";
 import { WatchedCache } from "./scan/watch_cache.ts";
 import { readUsageCounts } from "./usage/read_usage.ts";
 import { bumpView, tryUpdateUsage } from "./usage/usage.ts";
-import { type FileResult, viewFile } from "./files/file_view.ts";
+import { type FileResult, type ReadFile, readSkillFile } from "./files/file_view.ts";
+import { openSkillFile, reachOf, realRootsOf } from "./scan/containment.ts";
 import { dotenvNames } from "./view/env_vars.ts";
 import { type LoadedSkill, loadSkill, type ViewResult } from "./view/view.ts";
 import { invocationMessage, type InvokeResult } from "./view/invoke.ts";
@@ -163,10 +164,17 @@ export class SkillRuntime {
 
   /** Level 0, coarse: one entry per category with counts and descriptions ([L0-6]). */
   categories(): { success: true; categories: CategoryInfo[]; count: number } {
+    const realRoots = realRootsOf(this.setup);
     return listCategories(this.catalog().index(), this.visibility(), (root, category) => {
       const file = joinPath(root, category, "DESCRIPTION.md");
+      const source = this.setup.roots.find((r) => r.path === root)?.source ?? "plugin";
       try {
-        const { data: fm, body } = frontmatterOf(readHead(file).fence, file);
+        using opened = openSkillFile(
+          joinPath(root, category),
+          "DESCRIPTION.md",
+          reachOf(source, realRoots),
+        );
+        const { data: fm, body } = frontmatterOf(readHeadOf(opened).fence, file);
         return categoryDescription(fm, body);
       } catch {
         return null;
@@ -299,6 +307,7 @@ export class SkillRuntime {
       env: (asks) => this.envValues(asks),
       envPassthrough: this.setup.config.env_passthrough,
       trust: (record) => hubTrustOf(this.setup.local_root, record.skill_dir),
+      realRoots: catalog.realRoots,
     });
     // Count the use ([U-1]) in the home's one counter file, whatever root the skill is in;
     // no other root is ever written. A home that cannot be written gets no counts.
@@ -348,6 +357,13 @@ export class SkillRuntime {
 
   /** Level 2: one file inside a skill ([F-1..3]). */
   viewFile(name: string, path: string): FileResult {
-    return viewFile(this.resolve(name), path, this.setup.config.max_file_bytes);
+    return this.readFile(name, path).result;
+  }
+
+  /** Level 2 with the bytes: one file inside a skill, read once through one checked handle ([S-9]). */
+  readFile(name: string, path: string): ReadFile {
+    const catalog = this.catalog();
+    const resolved = this.resolve(name, catalog);
+    return readSkillFile(resolved, path, this.setup.config.max_file_bytes, catalog.realRoots);
   }
 }

@@ -249,7 +249,7 @@ Deno.test("[F-1..3] Level 2: traversal, absolute, symlink escape, not found, bin
   const missing = await errorOf(() => rt.viewFile("s", "references/nope.md"));
   equal(missing.error, "File 'references/nope.md' not found in skill 's'.");
   deepEqual(missing.available_files, {
-    references: ["references/a.md", "references/big.md", "references/leak.md"],
+    references: ["references/a.md", "references/big.md"],
     templates: [],
     assets: ["assets/bin.dat", "assets/latin1.txt"],
     scripts: [],

@@ -1,16 +1,20 @@
 /**
- * Level 2 ([F-1..3]): one file inside a skill, only when it is needed. Paths are
- * checked before any read: no `..`, no absolute path, no symlink out of the skill.
+ * Level 2 ([F-1..3]): one file inside a skill, only when it is needed. The path's form is
+ * checked first (no `..`, no absolute path), then the file is opened and the opened
+ * handle proved to lie inside the skill folder — no symlink out of it, no gap between
+ * the check and the open ([S-9]).
  *
  * @module
  */
 import { sha256Hex } from "../hash/sha256.ts";
 import { SkillrtError } from "../errors.ts";
 import { decodeUtf8 } from "../frontmatter/read_head.ts";
-import { isAbsoluteAnywhere, isInside, joinPath } from "../home/paths.ts";
+import { basename, isAbsoluteAnywhere, joinPath } from "../home/paths.ts";
 import { hasTraversal, quoted } from "../resolve/name_guard.ts";
 import type { Resolved } from "../resolve/resolve.ts";
 import { listSkillFiles } from "../view/skill_files.ts";
+import { openSkillFile, reachOf } from "../scan/containment.ts";
+import { openedSize, openInside, PathEscapeError, readCapped } from "./open_inside.ts";
 
 /** The success document of `view NAME PATH` ([F-3]). */
 export interface FileResult {
@@ -35,11 +39,8 @@ export interface FileResult {
 // deno-lint-ignore no-control-regex
 const CONTROL = /[\u0000-\u001f\u007f]/;
 
-/**
- * Checks a path inside a skill folder and returns its real path. Throws the errors of
- * [F-1]; returns undefined when nothing exists there.
- */
-export function safeSkillPath(skillDir: string, path: string): string | undefined {
+/** Checks the form of a path inside a skill folder; throws the errors of [F-1]. */
+export function checkSkillPath(path: string): void {
   if (typeof path !== "string" || path.trim() === "" || CONTROL.test(path)) {
     throw new SkillrtError(
       `File path '${
@@ -51,75 +52,111 @@ export function safeSkillPath(skillDir: string, path: string): string | undefine
   if (isAbsoluteAnywhere(path)) {
     throw new SkillrtError(`Absolute paths are not allowed: '${path}'.`);
   }
-  const realDir = Deno.realPathSync(skillDir);
-  let real: string;
-  try {
-    real = Deno.realPathSync(joinPath(skillDir, path));
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound) {
-      // A dangling symlink inside the skill still must not point outside it.
-      try {
-        const target = Deno.readLinkSync(joinPath(skillDir, path));
-        if (isAbsoluteAnywhere(target) || hasTraversal(target)) {
-          throw new SkillrtError(`Path escapes allowed directory: ${path}`);
-        }
-      } catch (inner) {
-        if (inner instanceof SkillrtError) throw inner;
-      }
-      return undefined;
-    }
-    throw error;
-  }
-  if (!isInside(realDir, real)) throw new SkillrtError(`Path escapes allowed directory: ${path}`);
-  return real;
+}
+
+/** A file of a skill read at Level 2: the result document and the bytes it was made from. */
+export interface ReadFile {
+  /** The success document of [F-3]. */
+  result: FileResult;
+  /** The file's bytes. */
+  data: Uint8Array;
 }
 
 /** Reads one file of a resolved skill ([F-1..3]); `maxBytes` is the size limit. */
-export function viewFile(resolved: Resolved, path: string, maxBytes: number): FileResult {
-  const { record } = resolved;
-  if (resolved.flat) return readFileResult(record.name, record.file, record.path, maxBytes);
-  const real = safeSkillPath(record.skill_dir, path);
-  let isFile = false;
-  if (real !== undefined) {
-    try {
-      isFile = Deno.statSync(real).isFile;
-    } catch {
-      isFile = false;
-    }
-  }
-  if (!isFile) {
-    const files = listSkillFiles(record.skill_dir);
-    throw new SkillrtError(`File '${path}' not found in skill '${record.name}'.`, {
-      available_files: files,
-    });
-  }
-  return readFileResult(record.name, real!, path, maxBytes);
+export function viewFile(
+  resolved: Resolved,
+  path: string,
+  maxBytes: number,
+  realRoots: readonly string[] = [resolved.record.root],
+): FileResult {
+  return readSkillFile(resolved, path, maxBytes, realRoots).result;
 }
 
-function readFileResult(name: string, real: string, path: string, maxBytes: number): FileResult {
-  const bytes = Deno.statSync(real).size;
-  if (bytes > maxBytes) {
+/**
+ * Reads one file of a resolved skill with its bytes. The file is opened inside the skill
+ * folder and checked on the opened handle ([S-9]); outside the local root the skill
+ * folder must also lie inside one of `realRoots`.
+ */
+export function readSkillFile(
+  resolved: Resolved,
+  path: string,
+  maxBytes: number,
+  realRoots: readonly string[] = [resolved.record.root],
+): ReadFile {
+  const { record } = resolved;
+  const reach = reachOf(record.source, realRoots);
+  if (resolved.flat) {
+    using file = openSkillFile(record.skill_dir, basename(record.file), reach);
+    return readOpened(record.name, file, record.path, maxBytes, record.file);
+  }
+  checkSkillPath(path);
+  let file: Deno.FsFile | undefined;
+  try {
+    file = openInside(record.skill_dir, path, { dirWithin: reach ?? undefined });
+    if (isRegularFile(file, joinPath(record.skill_dir, path))) {
+      return readOpened(record.name, file, path, maxBytes, joinPath(record.skill_dir, path));
+    }
+  } catch (error) {
+    if (!(error instanceof Deno.errors.NotFound || error instanceof Deno.errors.NotADirectory)) {
+      throw error;
+    }
+    refuseDanglingEscape(record.skill_dir, path);
+  } finally {
+    file?.close();
+  }
+  throw new SkillrtError(`File '${path}' not found in skill '${record.name}'.`, {
+    available_files: listSkillFiles(record.skill_dir, reach),
+  });
+}
+
+/** A dangling symlink inside the skill still must not point outside it. */
+function refuseDanglingEscape(skillDir: string, path: string): void {
+  let target: string;
+  try {
+    target = Deno.readLinkSync(joinPath(skillDir, path));
+  } catch {
+    return;
+  }
+  if (isAbsoluteAnywhere(target) || hasTraversal(target)) throw new PathEscapeError(path);
+}
+
+function isRegularFile(file: Deno.FsFile, full: string): boolean {
+  try {
+    return file.statSync().isFile;
+  } catch {
+    return Deno.statSync(full).isFile;
+  }
+}
+
+function readOpened(
+  name: string,
+  file: Deno.FsFile,
+  path: string,
+  maxBytes: number,
+  full: string,
+): ReadFile {
+  const bytes = openedSize(file, full);
+  const data = bytes > maxBytes ? null : readCapped(file, maxBytes);
+  if (data === null) {
     throw new SkillrtError(`File '${path}' is ${bytes} bytes; the limit is ${maxBytes} bytes.`, {
       bytes,
       limit: maxBytes,
     });
   }
-  const data = Deno.readFileSync(real);
   const ext = /\.([A-Za-z0-9]+)$/.exec(path)?.[1]?.toLowerCase() ?? "text";
   const head = data.subarray(0, 8192);
+  const doc = (content: string | null) => ({
+    success: true as const,
+    name,
+    file: path,
+    content,
+    file_type: ext,
+    bytes: data.length,
+  });
   if (head.includes(0) || decodeUtf8(head, data.length > head.length).invalid) {
-    return {
-      success: true,
-      name,
-      file: path,
-      content: null,
-      file_type: ext,
-      bytes,
-      binary: true,
-      sha256: sha256Hex(data),
-    };
+    return { result: { ...doc(null), binary: true, sha256: sha256Hex(data) }, data };
   }
   const decoded = decodeUtf8(data);
   if (decoded.invalid) throw new SkillrtError(`File '${path}' is not valid UTF-8.`);
-  return { success: true, name, file: path, content: decoded.text, file_type: ext, bytes };
+  return { result: doc(decoded.text), data };
 }

@@ -90,46 +90,47 @@ export function closingFenceEnd(bytes: Uint8Array, eof: boolean): number {
 
 /** Reads the head of the file at `path` and splits its frontmatter. */
 export function readHead(path: string): FileHead {
-  const file = Deno.openSync(path);
-  try {
-    let { filled, eof } = fill(file, first);
-    let bytes = first.subarray(0, filled);
-    // The usual case: the whole frontmatter, with a description, in the first read.
-    const closeAt = closingFenceEnd(bytes, eof);
-    if (closeAt !== -1) {
-      const { text, invalid } = decodeUtf8(bytes.subarray(0, closeAt));
-      const fence = splitFrontmatter(text, true);
-      if (fence.kind === "ok" && HAS_DESCRIPTION.test(fence.yaml)) {
-        return { fence, invalidUtf8: invalid, complete: eof && closeAt === bytes.length };
-      }
+  using file = Deno.openSync(path);
+  return readHeadOf(file);
+}
+
+/** Reads the head of an opened file and splits its frontmatter (the caller closes it). */
+export function readHeadOf(file: Deno.FsFile): FileHead {
+  let { filled, eof } = fill(file, first);
+  let bytes = first.subarray(0, filled);
+  // The usual case: the whole frontmatter, with a description, in the first read.
+  const closeAt = closingFenceEnd(bytes, eof);
+  if (closeAt !== -1) {
+    const { text, invalid } = decodeUtf8(bytes.subarray(0, closeAt));
+    const fence = splitFrontmatter(text, true);
+    if (fence.kind === "ok" && HAS_DESCRIPTION.test(fence.yaml)) {
+      return { fence, invalidUtf8: invalid, complete: eof && closeAt === bytes.length };
     }
-    let want = FIRST_READ;
-    for (;;) {
-      const { text, invalid } = decodeUtf8(bytes, !eof);
-      const fence = splitFrontmatter(text, eof);
-      // A head may end inside a line: keep whole lines of the body only.
-      if ((fence.kind === "ok" || fence.kind === "missing") && !eof) {
-        fence.body = fence.body.slice(0, fence.body.lastIndexOf("\n") + 1);
-      }
-      const capped = bytes.length >= MAX_HEAD;
-      const needMore = !eof && !capped && (fence.kind === "incomplete" ||
-        (fence.kind === "ok" && !HAS_DESCRIPTION.test(fence.yaml) &&
-          firstProseLine(fence.body) === undefined));
-      if (!needMore) {
-        if (fence.kind === "incomplete") {
-          return { fence: { kind: "too_large" }, invalidUtf8: invalid, complete: false };
-        }
-        return { fence, invalidUtf8: invalid, complete: eof };
-      }
-      want = Math.min(want * 2, 64 * 1024);
-      const next = new Uint8Array(bytes.length + want);
-      next.set(bytes);
-      const more = fill(file, next.subarray(bytes.length));
-      bytes = next.subarray(0, bytes.length + more.filled);
-      eof = more.eof;
-      filled = bytes.length;
+  }
+  let want = FIRST_READ;
+  for (;;) {
+    const { text, invalid } = decodeUtf8(bytes, !eof);
+    const fence = splitFrontmatter(text, eof);
+    // A head may end inside a line: keep whole lines of the body only.
+    if ((fence.kind === "ok" || fence.kind === "missing") && !eof) {
+      fence.body = fence.body.slice(0, fence.body.lastIndexOf("\n") + 1);
     }
-  } finally {
-    file.close();
+    const capped = bytes.length >= MAX_HEAD;
+    const needMore = !eof && !capped && (fence.kind === "incomplete" ||
+      (fence.kind === "ok" && !HAS_DESCRIPTION.test(fence.yaml) &&
+        firstProseLine(fence.body) === undefined));
+    if (!needMore) {
+      if (fence.kind === "incomplete") {
+        return { fence: { kind: "too_large" }, invalidUtf8: invalid, complete: false };
+      }
+      return { fence, invalidUtf8: invalid, complete: eof };
+    }
+    want = Math.min(want * 2, 64 * 1024);
+    const next = new Uint8Array(bytes.length + want);
+    next.set(bytes);
+    const more = fill(file, next.subarray(bytes.length));
+    bytes = next.subarray(0, bytes.length + more.filled);
+    eof = more.eof;
+    filled = bytes.length;
   }
 }

@@ -9,7 +9,7 @@ import { type Diagnostic, diagnostic } from "../diagnostics.ts";
 import { isPermissionError } from "../errors.ts";
 import { loadConfig, type SkillsConfig } from "./config.ts";
 import { detectHost, expandPath, type HostFacts, readEnv } from "./host.ts";
-import { isDirectory, joinPath, realPathOrUndefined, resolvePath } from "./paths.ts";
+import { isDirectory, isInside, joinPath, realPathOrUndefined, resolvePath } from "./paths.ts";
 
 /** A folder searched for skills. */
 export interface Root {
@@ -101,6 +101,16 @@ function isDenied(path: string): boolean {
   }
 }
 
+/** The problem of a project's or plugin's skills folder that is a link leaving it ([S-9]). */
+function leavingRoot(path: string): Diagnostic {
+  return diagnostic(
+    "warning",
+    "symlink.outside_roots",
+    "Skills folder is a symbolic link leaving its project or plugin; it is not used.",
+    { path },
+  );
+}
+
 /** Computes the setup: reads config.yaml (throws when it does not parse) and finds the roots. */
 export function resolveSetup(options: SetupOptions = {}): Setup {
   const env = options.env ?? readEnv;
@@ -131,7 +141,10 @@ export function resolveSetup(options: SetupOptions = {}): Setup {
     if (projectRoot && trusted.has(projectRoot)) {
       for (const sub of [".hermes/skills", ".agents/skills"]) {
         const real = realPathOrUndefined(joinPath(projectRoot, sub));
-        if (real && isDirectory(real)) add(real, "project");
+        if (!real || !isDirectory(real)) continue;
+        // A repository's skills folder linked out of the repository is not followed ([S-9]).
+        if (isInside(projectRoot, real)) add(real, "project");
+        else problems.push(leavingRoot(joinPath(projectRoot, sub)));
       }
     }
   }
@@ -163,7 +176,12 @@ export function resolveSetup(options: SetupOptions = {}): Setup {
     for (const entry of Deno.readDirSync(pluginsDir)) {
       if (!/^[A-Za-z0-9_-]+$/.test(entry.name)) continue;
       const real = realPathOrUndefined(joinPath(pluginsDir, entry.name, "skills"));
-      if (real && isDirectory(real)) plugins.push({ namespace: entry.name, path: real });
+      if (!real || !isDirectory(real)) continue;
+      // A plugin's skills folder linked out of the plugin is not followed ([S-9]).
+      const plugin = realPathOrUndefined(joinPath(pluginsDir, entry.name));
+      if (plugin !== undefined && isInside(plugin, real)) {
+        plugins.push({ namespace: entry.name, path: real });
+      } else problems.push(leavingRoot(joinPath(pluginsDir, entry.name, "skills")));
     }
   } catch {
     // No plugins folder: no plugins.

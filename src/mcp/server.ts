@@ -228,9 +228,8 @@ export function createSkillServer(options: SkillServerOptions): Server {
           contents: [{ uri: request.params.uri, mimeType: "text/markdown", text: view.content }],
         };
       }
-      const file = rt.viewFile(name, path);
+      const { result: file, data: bytes } = rt.readFile(name, path);
       if (file.content === null) {
-        const bytes = Deno.readFileSync(`${(await rt.load(name)).view.skill_dir}/${path}`);
         return {
           contents: [{
             uri: request.params.uri,

@@ -5,12 +5,14 @@
  * @module
  */
 import { SkillrtError } from "../errors.ts";
-import { readHead } from "../frontmatter/read_head.ts";
-import { dirname, joinPath, realPathOrUndefined } from "../home/paths.ts";
+import { readHeadOf } from "../frontmatter/read_head.ts";
+import { basename, dirname, joinPath, realPathOrUndefined } from "../home/paths.ts";
 import type { PluginRoot, Root } from "../home/setup.ts";
 import type { Catalog } from "../scan/catalog.ts";
-import { readRecord } from "../scan/index.ts";
+import { leavingLink, openSkillFile, type Reach, reachOf } from "../scan/containment.ts";
+import { readRecord, rootSource } from "../scan/index.ts";
 import { buildRecord, type SkillRecord } from "../scan/record.ts";
+import { SUPPORT_DIRS } from "../scan/walk.ts";
 import { closestNames, guardName, isBareName, suggestedNames } from "./name_guard.ts";
 
 /** The hint of an ambiguous name ([R-3]). */
@@ -37,10 +39,16 @@ function isFile(path: string): boolean {
   }
 }
 
-function flatRecord(file: string, rel: string, root: Root | PluginRoot, name: string): SkillRecord {
-  const head = readHead(file);
-  const source = "namespace" in root ? "plugin" : root.source;
-  const namespace = "namespace" in root ? root.namespace : undefined;
+function flatRecord(
+  file: string,
+  rel: string,
+  root: Root | PluginRoot,
+  name: string,
+  reach: Reach,
+): SkillRecord {
+  using opened = openSkillFile(dirname(file), basename(file), reach);
+  const head = readHeadOf(opened);
+  const { source, namespace } = rootSource(root);
   return buildRecord(
     {
       file,
@@ -82,17 +90,43 @@ export function walksRoot(root: Root | PluginRoot, name: string): boolean {
   return !isFile(joinPath(dir, "SKILL.md")) && !isFile(`${dir}.md`);
 }
 
+/** True when a path below a root passes through a skill's support folder ([S-2]). */
+function belowSupportFolder(root: string, rel: string): boolean {
+  const parts = rel.split("/");
+  for (let i = 1; i < parts.length; i++) {
+    const support = parts[i] === "evals" || SUPPORT_DIRS.includes(parts[i]);
+    if (support && isFile(joinPath(root, ...parts.slice(0, i), "SKILL.md"))) return true;
+  }
+  return false;
+}
+
+/** Refuses a path whose links leave the roots ([S-9]). */
+function refuseLeaving(root: string, rel: string, reach: Reach, file: string): void {
+  const link = leavingLink(root, rel, reach, file);
+  if (link !== undefined) {
+    throw new SkillrtError(
+      `Refusing to follow a symbolic link that leaves the skill roots: '${link}'.`,
+    );
+  }
+}
+
 /** The candidates of one root for a name, by the first strategy of [R-2] that finds any. */
 export function candidatesIn(root: Root | PluginRoot, name: string, catalog: Catalog): Candidate[] {
-  const source = "namespace" in root ? "plugin" : root.source;
-  const namespace = "namespace" in root ? root.namespace : undefined;
+  const { source, namespace } = rootSource(root);
+  const reach = reachOf(source, catalog.realRoots);
   const dir = joinPath(root.path, name);
-  if (isFile(joinPath(dir, "SKILL.md"))) {
-    return [{ record: readRecord(dir, name, root.path, source, namespace), flat: false }];
-  }
-  if (isFile(`${dir}.md`)) {
+  const byPath = !belowSupportFolder(root.path, name);
+  if (byPath && isFile(joinPath(dir, "SKILL.md"))) {
+    refuseLeaving(root.path, name, reach, "SKILL.md");
     return [{
-      record: flatRecord(`${dir}.md`, `${name}.md`, root, name.split("/").pop()!),
+      record: readRecord(dir, name, root.path, source, namespace, catalog.realRoots),
+      flat: false,
+    }];
+  }
+  if (byPath && isFile(`${dir}.md`)) {
+    refuseLeaving(root.path, name.split("/").slice(0, -1).join("/"), reach, `${basename(dir)}.md`);
+    return [{
+      record: flatRecord(`${dir}.md`, `${name}.md`, root, basename(dir), reach),
       flat: true,
     }];
   }
@@ -103,7 +137,7 @@ export function candidatesIn(root: Root | PluginRoot, name: string, catalog: Cat
   const byName = scanned.records.filter((r) => bareName(r) === name);
   if (byName.length) return dedupe(byName);
   return scanned.flat.filter((f) => f.name === name).map((f) => ({
-    record: flatRecord(f.file, f.rel, root, name),
+    record: flatRecord(f.file, f.rel, root, name, reach),
     flat: true,
   }));
 }

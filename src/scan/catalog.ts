@@ -7,6 +7,7 @@
  */
 import type { Diagnostic } from "../diagnostics.ts";
 import type { PluginRoot, Root, Setup } from "../home/setup.ts";
+import { realRootsOf } from "./containment.ts";
 import { indexRecords, scanRoot, type SkillIndex } from "./index.ts";
 import type { SkillRecord } from "./record.ts";
 import type { FoundFlat, WalkLimits } from "./walk.ts";
@@ -31,6 +32,7 @@ export class Catalog {
   #index?: SkillIndex;
 
   #cache?: WatchedCache;
+  #realRoots?: string[];
 
   /** Creates a catalog over a setup's roots and plugins, optionally backed by a watched cache. */
   constructor(setup: Setup, cache?: WatchedCache) {
@@ -43,12 +45,17 @@ export class Catalog {
     return { maxDepth: this.setup.config.max_depth, maxDirs: this.setup.config.max_dirs };
   }
 
+  /** The real paths of every root of the setup: links leaving them are not followed ([S-9]). */
+  get realRoots(): string[] {
+    return this.#realRoots ??= realRootsOf(this.setup);
+  }
+
   /** The scan of one root (walked on first use). */
   root(root: Root | PluginRoot): ScannedRoot {
     let scanned = this.#roots.get(root.path) ?? this.#cache?.get(root.path);
     if (!scanned) {
       const generation = this.#cache?.begin(root.path);
-      scanned = scanRoot(root, this.limits);
+      scanned = scanRoot(root, this.limits, this.realRoots);
       this.#cache?.commit(root.path, generation, scanned);
     }
     this.#roots.set(root.path, scanned);
@@ -67,7 +74,7 @@ export class Catalog {
     if (this.#cache) return;
     const roots = among.filter((r) => !this.#roots.has(r.path));
     if (roots.length === 0) return;
-    const scanned = await scanWithHelper(roots, this.limits, helper);
+    const scanned = await scanWithHelper(roots, this.limits, helper, undefined, this.realRoots);
     roots.forEach((root, i) => this.#roots.set(root.path, scanned.roots[i]));
   }
 

@@ -6,8 +6,9 @@
  * @module
  */
 import { type Diagnostic, diagnostic } from "../diagnostics.ts";
-import { readHead } from "../frontmatter/read_head.ts";
+import { readHeadOf } from "../frontmatter/read_head.ts";
 import type { PluginRoot, Root } from "../home/setup.ts";
+import { isEscape, leavingDiagnostic, openSkillFile, reachOf } from "./containment.ts";
 import { buildRecord, type SkillRecord, type SkillSource } from "./record.ts";
 import { type FoundFlat, join, type WalkLimits, walkRoot } from "./walk.ts";
 
@@ -37,18 +38,31 @@ export interface SkillIndex {
   diagnostics: Diagnostic[];
 }
 
-/** Reads the record of the skill in folder `dir` (`rel` below `root`). */
+/**
+ * Looks that prove a SKILL.md whose head is read for a listing: two, one fewer than for
+ * served content, as a listing reads thousands (a swap must still land between two
+ * consecutive `lstat`s twice over to pass).
+ */
+const HEAD_ROUNDS = 2;
+
+/**
+ * Reads the record of the skill in folder `dir` (`rel` below `root`). Outside the local
+ * root the SKILL.md is read only when the folder and the file really lie in one of
+ * `realRoots` ([S-9]); otherwise the record says so and holds nothing of the file.
+ */
 export function readRecord(
   dir: string,
   rel: string,
   root: string,
   source: SkillSource,
   namespace?: string,
+  realRoots: readonly string[] = [root],
 ): SkillRecord {
   const file = join(dir, "SKILL.md");
   const fallbackName = rel === "" ? dir.split("/").pop() ?? dir : rel.split("/").pop()!;
   try {
-    const head = readHead(file);
+    using opened = openSkillFile(dir, "SKILL.md", reachOf(source, realRoots), HEAD_ROUNDS);
+    const head = readHeadOf(opened);
     return buildRecord(
       { file, dir, rel, root, source, namespace, fallbackName },
       head.fence,
@@ -60,7 +74,7 @@ export function readRecord(
       body: "",
     });
     record.diagnostics = [
-      diagnostic(
+      isEscape(error) ? leavingDiagnostic(file) : diagnostic(
         "error",
         "file.unreadable",
         `SKILL.md could not be read (${(error as Error).name}).`,
@@ -78,14 +92,20 @@ export function rootSource(root: Root | PluginRoot): { source: SkillSource; name
   };
 }
 
-/** Walks one root and reads every skill in it. */
+/**
+ * Walks one root and reads every skill in it; outside the local root, links leaving
+ * `realRoots` (every root of the setup; by default this root) are not followed ([S-9]).
+ */
 export function scanRoot(
   root: Root | PluginRoot,
   limits: WalkLimits,
+  realRoots: readonly string[] = [root.path],
 ): { records: SkillRecord[]; flat: FoundFlat[]; diagnostics: Diagnostic[] } {
   const { source, namespace } = rootSource(root);
-  const walk = walkRoot(root.path, root.path, limits);
-  const records = walk.skills.map((s) => readRecord(s.dir, s.rel, root.path, source, namespace));
+  const walk = walkRoot(root.path, root.path, limits, undefined, reachOf(source, realRoots));
+  const records = walk.skills.map((s) =>
+    readRecord(s.dir, s.rel, root.path, source, namespace, realRoots)
+  );
   return { records, flat: walk.flat, diagnostics: walk.diagnostics };
 }
 

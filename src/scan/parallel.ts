@@ -12,6 +12,7 @@
  */
 import type { PluginRoot, Root } from "../home/setup.ts";
 import type { ScannedRoot } from "./catalog.ts";
+import { reachOf } from "./containment.ts";
 import { readRecord, rootSource } from "./index.ts";
 import type { SkillRecord } from "./record.ts";
 import { type FoundSkill, join, type WalkLimits, walkRoot } from "./walk.ts";
@@ -39,6 +40,8 @@ export interface HelperBatch {
   source: SkillRecord["source"];
   /** The plugin namespace, for plugin roots. */
   namespace?: string;
+  /** The real paths of every root of the setup, for [S-9] (this root alone when absent). */
+  realRoots?: readonly string[];
   /** The skill folders found. */
   items: FoundSkill[];
 }
@@ -134,7 +137,7 @@ const MAX_BATCHES = 1 << 14;
 /** Reads the records of a batch (in either thread). */
 export function readBatch(batch: HelperBatch): SkillRecord[] {
   return batch.items.map((s) =>
-    readRecord(s.dir, s.rel, batch.root, batch.source, batch.namespace)
+    readRecord(s.dir, s.rel, batch.root, batch.source, batch.namespace, batch.realRoots)
   );
 }
 
@@ -148,12 +151,16 @@ export interface HelpedScan {
   helped: number;
 }
 
-/** Scans `roots` with a helper (got from `source` once a batch is full) reading skill heads alongside. */
+/**
+ * Scans `roots` with a helper (got from `source` once a batch is full) reading skill
+ * heads alongside; `realRoots` are every root of the setup (by default, `roots`), for [S-9].
+ */
 export async function scanWithHelper(
   roots: (Root | PluginRoot)[],
   limits: WalkLimits,
   source: HelperSource,
   batchSize: number = BATCH,
+  realRoots: readonly string[] = roots.map((r) => r.path),
 ): Promise<HelpedScan> {
   const claims = new Int32Array(new SharedArrayBuffer(4 * MAX_BATCHES));
   const results = new Map<number, SkillRecord[]>();
@@ -189,6 +196,7 @@ export async function scanWithHelper(
         root: root.path,
         source,
         namespace,
+        realRoots,
         items,
       };
       batches.push(batch);
@@ -199,7 +207,7 @@ export async function scanWithHelper(
     const walk = walkRoot(root.path, root.path, limits, (found) => {
       items.push(found);
       if (items.length === batchSize) flush();
-    });
+    }, reachOf(source, realRoots));
     flush();
     return { walk, end: batches.length };
   });

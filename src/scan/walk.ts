@@ -7,6 +7,8 @@
  */
 import { type Diagnostic, diagnostic } from "../diagnostics.ts";
 import { isPermissionError } from "../errors.ts";
+import { realPathOrUndefined } from "../home/paths.ts";
+import { follows, leavingDiagnostic, type Reach } from "./containment.ts";
 
 /** Folder names never entered, at any depth ([S-2]). */
 export const EXCLUDED_DIRS: ReadonlySet<string> = new Set([
@@ -28,7 +30,8 @@ export const EXCLUDED_DIRS: ReadonlySet<string> = new Set([
 
 /** A skill's support folders: not entered when looking for skills ([S-2]). */
 export const SUPPORT_DIRS: readonly string[] = ["references", "templates", "assets", "scripts"];
-const SUPPORT = new Set(SUPPORT_DIRS);
+/** Folders of a skill the walk does not enter: its support folders and `evals` ([S-2]). */
+const SUPPORT = new Set([...SUPPORT_DIRS, "evals"]);
 
 /** Markdown files that are never taken for legacy flat skills. */
 const NOT_FLAT = new Set(["SKILL.md", "DESCRIPTION.md", "README.md"]);
@@ -83,13 +86,15 @@ interface Pending {
 /**
  * Walks `root` (whose real path is `realRoot`) and returns its skill folders, also
  * handing each to `onSkill` as it is found (so another thread can start reading it).
- * Unreadable folders are skipped with a diagnostic.
+ * Unreadable folders are skipped with a diagnostic, and so are symbolic links that
+ * leave `reach` ([S-9]; null, the default, follows every link).
  */
 export function walkRoot(
   root: string,
   realRoot: string,
   limits: WalkLimits = DEFAULT_WALK_LIMITS,
   onSkill?: (found: FoundSkill) => void,
+  reach: Reach = null,
 ): WalkResult {
   const result: WalkResult = { skills: [], flat: [], diagnostics: [] };
   const visited = new Set<string>([realRoot]);
@@ -112,13 +117,15 @@ export function walkRoot(
     const entries = readEntries(here.dir, result.diagnostics, here.depth === 0);
     if (!entries) continue;
     let hasSkill = false;
+    let served = true;
     for (const e of entries) {
       if (e.name === "SKILL.md" && (e.isFile || isLinkTo(here.dir, e, "file"))) {
         hasSkill = true;
+        served = e.isFile || linkedFileFollows(here.dir, e.name, reach, result.diagnostics);
         break;
       }
     }
-    if (hasSkill) {
+    if (hasSkill && served) {
       const found = { dir: here.dir, rel: here.rel };
       result.skills.push(found);
       onSkill?.(found);
@@ -141,7 +148,11 @@ export function walkRoot(
     for (const e of wanted) {
       if (e.isFile || (e.isSymlink && !e.isDirectory)) {
         if (!hasSkill && !here.inSkill && e.name.endsWith(".md") && !NOT_FLAT.has(e.name)) {
-          if (e.isFile || isLinkTo(here.dir, e, "file")) {
+          if (
+            e.isFile ||
+            (isLinkTo(here.dir, e, "file") &&
+              linkedFileFollows(here.dir, e.name, reach, result.diagnostics))
+          ) {
             result.flat.push({
               file: join(here.dir, e.name),
               rel: join(here.rel, e.name),
@@ -158,6 +169,10 @@ export function walkRoot(
       else if (e.isSymlink) {
         const target = linkedDir(path);
         if (!target) continue;
+        if (!follows(target, reach)) {
+          result.diagnostics.push(leavingDiagnostic(path));
+          continue;
+        }
         real = target;
       } else continue;
       if (visited.has(real)) continue;
@@ -223,6 +238,23 @@ function isLinkTo(dir: string, e: Deno.DirEntry, kind: "file"): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * True when the file link `name` in folder `dir` may be read: it really lies in a root,
+ * or the root walked is the local one. A link that may not is noted in `diagnostics`.
+ */
+function linkedFileFollows(
+  dir: string,
+  name: string,
+  reach: Reach,
+  diagnostics: Diagnostic[],
+): boolean {
+  if (reach === null) return true;
+  const real = realPathOrUndefined(join(dir, name));
+  if (real !== undefined && follows(real, reach)) return true;
+  diagnostics.push(leavingDiagnostic(join(dir, name)));
+  return false;
 }
 
 function linkedDir(path: string): string | undefined {

@@ -7,6 +7,8 @@
 import { decodeUtf8 } from "../frontmatter/read_head.ts";
 import { EXCLUDED_DIRS, join } from "../scan/walk.ts";
 import { isInside, realPathOrUndefined } from "../home/paths.ts";
+import { openedSize, openInside } from "../files/open_inside.ts";
+import { follows, type Reach } from "../scan/containment.ts";
 
 /** Files of a skill grouped by support folder, paths relative to the skill folder. */
 export interface SkillFiles {
@@ -27,13 +29,24 @@ export type LinkedFiles = Omit<SkillFiles, "other"> | null;
 
 const MAX_LISTED = 5000;
 
-/** Walks a skill folder once (not entering excluded folders or nested skills). */
-export function listSkillFiles(dir: string): SkillFiles {
+/**
+ * Walks a skill folder once (not entering excluded folders or nested skills). A link
+ * whose real target leaves the skill folder, or points nowhere, is never listed, nor
+ * anything below it ([F-1]); with `reach`, a skill folder that does not really lie in
+ * it lists nothing ([S-9]).
+ */
+export function listSkillFiles(dir: string, reach: Reach = null): SkillFiles {
   const files: SkillFiles = { references: [], templates: [], assets: [], scripts: [], other: [] };
-  const stack: string[] = [""];
+  const realDir = realPathOrUndefined(dir);
+  if (realDir === undefined || !follows(realDir, reach)) return files;
+  // Each folder carries the real folders above it: a link back to one of them is a cycle.
+  const stack: { rel: string; real: string; above: string[] }[] = [
+    { rel: "", real: realDir, above: [] },
+  ];
   let count = 0;
   while (stack.length && count < MAX_LISTED) {
-    const rel = stack.pop()!;
+    const here = stack.pop()!;
+    const rel = here.rel;
     let entries: Deno.DirEntry[];
     try {
       entries = Array.from(Deno.readDirSync(rel ? join(dir, rel) : dir));
@@ -46,17 +59,24 @@ export function listSkillFiles(dir: string): SkillFiles {
       const path = join(rel, e.name);
       let isDir = e.isDirectory;
       let isFile = e.isFile;
+      let real = join(here.real, e.name);
       if (e.isSymlink) {
+        const target = realPathOrUndefined(join(dir, path));
+        if (target === undefined || target === realDir || !isInside(realDir, target)) continue;
+        real = target;
         try {
           const info = Deno.statSync(join(dir, path));
           isDir = info.isDirectory;
           isFile = info.isFile;
         } catch {
-          isFile = true; // a dangling link is still listed: Level 2 explains it
+          continue;
         }
       }
       if (isDir) {
-        if (!EXCLUDED_DIRS.has(e.name)) stack.push(path);
+        const above = [...here.above, here.real];
+        if (!EXCLUDED_DIRS.has(e.name) && !above.includes(real)) {
+          stack.push({ rel: path, real, above });
+        }
       } else if (isFile && path !== "SKILL.md") {
         count++;
         const group = path.split("/")[0];
@@ -136,17 +156,22 @@ export function summarize(text: string): { title: string | null; summary: string
   return { title, summary };
 }
 
-/** Summaries of the linked text files (binary files are left out). */
-export function fileSummaries(dir: string, linked: LinkedFiles): FileSummary[] {
+/**
+ * Summaries of the linked text files (binary files are left out). Each file is opened
+ * inside the skill folder (see `openInside`): a link out of it is never read.
+ */
+export function fileSummaries(
+  dir: string,
+  linked: LinkedFiles,
+  reach: Reach = null,
+): FileSummary[] {
   if (!linked) return [];
   const out: FileSummary[] = [];
-  const realDir = realPathOrUndefined(dir) ?? dir;
+  const dirWithin = reach ?? undefined;
   for (const path of Object.values(linked).flat()) {
     try {
-      const real = Deno.realPathSync(join(dir, path));
-      if (!isInside(realDir, real)) continue; // a link out of the skill is never read
-      using file = Deno.openSync(real);
-      const bytes = file.statSync().size;
+      using file = openInside(dir, path, { dirWithin });
+      const bytes = openedSize(file, join(dir, path));
       const head = new Uint8Array(Math.min(bytes, 4096));
       let filled = 0;
       while (filled < head.length) {

@@ -9,6 +9,9 @@ import { splitFrontmatter } from "../frontmatter/fence.ts";
 import { decodeUtf8 } from "../frontmatter/read_head.ts";
 import type { Resolved } from "../resolve/resolve.ts";
 import { buildRecord, type SkillRecord } from "../scan/record.ts";
+import { openSkillFile, type Reach, reachOf } from "../scan/containment.ts";
+import { openedSize, readCapped } from "../files/open_inside.ts";
+import { basename } from "../home/paths.ts";
 import {
   configBlock,
   configEntries,
@@ -99,6 +102,8 @@ export interface ViewContext {
   envPassthrough: readonly string[];
   /** The skill's hub trust level, when it was installed from the hub ([P-7]). */
   trust?: (record: SkillRecord) => string | undefined;
+  /** The real paths of every root of the setup ([S-9]); the skill's own root when absent. */
+  realRoots?: readonly string[];
 }
 
 /** A loaded skill: the view, and the parts an invocation message is built from. */
@@ -113,16 +118,22 @@ export interface LoadedSkill {
   banner: string;
 }
 
-/** Reads a whole SKILL.md with the Level-1 limits: size and strict UTF-8. */
-export function readSkillText(file: string, name: string, maxBytes: number): string {
-  const bytes = Deno.statSync(file).size;
-  if (bytes > maxBytes) {
+/**
+ * Reads a whole SKILL.md (or flat `.md`) with the Level-1 limits: size and strict UTF-8.
+ * The file is opened as [S-9] allows (see `openSkillFile`) and read through that handle.
+ */
+export function readSkillText(record: SkillRecord, maxBytes: number, reach: Reach): string {
+  const name = record.name;
+  using file = openSkillFile(record.skill_dir, basename(record.file), reach);
+  const bytes = openedSize(file, record.file);
+  const data = bytes > maxBytes ? null : readCapped(file, maxBytes);
+  if (data === null) {
     throw new SkillrtError(
       `SKILL.md of skill '${name}' is ${bytes} bytes; the limit is ${maxBytes} bytes.`,
       { bytes, limit: maxBytes },
     );
   }
-  const decoded = decodeUtf8(Deno.readFileSync(file));
+  const decoded = decodeUtf8(data);
   if (decoded.invalid) throw new SkillrtError(`SKILL.md of skill '${name}' is not valid UTF-8.`);
   return decoded.text;
 }
@@ -163,7 +174,8 @@ function skillConfig(
 /** Loads a resolved skill at Level 1 ([V-1..6], [P-1..6]). */
 export async function loadSkill(resolved: Resolved, ctx: ViewContext): Promise<LoadedSkill> {
   const head = resolved.record;
-  const text = readSkillText(head.file, head.name, ctx.maxBytes);
+  const reach = reachOf(head.source, ctx.realRoots ?? [head.root]);
+  const text = readSkillText(head, ctx.maxBytes, reach);
   const folder = head.path.split("/").pop() || head.skill_dir.split("/").pop()!;
   const record = buildRecord(
     {
@@ -198,7 +210,7 @@ export async function loadSkill(resolved: Resolved, ctx: ViewContext): Promise<L
   const banner = record.namespace ? pluginBanner(record.namespace, ctx.siblings ?? []) : "";
   const content = banner + (block ? `${block}\n\n` : "") + body;
 
-  const linked = resolved.flat ? null : linkedFiles(listSkillFiles(record.skill_dir));
+  const linked = resolved.flat ? null : linkedFiles(listSkillFiles(record.skill_dir, reach));
   const missing = vars.filter((v) => !ctx.envNames.has(v.name)).map((v) => v.name);
   const view: ViewResult = {
     success: true,
@@ -212,7 +224,7 @@ export async function loadSkill(resolved: Resolved, ctx: ViewContext): Promise<L
     path: record.path,
     skill_dir: record.skill_dir,
     linked_files: linked,
-    file_summaries: resolved.flat ? [] : fileSummaries(record.skill_dir, linked),
+    file_summaries: resolved.flat ? [] : fileSummaries(record.skill_dir, linked, reach),
     usage_hint: linked
       ? `To view linked files, call skill_view(name, file_path) where file_path is e.g. '${
         Object.values(linked).flat()[0]

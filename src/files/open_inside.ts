@@ -1,0 +1,234 @@
+/**
+ * Opening a file inside a folder with no check-then-open gap ([S-9], [F-1]): the file is
+ * opened first, then the opened handle is proved to be the file that lies inside the
+ * folder. Every read of skill content outside the local root's own `SKILL.md` files goes
+ * through {@linkcode openInside} (see `src/scan/containment.ts` for which folder).
+ *
+ * Deno has no `openat` or `O_NOFOLLOW`, so the proof is made on the handle: walking the
+ * path down from a real folder with `lstat` — every folder on the way a folder, no part
+ * a symbolic link — must end at the very file the handle holds (same device and inode).
+ * When a link is on the way (a skill folder linked within the roots, a file linked to a
+ * sibling), the path is resolved, must lie inside the real folder, and is walked the same
+ * way from the folder. Each proof is repeated ({@linkcode VERIFY_ROUNDS} looks), so a
+ * swap must land between two consecutive `lstat`s again and again to pass; a swap that
+ * only lasts for one look gets a refusal. A handle Deno does not let this process stat
+ * lies outside its read grant (in the sandbox, outside every root) and is refused.
+ *
+ * @module
+ */
+import { isPermissionError, SkillrtError } from "../errors.ts";
+import { isAbsoluteAnywhere, isInside, joinPath } from "../home/paths.ts";
+import { hasTraversal } from "../resolve/name_guard.ts";
+
+/** How often the opened handle is matched against the path inside the folder. */
+export const VERIFY_ROUNDS = 3;
+
+/** Options of {@linkcode openInside}: Deno's open options, and where the folder may lie. */
+export interface OpenInsideOptions extends Deno.OpenOptions {
+  /**
+   * Real folders one of which must hold the real `dir` itself (a skill folder of an
+   * external, project or plugin root must lie inside a root, [S-9]); anywhere when absent.
+   */
+  dirWithin?: readonly string[];
+  /**
+   * Real folders that may hold the file besides the real `dir` (a skill's `SKILL.md`
+   * linked to another root, [S-9]); only the real `dir` when absent.
+   */
+  fileWithin?: readonly string[];
+  /**
+   * How many looks prove the handle (default {@linkcode VERIFY_ROUNDS}). A listing that
+   * reads thousands of heads may take one; content that is served takes the default.
+   */
+  rounds?: number;
+}
+
+/** The refusal of a path that leaves its folder ([F-1], [S-9]). */
+export class PathEscapeError extends SkillrtError {
+  /** Refuses `path` with "Path escapes allowed directory: <path>". */
+  constructor(path: string) {
+    super(`Path escapes allowed directory: ${path}`);
+    this.name = "PathEscapeError";
+  }
+}
+
+function escapeError(path: string): PathEscapeError {
+  return new PathEscapeError(path);
+}
+
+function identity(info: Deno.FileInfo): string {
+  return `${info.dev}:${info.ino}`;
+}
+
+/**
+ * Opens `path` (relative) inside folder `dir` and returns the handle, after proving on
+ * the handle that the file really lies inside the real `dir` (and, with `dirWithin`, that
+ * the real `dir` lies inside one of those folders). Throws "Path escapes allowed
+ * directory: <path>" otherwise; a missing path, or one that is no regular file (a folder,
+ * a FIFO), throws `Deno.errors.NotFound`. Read-only unless `options` say otherwise. Options that change the
+ * file as it is opened (`create`, `createNew`, `truncate`, `append`) would act before the
+ * proof and are refused: a writer opens with `write: true`, then truncates and writes
+ * through the proved handle (a new file is made with `createNew` in a folder proved first).
+ */
+export function openInside(
+  dir: string,
+  path: string,
+  options: OpenInsideOptions = {},
+): Deno.FsFile {
+  const { dirWithin, fileWithin = [], rounds = VERIFY_ROUNDS, ...open } = options;
+  if (open.create || open.createNew || open.truncate || open.append) {
+    throw new TypeError(
+      "openInside opens existing files only: create, truncate or append after the proof.",
+    );
+  }
+  if (path === "" || isAbsoluteAnywhere(path) || hasTraversal(path)) throw escapeError(path);
+  const target = joinPath(dir, path);
+  // Only regular files are opened: opening a FIFO would wait for a writer forever.
+  if (!Deno.statSync(target).isFile) throw new Deno.errors.NotFound(`Not a file: ${path}`);
+  const file = Deno.openSync(target, { read: true, ...open });
+  try {
+    const handle = handleIdentity(file, target, dirWithin === undefined, path);
+    const chain = linkFreeChain(dir, path, dirWithin);
+    let proved = chain !== undefined;
+    for (let round = 0; proved && round < Math.max(1, rounds); round++) {
+      proved = chainEndsAt(chain!, handle);
+    }
+    if (!proved && !provedThroughLinks(dir, target, handle, { dirWithin, fileWithin, rounds })) {
+      throw escapeError(path);
+    }
+    return file;
+  } catch (error) {
+    file.close();
+    throw error;
+  }
+}
+
+/** A trusted real folder and the path below it: each part is checked with `lstat`. */
+interface Chain {
+  base: string;
+  parts: string[];
+}
+
+/**
+ * The usual case, proved without resolving any path: `dir` is trusted (no `dirWithin`),
+ * or lies lexically below one of `dirWithin` (real folders). Undefined when it does not.
+ */
+function linkFreeChain(
+  dir: string,
+  path: string,
+  dirWithin: readonly string[] | undefined,
+): Chain | undefined {
+  const parts = path.split("/").filter((p) => p !== "" && p !== ".");
+  if (!dirWithin) return { base: dir, parts };
+  for (const root of dirWithin) {
+    if (dir === root) return { base: root, parts };
+    if (dir.startsWith(`${root}/`)) {
+      const rel = dir.slice(root.length + 1).split("/").filter((p) => p !== "" && p !== ".");
+      return rel.includes("..") ? undefined : { base: root, parts: [...rel, ...parts] };
+    }
+  }
+  return undefined;
+}
+
+/**
+ * One look down the chain: every folder on it is a folder (no symbolic link), and the
+ * last part is no link and is the very file the handle holds. Since the base is a real
+ * folder and no part is a link, the file then really lies below the base.
+ */
+function chainEndsAt(chain: Chain, handle: string): boolean {
+  let at = chain.base;
+  for (let i = 0; i < chain.parts.length; i++) {
+    at = `${at}/${chain.parts[i]}`;
+    let info: Deno.FileInfo;
+    try {
+      info = Deno.lstatSync(at);
+    } catch {
+      return false;
+    }
+    if (info.isSymlink) return false;
+    if (i < chain.parts.length - 1 ? !info.isDirectory : identity(info) !== handle) return false;
+  }
+  return true;
+}
+
+/**
+ * The path has a link on the way (a link inside the skill to another of its files, a
+ * skill folder linked within the roots): the real folder is resolved, must lie in
+ * `dirWithin`, and each look resolves the path again, and walks it down from `dir` (or
+ * from the folder of `fileWithin` that holds it) to the handle's file.
+ */
+function provedThroughLinks(
+  dir: string,
+  target: string,
+  handle: string,
+  how: { dirWithin?: readonly string[]; fileWithin: readonly string[]; rounds: number },
+): boolean {
+  const realDir = Deno.realPathSync(dir);
+  if (how.dirWithin && !how.dirWithin.some((folder) => isInside(folder, realDir))) return false;
+  const dirId = identity(Deno.statSync(dir));
+  const bases = [
+    { lexical: dir, real: realDir },
+    ...how.fileWithin.map((f) => ({ lexical: f, real: f })),
+  ];
+  for (let round = 0; round < Math.max(1, how.rounds); round++) {
+    let real: string;
+    try {
+      real = Deno.realPathSync(target);
+    } catch {
+      return false;
+    }
+    if (identity(Deno.statSync(dir)) !== dirId) return false;
+    const base = bases.find((b) => real !== b.real && isInside(b.real, real));
+    if (!base) return false;
+    const parts = real.slice(base.real === "/" ? 1 : base.real.length + 1).split("/");
+    if (!chainEndsAt({ base: base.lexical, parts }, handle)) return false;
+  }
+  return true;
+}
+
+/**
+ * The device and inode of an opened file. Deno lets a process stat a handle only when it
+ * may read the handle's real path: when it may not, the file lies outside this
+ * process's read grant (the sandbox grants every root), which only a link the user made
+ * in the local root (a trusted `dir`, no `dirWithin`) can lead to; that file is then
+ * identified by its path. Anywhere else it is an escape.
+ */
+function handleIdentity(file: Deno.FsFile, target: string, trusted: boolean, path: string) {
+  try {
+    return identity(file.statSync());
+  } catch (error) {
+    if (!isPermissionError(error)) throw error;
+    if (!trusted) throw escapeError(path);
+    return identity(Deno.statSync(target));
+  }
+}
+
+/** The size of an opened file (by its path where the handle may not be stat'ed, see above). */
+export function openedSize(file: Deno.FsFile, path: string): number {
+  try {
+    return file.statSync().size;
+  } catch (error) {
+    if (!isPermissionError(error)) throw error;
+    return Deno.statSync(path).size;
+  }
+}
+
+/** Reads a whole opened file, or returns null as soon as it holds more than `max` bytes. */
+export function readCapped(file: Deno.FsFile, max: number): Uint8Array | null {
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const chunk = new Uint8Array(Math.min(64 * 1024, max + 1 - total));
+    const n = file.readSync(chunk);
+    if (n === null) break;
+    total += n;
+    if (total > max) return null;
+    chunks.push(chunk.subarray(0, n));
+  }
+  const out = new Uint8Array(total);
+  let at = 0;
+  for (const c of chunks) {
+    out.set(c, at);
+    at += c.length;
+  }
+  return out;
+}
