@@ -186,3 +186,30 @@ export async function processEnded(pid: number, ms = 5000): Promise<boolean> {
     await new Promise((r) => setTimeout(r, 20));
   }
 }
+
+/** A child process that swaps `<path>` (a folder) and `<path>.link` forever; `<ready>` once it runs. */
+export async function startSwapper(path: string, ready: string): Promise<Deno.ChildProcess> {
+  const script = `
+    const p = ${JSON.stringify(path)};
+    Deno.writeTextFileSync(${JSON.stringify(ready)}, "go");
+    for (;;) {
+      Deno.renameSync(p, p + ".real");
+      Deno.renameSync(p + ".link", p);
+      Deno.renameSync(p, p + ".link");
+      Deno.renameSync(p + ".real", p);
+    }`;
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["eval", script],
+    stdout: "null",
+    stderr: "null",
+  }).spawn();
+  for (let wait = 0; wait < 500; wait++) {
+    try {
+      Deno.statSync(ready);
+      break;
+    } catch {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  }
+  return child;
+}

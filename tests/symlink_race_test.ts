@@ -6,37 +6,10 @@
 import { deepEqual, equal, ok } from "node:assert/strict";
 import { SkillRuntime } from "../src/runtime.ts";
 import { fileSummaries } from "../src/view/skill_files.ts";
-import { makeTree, skill, testHost } from "./helpers.ts";
+import { makeTree, skill, startSwapper, testHost } from "./helpers.ts";
 
 const TOKEN = `CANARY-${crypto.randomUUID()}`;
 const TRIES = 500;
-
-/** A child process that swaps `<path>` (a folder) and `<path>.link` forever; `<ready>` once it runs. */
-async function startSwapper(path: string, ready: string): Promise<Deno.ChildProcess> {
-  const script = `
-    const p = ${JSON.stringify(path)};
-    Deno.writeTextFileSync(${JSON.stringify(ready)}, "go");
-    for (;;) {
-      Deno.renameSync(p, p + ".real");
-      Deno.renameSync(p + ".link", p);
-      Deno.renameSync(p, p + ".link");
-      Deno.renameSync(p + ".real", p);
-    }`;
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["eval", script],
-    stdout: "null",
-    stderr: "null",
-  }).spawn();
-  for (let wait = 0; wait < 500; wait++) {
-    try {
-      Deno.statSync(ready);
-      break;
-    } catch {
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-  }
-  return child;
-}
 
 function setup() {
   const outside = makeTree({ "refs/canary.md": `${TOKEN}\n` });

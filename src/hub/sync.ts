@@ -117,7 +117,7 @@ function outside(from: string, rel: string): SkillrtError {
 
 /** Copies a skill folder into the local root: folders made and files written inside it only. */
 function copyFolder(from: string, root: string, rel: string): void {
-  makeDirsInside(root, rel);
+  makeDirsInside(root, rel, false);
   const to = joinPath(root, rel);
   const within = Deno.realPathSync(to);
   if (!isInside(Deno.realPathSync(root), within)) throw linkRefusal(to);

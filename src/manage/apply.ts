@@ -6,9 +6,9 @@
  * @module
  */
 import { SkillrtError } from "../errors.ts";
-import { dirname, isInside, joinPath, realPathOrUndefined } from "../home/paths.ts";
+import { basename, dirname, isInside, joinPath, realPathOrUndefined } from "../home/paths.ts";
 import { bumpPatch, tryUpdateUsage, type UpdateResult, usageWritePaths } from "../usage/usage.ts";
-import { atomicWrite, linkRefusal } from "./atomic.ts";
+import { atomicWrite, linkRefusal, uniqueTempFor } from "./atomic.ts";
 import type { PreparedChange } from "./actions.ts";
 
 /** The document a successful write prints. */
@@ -65,14 +65,77 @@ export function writeTargets(change: PreparedChange, usageRoot: string): string[
   return paths;
 }
 
+/** The real path of `name` in `parent`, looked for again while `parent` may be swapping. */
+function locate(parent: string, name: string): string | undefined {
+  for (let attempt = 0; attempt < 64; attempt++) {
+    const candidates = [joinPath(parent, name)];
+    try {
+      candidates.push(joinPath(Deno.realPathSync(parent), name));
+    } catch {
+      // Moving: try the path as it is.
+    }
+    for (const candidate of candidates) {
+      try {
+        if (Deno.lstatSync(candidate).isDirectory) return Deno.realPathSync(candidate);
+      } catch {
+        // Not there (now).
+      }
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Makes one missing folder `name` in `parent`, inside `realBase` only: it is made under a
+ * random name, found again by that name and proved inside before it takes its own name,
+ * so a folder on the way swapped for a link never leaves a new folder outside.
+ * @throws {SkillrtError} when the folder would land outside `realBase`.
+ */
+function makeDirInside(realBase: string, parent: string, name: string): void {
+  const temp = basename(uniqueTempFor(joinPath(parent, name)));
+  Deno.mkdirSync(joinPath(parent, temp));
+  const made = locate(parent, temp);
+  if (made === undefined) throw linkRefusal(joinPath(parent, name));
+  if (!isInside(realBase, made)) {
+    Deno.removeSync(made); // ours: a fresh, empty folder with a name nobody could guess
+    throw linkRefusal(joinPath(parent, name));
+  }
+  try {
+    Deno.lstatSync(joinPath(dirname(made), name));
+    Deno.removeSync(made); // made meanwhile by someone else: theirs stays
+  } catch {
+    Deno.renameSync(made, joinPath(dirname(made), name));
+  }
+}
+
+/** Makes `path` in place; one that landed outside `realBase` (a swapped folder) is removed. */
+function makeDirInPlace(realBase: string, path: string): void {
+  Deno.mkdirSync(path);
+  const made = realPathOrUndefined(path);
+  if (made !== undefined && isInside(realBase, made)) return;
+  if (made !== undefined) {
+    try {
+      Deno.removeSync(made);
+    } catch {
+      // Not empty: not ours.
+    }
+  }
+  throw linkRefusal(path);
+}
+
 /**
  * Makes the folders of `rel` below `base` one by one, refusing any existing component
- * that is a symbolic link, so a new folder is never made through a link.
+ * that is a symbolic link, so a new folder is never made through a link. Inside a skill
+ * (`staged`, the default) each new folder is made under a random name and proved inside
+ * first; a new skill's own folder in its root (`staged: false`, the sandbox grants just
+ * that path) is made in place and removed again if it landed outside.
  * @throws {SkillrtError} for a link on the way.
  */
-export function makeDirsInside(base: string, rel: string): void {
+export function makeDirsInside(base: string, rel: string, staged = true): void {
+  const realBase = realPathOrUndefined(base) ?? base;
   let path = base;
   for (const part of rel.split("/").filter((p) => p !== "" && p !== ".")) {
+    const parent = path;
     path = joinPath(path, part);
     let info: Deno.FileInfo | undefined;
     try {
@@ -80,8 +143,11 @@ export function makeDirsInside(base: string, rel: string): void {
     } catch (error) {
       if (!(error instanceof Deno.errors.NotFound)) throw error;
     }
-    if (info === undefined) Deno.mkdirSync(path);
-    else if (info.isSymlink) throw linkRefusal(path);
+    if (info?.isSymlink) throw linkRefusal(path);
+    if (info === undefined) {
+      if (staged) makeDirInside(realBase, parent, part);
+      else makeDirInPlace(realBase, path);
+    }
   }
 }
 
@@ -124,7 +190,9 @@ function removeInside(path: string, within: string, recursive = false): void {
 /** Writes and removes the files of a change, inside its real skill folder only. */
 function applyFiles(change: PreparedChange): void {
   const realRoot = realPathOrUndefined(change.root) ?? change.root;
-  if (change.usage === "create") makeDirsInside(change.root, below(change.root, change.skillDir));
+  if (change.usage === "create") {
+    makeDirsInside(change.root, below(change.root, change.skillDir), false);
+  }
   const realSkill = Deno.realPathSync(change.skillDir);
   if (realSkill === realRoot || !isInside(realRoot, realSkill)) throw linkRefusal(change.skillDir);
   for (const file of change.files) {

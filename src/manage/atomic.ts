@@ -94,7 +94,39 @@ function openTemp(temp: string, fixed: boolean): Deno.FsFile {
 }
 
 /**
+ * Removes the temporary file we opened (`opened`), wherever a swapped folder put it: at
+ * its path, or at the same name in that folder's current real place. Best effort — a
+ * folder swapped back and forth may hide it; it is empty by then (see below).
+ */
+function removeOwnTemp(temp: string, opened: Deno.FileInfo, seenIn: string[]): void {
+  for (let attempt = 0; attempt < 64; attempt++) {
+    const candidates = [temp, ...seenIn.map((dir) => joinPath(dir, basename(temp)))];
+    try {
+      candidates.push(joinPath(Deno.realPathSync(dirname(temp)), basename(temp)));
+    } catch {
+      // The folder is gone or moving: try the path as it is.
+    }
+    for (const candidate of candidates) {
+      try {
+        if (sameFile(Deno.lstatSync(candidate), opened)) {
+          Deno.removeSync(candidate);
+          return;
+        }
+      } catch {
+        // Not there.
+      }
+    }
+  }
+}
+
+/**
  * Writes bytes or text to `path` atomically, never through a symbolic link.
+ *
+ * The temporary file is created exclusively in the real folder of `path`, and proved to
+ * be there (same device and inode, folder still real and inside `within`) before a byte
+ * is written and again before the rename; a rename only ever moves it within that
+ * folder. A folder swapped for a link while this runs therefore never receives content:
+ * at worst the empty temporary file was created through the link, and it is removed.
  * @throws {SkillrtError} when the target or its folder is a link (out of `within`).
  */
 export function atomicWrite(
@@ -108,28 +140,38 @@ export function atomicWrite(
   refuseLink(target);
   const temp = options.fixedTemp ? tempPathFor(target) : uniqueTempFor(target);
   const file = openTemp(temp, options.fixedTemp === true);
-  let renamed = false;
-  try {
-    let off = 0;
-    while (off < bytes.length) off += file.writeSync(bytes.subarray(off));
-    file.syncSync();
-    // The file we wrote is still the one in the checked folder (no folder swapped for a link).
-    const opened = file.statSync();
+  const opened = file.statSync();
+  const seenIn: string[] = []; // where the temporary file's folder really was, for the clean-up
+  const assertPlaced = () => {
+    try {
+      seenIn.push(Deno.realPathSync(dirname(temp)));
+    } catch {
+      // Moving: the check below fails.
+    }
     if (realParent(path, options.within) !== folder || !sameFile(opened, Deno.lstatSync(temp))) {
       throw linkRefusal(path);
     }
+  };
+  let renamed = false;
+  try {
+    assertPlaced();
+    let off = 0;
+    while (off < bytes.length) off += file.writeSync(bytes.subarray(off));
+    file.syncSync();
+    assertPlaced();
     refuseLink(target);
     Deno.renameSync(temp, target);
     renamed = true;
   } finally {
-    file.close();
     if (!renamed) {
       try {
-        Deno.removeSync(temp);
+        file.truncateSync(0); // whatever happened, no content stays behind
       } catch {
-        // Already gone.
+        // Nothing was written.
       }
     }
+    file.close();
+    if (!renamed) removeOwnTemp(temp, opened, seenIn);
   }
 }
 

@@ -118,7 +118,7 @@ function archiveOne(localRoot: string, path: string, name: string): string | und
   }
   const from = joinPath(localRoot, path);
   try {
-    makeDirsInside(localRoot, ".archive");
+    makeDirsInside(localRoot, ".archive", false);
     if (Deno.lstatSync(from).isSymlink) throw linkRefusal(from);
     Deno.renameSync(joinPath(realParent(from, localRoot), basename(from)), target);
     return undefined;
@@ -223,7 +223,7 @@ export async function restoreArchived(
   } catch (error) {
     if (error instanceof SkillrtError) throw error;
   }
-  makeDirsInside(localRoot, dirname(origin)); // never through a link; the sandbox grants just this
+  makeDirsInside(localRoot, dirname(origin), false); // never through a link; granted just this
   Deno.renameSync(source, joinPath(realParent(target, localRoot), basename(target)));
   await updateUsage(localRoot, (map) => {
     Object.assign(entryOf(map, name), {
