@@ -122,15 +122,8 @@ async function runParsed(
     request = seen.request = parsed.request;
     let current: CommandRequest = request;
     if (request.command === "completions") {
-      const [{ buildProgram }, { completionScript }] = await Promise.all([
-        import("./program.ts"),
-        import("./completions.ts"),
-      ]);
-      return {
-        exitCode: 0,
-        stdout: completionScript(buildProgram(version), request.args[0]),
-        stderr: "",
-      };
+      const { completionScript } = await import("./completions.ts");
+      return { exitCode: 0, stdout: completionScript(request.args[0]), stderr: "" };
     }
     let setup: Setup = resolveSetup({ home: request.global.home });
     if (request.command === "sandbox") return await sandbox(request, setup);
