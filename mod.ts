@@ -14,17 +14,19 @@
  * import { SkillRuntime } from "./mod.ts";
  *
  * const runtime = new SkillRuntime({ home: "examples/home" });
- * const map = runtime.list();               // Level 0
+ * const map = await runtime.list(); // Level 0
  * console.log(map.count, map.categories);
  * const skill = await runtime.view("docker-basics"); // Level 1
  * console.log(skill.linked_files?.references);
- * const file = runtime.viewFile("docker-basics", "references/layers.md"); // Level 2
+ * const file = await runtime.viewFile("docker-basics", "references/layers.md"); // Level 2
  * console.log(file.bytes);
  * ```
  *
  * @module
  */
 export {
+  type CatalogOption,
+  type ListOptions,
   type PromptOptions,
   type RuntimeOptions,
   SkillRuntime,

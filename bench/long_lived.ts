@@ -10,32 +10,32 @@ import { SkillRuntime } from "../src/runtime.ts";
 const [home, roundsArg = "5"] = Deno.args;
 const rounds = Number(roundsArg);
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-const time = (f: () => unknown) => {
+const time = async (f: () => unknown) => {
   const t = performance.now();
-  f();
+  await f();
   return performance.now() - t;
 };
 
 const cold: number[] = [];
-for (let i = 0; i < rounds; i++) cold.push(time(() => new SkillRuntime({ home }).list()));
+for (let i = 0; i < rounds; i++) cold.push(await time(() => new SkillRuntime({ home }).list()));
 const rt = new SkillRuntime({ home, watch: true });
 const setupStart = performance.now();
-rt.list({}, await rt.snapshot());
+await rt.list({ catalog: await rt.snapshot() });
 const firstWatched = performance.now() - setupStart;
 const cached: number[] = [];
 for (let i = 0; i < rounds; i++) {
   const t = performance.now();
-  rt.list({}, await rt.snapshot());
+  await rt.list({ catalog: await rt.snapshot() });
   cached.push(performance.now() - t);
 }
-const visible = rt.list().skills[0].name;
+const visible = (await rt.list()).skills[0].name;
 const probe = rt.catalog().index().entries.get(visible)!.record;
 const original = Deno.readTextFileSync(probe.file);
 Deno.writeTextFileSync(
   probe.file,
   original.replace(/^description: .*$/m, "description: edited by the benchmark"),
 );
-const seen = rt.list({}, await rt.snapshot()).skills.some((s) =>
+const seen = (await rt.list({ catalog: await rt.snapshot() })).skills.some((s) =>
   s.description === "edited by the benchmark"
 );
 Deno.writeTextFileSync(probe.file, original);

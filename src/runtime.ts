@@ -28,7 +28,7 @@ import { WatchedCache } from "./scan/watch_cache.ts";
 import { readUsageCounts } from "./usage/read_usage.ts";
 import { bumpView, tryUpdateUsage } from "./usage/usage.ts";
 import { type FileResult, type ReadFile, readSkillFile } from "./files/file_view.ts";
-import { openSkillFile, reachOf, realRootsOf } from "./scan/containment.ts";
+import { openSkillFile, reachOf } from "./scan/containment.ts";
 import { dotenvNames } from "./view/env_vars.ts";
 import { type LoadedSkill, loadSkill, type ViewResult } from "./view/view.ts";
 import { invocationMessage, type InvokeResult } from "./view/invoke.ts";
@@ -82,8 +82,25 @@ export interface RuntimeOptions extends SetupOptions {
   processGroups?: ProcessGroups;
 }
 
+/**
+ * The catalog a call reads. Every operation takes one in its options; without it, a call
+ * reads the runtime's current catalog ({@linkcode SkillRuntime.snapshot}): with
+ * `watch: true` one catalog kept fresh by the watcher and shared by every call, otherwise
+ * a fresh scan.
+ */
+export interface CatalogOption {
+  /** Read this catalog (several calls of one command share one). */
+  catalog?: Catalog;
+}
+
+/** Options of {@linkcode SkillRuntime.list}. */
+export interface ListOptions extends CatalogOption {
+  /** Only skills of this top-level category. */
+  category?: string;
+}
+
 /** Options of {@linkcode SkillRuntime.view} and {@linkcode SkillRuntime.invoke}. */
-export interface ViewOptions {
+export interface ViewOptions extends CatalogOption {
   /** Refuse a skill whose content has warnings ([V-6]). */
   strict?: boolean;
   /** Text for `$ARGUMENTS`, `$ARGUMENTS[N]` and `$N` ([P-5]). */
@@ -91,7 +108,7 @@ export interface ViewOptions {
 }
 
 /** Options of {@linkcode SkillRuntime.prompt}. */
-export interface PromptOptions {
+export interface PromptOptions extends CatalogOption {
   /** `xml` (default), `markdown` or `json`. */
   format?: PromptFormat;
   /** Largest size in characters; descriptions of the least-used skills go first. */
@@ -112,6 +129,7 @@ export class SkillRuntime {
   }
 
   #cache?: WatchedCache | null;
+  #current?: { catalog: Catalog; version: number };
 
   /** A fresh catalog: every call sees the skills as they are now. */
   catalog(): Catalog {
@@ -135,13 +153,42 @@ export class SkillRuntime {
     }
     if (this.#cache === null) return this.catalog();
     await this.#cache.settle();
-    return new Catalog(this.setup, this.#cache);
+    // Nothing changed since the last call: the same catalog, its index already built.
+    const version = this.#cache.version;
+    if (this.#current?.version === version) return this.#current.catalog;
+    const catalog = new Catalog(this.setup, this.#cache);
+    this.#current = { catalog, version };
+    return catalog;
+  }
+
+  /**
+   * The catalog a call reads: the one it was given, else the current one — the watched
+   * catalog with `watch: true`; otherwise a fresh one, scanned whole up front (on two
+   * threads with a helper) for calls that read every root, lazily for the rest.
+   */
+  #catalogOf(options: CatalogOption, whole = false): Promise<Catalog> {
+    if (options.catalog) return Promise.resolve(options.catalog);
+    return this.options.watch || whole ? this.snapshot() : Promise.resolve(this.catalog());
+  }
+
+  /**
+   * Calls `listener` (debounced) whenever the skills change — with `watch: true` only;
+   * returns the function that stops it. The MCP server sends `list_changed` from it.
+   */
+  onChange(listener: () => void): () => void {
+    if (!this.options.watch) return () => {};
+    if (this.#cache === undefined) {
+      const roots = [...this.setup.roots, ...this.setup.plugins].map((r) => r.path);
+      this.#cache = WatchedCache.open(roots, this.options.watchSentinel) ?? null;
+    }
+    return this.#cache?.onChange(listener) ?? (() => {});
   }
 
   /** Stops the file watchers of `watch: true`. */
   close(): void {
     this.#cache?.close();
     this.#cache = undefined;
+    this.#current = undefined;
   }
 
   /** The facts that decide who is visible at Level 0. */
@@ -158,14 +205,18 @@ export class SkillRuntime {
   }
 
   /** Level 0: every visible skill, optionally of one category ([L0-1]). */
-  list(options: { category?: string } = {}, catalog: Catalog = this.catalog()): ListResult {
+  async list(options: ListOptions = {}): Promise<ListResult> {
+    const catalog = await this.#catalogOf(options, true);
     return listSkills(catalog.index(), this.visibility(), options.category);
   }
 
   /** Level 0, coarse: one entry per category with counts and descriptions ([L0-6]). */
-  categories(): { success: true; categories: CategoryInfo[]; count: number } {
-    const realRoots = realRootsOf(this.setup);
-    return listCategories(this.catalog().index(), this.visibility(), (root, category) => {
+  async categories(
+    options: CatalogOption = {},
+  ): Promise<{ success: true; categories: CategoryInfo[]; count: number }> {
+    const catalog = await this.#catalogOf(options, true);
+    const realRoots = catalog.realRoots;
+    return listCategories(catalog.index(), this.visibility(), (root, category) => {
       const file = joinPath(root, category, "DESCRIPTION.md");
       const source = this.setup.roots.find((r) => r.path === root)?.source ?? "plugin";
       try {
@@ -183,13 +234,14 @@ export class SkillRuntime {
   }
 
   /** Level 0, ranked: skills matching a query, best first ([L0-7]). */
-  search(query: string, catalog: Catalog = this.catalog()): ListResult {
+  async search(query: string, options: CatalogOption = {}): Promise<ListResult> {
+    const catalog = await this.#catalogOf(options, true);
     return searchSkills(catalog.index(), this.visibility(), query);
   }
 
   /** The Level-0 block for a system prompt ([L0-8]). */
-  prompt(options: PromptOptions = {}, catalog: Catalog = this.catalog()): PromptResult {
-    const index = catalog.index();
+  async prompt(options: PromptOptions = {}): Promise<PromptResult> {
+    const index = (await this.#catalogOf(options, true)).index();
     const uses = readUsageCounts(this.setup.local_root); // the home's counters ([U-1])
     const skills = visibleSkills(index, this.visibility()).map((s) => ({
       name: s.name,
@@ -201,7 +253,12 @@ export class SkillRuntime {
   }
 
   /** Resolves a name to one skill, refusing disabled skills ([R-1..5], [L0-4]). */
-  resolve(name: string, catalog: Catalog = this.catalog()): Resolved {
+  async resolve(name: string, options: CatalogOption = {}): Promise<Resolved> {
+    return this.resolveIn(name, await this.#catalogOf(options));
+  }
+
+  /** {@linkcode resolve} in a given catalog, without waiting (for callers that hold one). */
+  resolveIn(name: string, catalog: Catalog): Resolved {
     const resolved = resolveSkill(name, catalog);
     if (this.visibility().disabled.has(resolved.record.name)) {
       throw new SkillrtError(`Skill '${resolved.record.name}' is disabled.`, {
@@ -277,17 +334,14 @@ export class SkillRuntime {
    * Resolves and loads one skill at Level 1. Pass one `catalog` to several loads (a
    * bundle's members) so that each root is walked once for all of them.
    */
-  async load(
-    name: string,
-    options: ViewOptions = {},
-    catalog: Catalog = this.catalog(),
-  ): Promise<LoadedSkill> {
+  async load(name: string, options: ViewOptions = {}): Promise<LoadedSkill> {
+    const catalog = await this.#catalogOf(options);
     // A bare name walks the first root; with a helper, that walk is shared ([PERF-2]).
     const first = this.setup.roots[0];
     if (first && this.options.scanHelper && walksRoot(first, name.replace(/\/+$/, ""))) {
       await catalog.prefetch(this.options.scanHelper, [first]);
     }
-    const resolved = this.resolve(name, catalog);
+    const resolved = this.resolveIn(name, catalog);
     const plugin = resolved.plugin;
     const siblings = plugin
       ? catalog.root(plugin).records.map((r: SkillRecord) =>
@@ -336,13 +390,13 @@ export class SkillRuntime {
     const bundle = loadBundles(this.setup.home).bundles.find((b) => b.name === name);
     if (bundle) {
       const members: MemberOutcome[] = [];
-      const catalog = this.catalog(); // One walk of each root for all the members.
+      const catalog = await this.#catalogOf(options); // One walk of each root for all members.
       for (const member of bundle.skills) {
         try {
           members.push({
             name: member,
             status: "loaded",
-            loaded: await this.load(member, options, catalog),
+            loaded: await this.load(member, { ...options, catalog }),
           });
         } catch (error) {
           members.push(classifyMemberError(member, error));
@@ -356,14 +410,14 @@ export class SkillRuntime {
   }
 
   /** Level 2: one file inside a skill ([F-1..3]). */
-  viewFile(name: string, path: string): FileResult {
-    return this.readFile(name, path).result;
+  async viewFile(name: string, path: string, options: CatalogOption = {}): Promise<FileResult> {
+    return (await this.readFile(name, path, options)).result;
   }
 
   /** Level 2 with the bytes: one file inside a skill, read once through one checked handle ([S-9]). */
-  readFile(name: string, path: string): ReadFile {
-    const catalog = this.catalog();
-    const resolved = this.resolve(name, catalog);
+  async readFile(name: string, path: string, options: CatalogOption = {}): Promise<ReadFile> {
+    const catalog = await this.#catalogOf(options);
+    const resolved = this.resolveIn(name, catalog);
     return readSkillFile(resolved, path, this.setup.config.max_file_bytes, catalog.realRoots);
   }
 }

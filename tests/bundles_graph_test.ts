@@ -152,12 +152,12 @@ Deno.test("[B-2][PERF-2] loads given one catalog share one walk of each root (a 
   });
   const rt = new SkillRuntime({ home, env: () => undefined });
   const shared = rt.catalog();
-  equal((await rt.load("alpha", {}, shared)).view.name, "alpha");
+  equal((await rt.load("alpha", { catalog: shared })).view.name, "alpha");
   // A skill added after the first load is not in the walk the shared catalog already made…
   Deno.mkdirSync(`${home}/skills/team/gamma`);
   Deno.writeTextFileSync(`${home}/skills/team/gamma/SKILL.md`, skill("gamma", "G"));
-  equal((await rt.load("beta", {}, shared)).view.name, "beta");
-  await rejects(() => rt.load("gamma", {}, shared), /Skill 'gamma' not found/);
+  equal((await rt.load("beta", { catalog: shared })).view.name, "beta");
+  await rejects(() => rt.load("gamma", { catalog: shared }), /Skill 'gamma' not found/);
   // …while a load of its own walks again and finds it.
   equal((await rt.load("gamma")).view.name, "gamma");
 });

@@ -40,7 +40,7 @@ Deno.test("[C-1] global options stand before or after the command; --version; --
 
 Deno.test("[C-2] --json prints exactly one JSON document, equal to the library's result", async () => {
   const r = await cliJson(["--home", DEMO_HOME, "list"]);
-  deepEqual(r.json, JSON.parse(JSON.stringify(new SkillRuntime({ home: DEMO_HOME }).list())));
+  deepEqual(r.json, JSON.parse(JSON.stringify(await new SkillRuntime({ home: DEMO_HOME }).list())));
   equal(r.json.count, 11);
   deepEqual(r.json.categories, ["devops", "research", "writing"]);
   const v = await cliJson(["--home", DEMO_HOME, "view", "docker-basics"]);

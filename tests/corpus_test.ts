@@ -22,7 +22,7 @@ Deno.test(
   needsCorpus(
     "[corpus] all 207 real skills are scanned: each SKILL.md is listed or explained by a diagnostic",
   ),
-  () => {
+  async () => {
     const home = corpusHome();
     const files = skillFiles(`${home}/skills`);
     equal(files.length, 207);
@@ -30,7 +30,7 @@ Deno.test(
       home,
       host: { platform: "linux", environments: [], env_names: [], cwd: home },
     });
-    const list = rt.list();
+    const list = await rt.list();
     const index = rt.catalog().index();
     const listedFiles = new Set<string>();
     for (const s of list.skills) {
@@ -71,11 +71,11 @@ Deno.test(
       host: { platform: "linux", environments: [], env_names: [], cwd: home },
     });
     let files = 0;
-    for (const s of rt.list().skills) {
+    for (const s of (await rt.list()).skills) {
       const v = await rt.view(s.name);
       equal(v.name, s.name);
       for (const ref of v.linked_files?.references ?? []) {
-        const f = rt.viewFile(s.name, ref);
+        const f = await rt.viewFile(s.name, ref);
         equal(f.bytes, new TextEncoder().encode(f.content!).length);
         files++;
       }

@@ -6,14 +6,14 @@ import { makeTree, skill, testHost } from "./helpers.ts";
 
 const host = (cwd: string, environments: string[] = []) => testHost(cwd, { environments });
 
-Deno.test("[L0-1] list JSON: exact fields, sorted by (category, name), categories sorted without nulls", () => {
+Deno.test("[L0-1] list JSON: exact fields, sorted by (category, name), categories sorted without nulls", async () => {
   const home = makeTree({
     "skills/z-top/SKILL.md": skill("z-top", "Z"),
     "skills/b/two/SKILL.md": skill("two", "Two", "tags: [t1, t2]\n"),
     "skills/b/one/SKILL.md": skill("one", "One"),
     "skills/a/three/SKILL.md": skill("three", "Three"),
   });
-  const doc = new SkillRuntime({ home, host: host(home) }).list();
+  const doc = await new SkillRuntime({ home, host: host(home) }).list();
   deepEqual(doc, {
     success: true,
     skills: [
@@ -27,14 +27,16 @@ Deno.test("[L0-1] list JSON: exact fields, sorted by (category, name), categorie
     hint: "Use skill_view(name) to see full content, tags, and linked files",
   });
   deepEqual(
-    new SkillRuntime({ home, host: host(home) }).list({ category: "b" }).skills.map((s) => s.name),
+    (await new SkillRuntime({ home, host: host(home) }).list({ category: "b" })).skills.map((s) =>
+      s.name
+    ),
     ["one", "two"],
   );
 });
 
-Deno.test("[L0-1] an empty home lists nothing with the exact message", () => {
+Deno.test("[L0-1] an empty home lists nothing with the exact message", async () => {
   const home = makeTree({ "config.yaml": "" });
-  deepEqual(new SkillRuntime({ home, host: host(home) }).list(), {
+  deepEqual(await new SkillRuntime({ home, host: host(home) }).list(), {
     success: true,
     skills: [],
     categories: [],
@@ -57,8 +59,8 @@ Deno.test("[L0-3] environments: any match shows, unknown tags match, absent mean
   equal(environmentMatches({ environments: ["docker", "kanban"] }, ["kanban"]), true);
   equal(environmentMatches({ environments: ["spaceship"] }, []), true);
   const home = makeTree({ "skills/d/SKILL.md": skill("d", "D", "environments: [docker]\n") });
-  equal(new SkillRuntime({ home, host: host(home) }).list().count, 0);
-  equal(new SkillRuntime({ home, host: host(home, ["docker"]) }).list().count, 1);
+  equal((await new SkillRuntime({ home, host: host(home) }).list()).count, 0);
+  equal((await new SkillRuntime({ home, host: host(home, ["docker"]) }).list()).count, 1);
   equal((await new SkillRuntime({ home, host: host(home) }).view("d")).name, "d"); // list only, not view
 });
 
@@ -70,23 +72,23 @@ Deno.test("[L0-4] disabled and platform_disabled hide from list; view refuses wi
     "config.yaml": "skills:\n  disabled: [a]\n  platform_disabled:\n    telegram: [b]\n",
   });
   deepEqual(
-    new SkillRuntime({ home, host: host(home), env: () => undefined }).list().skills.map((s) =>
-      s.name
-    ),
+    (await new SkillRuntime({ home, host: host(home), env: () => undefined }).list()).skills.map((
+      s,
+    ) => s.name),
     ["b", "c"],
   );
   deepEqual(
-    new SkillRuntime({ home, host: host(home), platform: "telegram" }).list().skills.map((s) =>
-      s.name
-    ),
+    (await new SkillRuntime({ home, host: host(home), platform: "telegram" }).list()).skills.map((
+      s,
+    ) => s.name),
     ["c"],
   );
   deepEqual(
-    new SkillRuntime({
+    (await new SkillRuntime({
       home,
       host: host(home),
       env: (n) => (n === "HERMES_PLATFORM" ? "telegram" : undefined),
-    }).list().skills.map((s) => s.name),
+    }).list()).skills.map((s) => s.name),
     ["c"],
   );
   let message = "";
@@ -109,15 +111,18 @@ Deno.test("[L0-5] conditions apply only when availability is given, and never bl
   const home = makeTree({
     "skills/w/SKILL.md": skill("w", "W", "metadata:\n  hermes:\n    requires_toolsets: [web]\n"),
   });
-  equal(new SkillRuntime({ home, host: host(home), toolsets: ["terminal"] }).list().count, 0);
-  equal(new SkillRuntime({ home, host: host(home) }).list().count, 1);
+  equal(
+    (await new SkillRuntime({ home, host: host(home), toolsets: ["terminal"] }).list()).count,
+    0,
+  );
+  equal((await new SkillRuntime({ home, host: host(home) }).list()).count, 1);
   equal(
     (await new SkillRuntime({ home, host: host(home), toolsets: ["terminal"] }).view("w")).name,
     "w",
   );
 });
 
-Deno.test("[L0-6] categories with counts and DESCRIPTION.md (frontmatter, else first body line)", () => {
+Deno.test("[L0-6] categories with counts and DESCRIPTION.md (frontmatter, else first body line)", async () => {
   const home = makeTree({
     "skills/dev/a/SKILL.md": skill("a", "A"),
     "skills/dev/b/SKILL.md": skill("b", "B"),
@@ -126,7 +131,7 @@ Deno.test("[L0-6] categories with counts and DESCRIPTION.md (frontmatter, else f
     "skills/ops/DESCRIPTION.md": "# Ops\n\nOperations work.\n",
     "skills/misc/d/SKILL.md": skill("d", "D"),
   });
-  deepEqual(new SkillRuntime({ home, host: host(home) }).categories(), {
+  deepEqual(await new SkillRuntime({ home, host: host(home) }).categories(), {
     success: true,
     categories: [
       { category: "dev", count: 2, description: "Developer tools" },
@@ -137,23 +142,23 @@ Deno.test("[L0-6] categories with counts and DESCRIPTION.md (frontmatter, else f
   });
 });
 
-Deno.test("[L0-7] search ranks name over tags over description, with scores", () => {
+Deno.test("[L0-7] search ranks name over tags over description, with scores", async () => {
   const home = makeTree({
     "skills/a/SKILL.md": skill("docker", "Containers"),
     "skills/b/SKILL.md": skill("compose", "Multi-service", "tags: [docker]\n"),
     "skills/c/SKILL.md": skill("k8s", "Runs docker images in pods"),
     "skills/d/SKILL.md": skill("git", "Version control"),
   });
-  const doc = new SkillRuntime({ home, host: host(home) }).search("DOCKER");
+  const doc = await new SkillRuntime({ home, host: host(home) }).search("DOCKER");
   deepEqual(doc.skills.map((s) => s.name), ["docker", "compose", "k8s"]);
   ok(doc.skills[0].score! > doc.skills[1].score! && doc.skills[1].score! > doc.skills[2].score!);
   equal(doc.count, 3);
 });
 
-Deno.test("[L0-8] prompt xml is byte-compatible with skills-ref to-prompt (HTML-escaped)", () => {
+Deno.test("[L0-8] prompt xml is byte-compatible with skills-ref to-prompt (HTML-escaped)", async () => {
   const home = makeTree({ "skills/a/SKILL.md": skill("a", `Use <b> & "quotes" 'here'`) });
   const rt = new SkillRuntime({ home, host: host(home) });
-  const doc = rt.prompt();
+  const doc = await rt.prompt();
   const loc = `${Deno.realPathSync(home)}/skills/a/SKILL.md`;
   equal(
     doc.prompt,
@@ -164,7 +169,7 @@ Deno.test("[L0-8] prompt xml is byte-compatible with skills-ref to-prompt (HTML-
   equal(buildPrompt([], "xml").prompt, "<available_skills>\n</available_skills>");
 });
 
-Deno.test("[L0-8] over budget, descriptions of the least-used skills go first, never names", () => {
+Deno.test("[L0-8] over budget, descriptions of the least-used skills go first, never names", async () => {
   const home = makeTree({
     "skills/a/SKILL.md": skill("a", "A".repeat(100)),
     "skills/b/SKILL.md": skill("b", "B".repeat(100)),
@@ -176,12 +181,12 @@ Deno.test("[L0-8] over budget, descriptions of the least-used skills go first, n
     }),
   });
   const rt = new SkillRuntime({ home, host: host(home) });
-  const full = rt.prompt({ format: "markdown" });
-  const doc = rt.prompt({ format: "markdown", budgetChars: full.chars - 50 });
+  const full = await rt.prompt({ format: "markdown" });
+  const doc = await rt.prompt({ format: "markdown", budgetChars: full.chars - 50 });
   deepEqual(doc.descriptions_dropped, ["b"]);
   equal(doc.over_budget, false);
   ok(doc.chars <= full.chars - 50);
-  const tiny = rt.prompt({ format: "json", budgetChars: 10 });
+  const tiny = await rt.prompt({ format: "json", budgetChars: 10 });
   deepEqual(tiny.descriptions_dropped, ["b", "c", "a"]);
   equal(tiny.over_budget, true);
   deepEqual(JSON.parse(tiny.prompt).available_skills.map((s: { name: string }) => s.name), [

@@ -105,11 +105,16 @@ Deno.test("[MCP-1] no writes without --allow-writes; with it and write approval 
     ok(
       !(await readOnly.listTools()).tools.some((t: { name: string }) => t.name === "skill_manage"),
     );
+    // Not offered without --allow-writes: an unknown tool, a JSON-RPC -32602 error.
     const refused = await readOnly.callTool({
       name: "skill_manage",
       arguments: { action: "delete", name: "hello" },
-    });
-    equal(refused.isError, true);
+    }).then(() => undefined, (e: { code: number; message: string }) => e);
+    equal(refused?.code, -32602);
+    equal(
+      refused?.message,
+      "MCP error -32602: Unknown tool 'skill_manage'; the tools are skills_list, skill_view, skills_search.",
+    );
     ok(Deno.statSync(`${home}/skills/hello/SKILL.md`).isFile);
   } finally {
     await readOnly.close();

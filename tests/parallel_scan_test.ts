@@ -205,11 +205,11 @@ Deno.test("[PERF-1][X-1] the CLI's list, search and prompt with the helper match
   const runtime = new SkillRuntime({ home, env: () => undefined });
   const list = await cli(["--home", home, "list", "--json"]);
   equal(list.code, 0, list.stderr);
-  deepEqual(JSON.parse(list.stdout), runtime.list());
+  deepEqual(JSON.parse(list.stdout), await runtime.list());
   const search = await cli(["--home", home, "search", "s-1", "--json"]);
-  deepEqual(JSON.parse(search.stdout), runtime.search("s-1"));
+  deepEqual(JSON.parse(search.stdout), await runtime.search("s-1"));
   const prompt = await cli(["--home", home, "prompt", "--format", "json", "--json"]);
-  deepEqual(JSON.parse(prompt.stdout), runtime.prompt({ format: "json" }));
+  deepEqual(JSON.parse(prompt.stdout), await runtime.prompt({ format: "json" }));
 });
 
 Deno.test("[PERF-2][R-2] walksRoot: only a bare name with no folder or flat file at the top walks the root", () => {

@@ -225,7 +225,7 @@ Deno.test("[F-1..3] Level 2: traversal, absolute, symlink escape, not found, bin
   Deno.writeTextFileSync(`${home}/skills/s/references/big.md`, "x".repeat(3000));
   const before = snapshot(home, USAGE_FILES);
   const rt = new SkillRuntime({ home, host: host(home) });
-  deepEqual(rt.viewFile("s", "references/a.md"), {
+  deepEqual(await rt.viewFile("s", "references/a.md"), {
     success: true,
     name: "s",
     file: "references/a.md",
@@ -255,7 +255,7 @@ Deno.test("[F-1..3] Level 2: traversal, absolute, symlink escape, not found, bin
     scripts: [],
     other: ["notes.txt"],
   });
-  const bin = rt.viewFile("s", "assets/bin.dat");
+  const bin = await rt.viewFile("s", "assets/bin.dat");
   const digest = new Uint8Array(
     await crypto.subtle.digest("SHA-256", new Uint8Array([1, 2, 0, 3])),
   );
@@ -270,7 +270,7 @@ Deno.test("[F-1..3] Level 2: traversal, absolute, symlink escape, not found, bin
     binary: true,
     sha256: hex,
   });
-  equal(rt.viewFile("s", "assets/latin1.txt").binary, true);
+  equal((await rt.viewFile("s", "assets/latin1.txt")).binary, true);
   equal(
     (await errorOf(() => rt.viewFile("s", "references/big.md"))).error,
     "File 'references/big.md' is 3000 bytes; the limit is 2000 bytes.",

@@ -193,7 +193,7 @@ Deno.test("[X-4] in-process with narrow permissions, an unreadable root degrades
   const real = Deno.realPathSync(home);
   const script = `import { SkillRuntime } from "${REPO}/mod.ts";
 const rt = new SkillRuntime({ home: "${real}" });
-console.log(JSON.stringify({ names: rt.list().skills.map((s) => s.name), problems: rt.setup.problems.map((p) => p.code) }));`;
+console.log(JSON.stringify({ names: (await rt.list()).skills.map((s) => s.name), problems: rt.setup.problems.map((p) => p.code) }));`;
   const file = `${real}/probe.ts`;
   Deno.writeTextFileSync(file, script);
   const out = await new Deno.Command(Deno.execPath(), {

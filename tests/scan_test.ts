@@ -44,14 +44,17 @@ Deno.test("[S-3] a missing root is skipped quietly; an unreadable file is a diag
   equal(walkRoot("/nonexistent/root", "/nonexistent/root").diagnostics.length, 0);
 });
 
-Deno.test("[S-4] no index on disk: an edit is visible to the very next list", () => {
+Deno.test("[S-4] no index on disk: an edit is visible to the very next list", async () => {
   const home = makeTree({ "skills/a/SKILL.md": skill("a", "first") });
   const rt = new SkillRuntime({ home, host: host(home) });
-  equal(rt.list().skills[0].description, "first");
+  equal((await rt.list()).skills[0].description, "first");
   Deno.writeTextFileSync(`${home}/skills/a/SKILL.md`, skill("a", "second"));
   Deno.mkdirSync(`${home}/skills/b`);
   Deno.writeTextFileSync(`${home}/skills/b/SKILL.md`, skill("b", "new"));
-  deepEqual(rt.list().skills.map((s) => [s.name, s.description]), [["a", "second"], ["b", "new"]]);
+  deepEqual((await rt.list()).skills.map((s) => [s.name, s.description]), [["a", "second"], [
+    "b",
+    "new",
+  ]]);
 });
 
 Deno.test("[S-1][S-7][R-3] higher-precedence root wins; the other is shadowed; same-root duplicates are ambiguous in list and view", async () => {
@@ -63,7 +66,7 @@ Deno.test("[S-1][S-7][R-3] higher-precedence root wins; the other is shadowed; s
     "config.yaml": "skills:\n  external_dirs: [ext]\n",
   });
   const rt = new SkillRuntime({ home, host: host(home) });
-  const list = rt.list();
+  const list = await rt.list();
   const docker = list.skills.find((s) => s.name === "docker")!;
   equal(docker.ambiguous, true);
   deepEqual(docker.matches, ["dev/docker", "ops/docker"]);
@@ -97,11 +100,11 @@ Deno.test("[S-8] legacy flat skills are viewable by name but not listed", async 
     "skills/a/SKILL.md": skill("a", "A"),
   });
   const rt = new SkillRuntime({ home, host: host(home) });
-  deepEqual(rt.list().skills.map((s) => s.name), ["a"]);
+  deepEqual((await rt.list()).skills.map((s) => s.name), ["a"]);
   const v = await rt.view("notes");
   equal(v.content, "# Notes\n\nFlat skill body.\n");
   equal(v.linked_files, null);
   equal((await rt.view("old")).description, "Old body.");
-  equal(rt.viewFile("notes", "anything.md").content, "# Notes\n\nFlat skill body.\n");
+  equal((await rt.viewFile("notes", "anything.md")).content, "# Notes\n\nFlat skill body.\n");
   ok((await rt.view("cat/old")).content.includes("Old body."));
 });

@@ -22,7 +22,7 @@ function setup() {
   return { home, outside, dir: `${home}/ext/race` };
 }
 
-Deno.test("[S-9] the library refuses a link out of an external skill at Level 2 and in summaries", () => {
+Deno.test("[S-9] the library refuses a link out of an external skill at Level 2 and in summaries", async () => {
   const { home, outside, dir } = setup();
   try {
     Deno.renameSync(`${dir}/references`, `${dir}/references.real`);
@@ -30,7 +30,7 @@ Deno.test("[S-9] the library refuses a link out of an external skill at Level 2 
     const rt = new SkillRuntime({ home, host: testHost(home) });
     let error = "";
     try {
-      rt.viewFile("race", "references/canary.md");
+      await rt.viewFile("race", "references/canary.md");
     } catch (e) {
       error = (e as Error).message;
     }
@@ -60,7 +60,7 @@ Deno.test(`[S-9] a references/ swapped for a link outside the roots by another p
     const leaks: string[] = [];
     for (let i = 0; i < TRIES; i++) {
       try {
-        const content = rt.viewFile("race", "references/canary.md").content ?? "";
+        const content = (await rt.viewFile("race", "references/canary.md")).content ?? "";
         if (content.includes(TOKEN)) leaks.push(`try ${i}: viewFile`);
         else served++;
       } catch (error) {
@@ -98,7 +98,7 @@ Deno.test(`[S-9] a skill folder swapped for a link to a skill outside the roots 
     let listed = 0, viewed = 0;
     const leaks: string[] = [];
     for (let i = 0; i < TRIES; i++) {
-      const list = JSON.stringify(rt.list());
+      const list = JSON.stringify(await rt.list());
       if (list.includes(TOKEN)) leaks.push(`try ${i}: list`);
       if (list.includes('"race"')) listed++;
       try {

@@ -12,11 +12,11 @@ function runtime(home: string): SkillRuntime {
   return new SkillRuntime({ home, host: testHost(home) });
 }
 
-Deno.test("[S-5][S-7][S-2][S-8] the traps home: every SKILL.md listed or explained, cut descriptions, ambiguity, shadowing", () => {
+Deno.test("[S-5][S-7][S-2][S-8] the traps home: every SKILL.md listed or explained, cut descriptions, ambiguity, shadowing", async () => {
   const home = copyTree(TRAPS);
   try {
     const rt = runtime(home);
-    const list = rt.list();
+    const list = await rt.list();
     const index = rt.catalog().index();
     deepEqual(list.skills.map((s) => s.name), [
       "dup",
@@ -54,12 +54,12 @@ Deno.test("[V-1][F-1][F-3][S-8] the traps home views at Level 1 and 2, the flat 
   const home = copyTree(TRAPS);
   try {
     const rt = runtime(home);
-    for (const s of rt.list().skills.filter((s) => !s.ambiguous)) {
+    for (const s of (await rt.list()).skills.filter((s) => !s.ambiguous)) {
       equal((await rt.view(s.name)).name, s.name);
     }
     const refs = await rt.view("refs");
     deepEqual(refs.linked_files?.references, ["references/a.md", "references/b.md"]);
-    const a = rt.viewFile("refs", "references/a.md");
+    const a = await rt.viewFile("refs", "references/a.md");
     deepEqual([a.content, a.bytes], ["# A\n\nFirst reference.\n", 22]);
     ok((await rt.view("flat")).content.startsWith("# Flat"));
     await rt.view("alpha/dup"); // an ambiguous name loads by its path

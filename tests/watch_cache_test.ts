@@ -21,15 +21,24 @@ Deno.test("[PERF-3][S-4] a watching runtime reuses unchanged roots and shows eve
     equal((await rt.snapshot()).index().records[0], first.records[0]);
     for (let i = 1; i <= 20; i++) {
       Deno.writeTextFileSync(`${home}/skills/dev/a/SKILL.md`, skill("a", `A${i}`));
-      const listed = rt.list({}, await rt.snapshot());
+      const listed = await rt.list({ catalog: await rt.snapshot() });
       equal(listed.skills.find((s) => s.name === "a")!.description, `A${i}`, `edit ${i} not seen`);
     }
     Deno.mkdirSync(`${home}/skills/dev/new`);
     Deno.writeTextFileSync(`${home}/skills/dev/new/SKILL.md`, skill("new", "N"));
-    deepEqual(rt.list({}, await rt.snapshot()).skills.map((s) => s.name), ["c", "a", "b", "new"]);
+    deepEqual((await rt.list({ catalog: await rt.snapshot() })).skills.map((s) => s.name), [
+      "c",
+      "a",
+      "b",
+      "new",
+    ]);
     Deno.removeSync(`${home}/skills/dev/b`, { recursive: true });
     Deno.renameSync(`${home}/ext/c`, `${home}/ext/renamed`);
-    deepEqual(rt.list({}, await rt.snapshot()).skills.map((s) => s.name), ["c", "a", "new"]);
+    deepEqual((await rt.list({ catalog: await rt.snapshot() })).skills.map((s) => s.name), [
+      "c",
+      "a",
+      "new",
+    ]);
     // The external root changed, the local one did not: its records are reused.
     const before = (await rt.snapshot()).index().records.find((r) => r.name === "a");
     Deno.writeTextFileSync(`${home}/ext/renamed/SKILL.md`, skill("c", "C2"));

@@ -13,6 +13,7 @@ import { pendingDir } from "../approval/pending.ts";
 import { type PermissionPlan, planFor } from "../sandbox/plan.ts";
 import { checkWrites } from "../sandbox/write_guard.ts";
 import { startWorker } from "../sandbox/run_worker.ts";
+import { readLine } from "../mcp/jsonrpc_line.ts";
 import { writeAll } from "./write_all.ts";
 import type { CommandRequest, Outcome } from "./request.ts";
 
@@ -65,15 +66,12 @@ export async function serveMcp(
       const line = buffer.slice(0, nl).replace(/\r$/, "");
       buffer = buffer.slice(nl + 1);
       if (line.trim() === "") continue;
-      let message: JSONRPCMessage;
-      try {
-        message = JSON.parse(line);
-      } catch {
-        Deno.stderr.writeSync(
-          new TextEncoder().encode("skillrt: Ignored an MCP input line that is not JSON.\n"),
-        );
+      const verdict = readLine(line);
+      if ("reply" in verdict) {
+        writeLine(verdict.reply); // not a JSON-RPC message: an error back, and carry on
         continue;
       }
+      const message = verdict.message;
       if ("id" in message && "method" in message) open.add(message.id);
       worker.post({ kind: "mcp", message });
     }

@@ -45,6 +45,10 @@ export interface SkillsConfig {
   max_dirs: number;
   /** Largest file served at Level 2, in bytes ([F-3]). */
   max_file_bytes: number;
+  /** MCP `skills_list` without a category answers with the category map over this many skills ([PERF-5]). */
+  mcp_list_max_skills: number;
+  /** … or over this many characters of JSON. */
+  mcp_list_max_chars: number;
 }
 
 /** The default inline-shell allow list of [P-4]. */
@@ -69,6 +73,8 @@ export function defaultConfig(): SkillsConfig {
     max_depth: DEFAULT_WALK_LIMITS.maxDepth,
     max_dirs: DEFAULT_WALK_LIMITS.maxDirs,
     max_file_bytes: 1024 * 1024,
+    mcp_list_max_skills: 200,
+    mcp_list_max_chars: 40_000,
   };
 }
 
@@ -187,6 +193,8 @@ export function parseConfig(text: string, file = "config.yaml"): LoadedConfig {
   int("max_depth", 0);
   int("max_dirs", 1);
   int("max_file_bytes", 1);
+  int("mcp_list_max_skills", 1);
+  int("mcp_list_max_chars", 1);
   for (const key of ["config", "hub"] as const) {
     const v = skills[key];
     if (isMapping(v)) config[key] = v;

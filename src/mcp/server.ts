@@ -1,105 +1,45 @@
 /**
- * The MCP server ([MCP-1]): tools `skills_list`, `skill_view`, `skills_search` (and, with
- * `--allow-writes`, `skill_manage`), every skill as a prompt (its invocation message) and
- * as resources `skill://<name>` and `skill://<name>/<path>`. Each request reads the skills
- * afresh, so edits show without a restart.
+ * The MCP server ([MCP-1], [PERF-5]): tools `skills_list`, `skill_view`, `skills_search`
+ * (and, with `--allow-writes`, `skill_manage`), every skill as a prompt (its invocation
+ * message) and as resources `skill://<name>` and `skill://<name>/<path>`.
+ *
+ * One runtime serves every request from one watched catalog, so a warm call costs its
+ * answer, not the home, and an edit is seen by the next call; `list_changed` goes out for
+ * prompts and resources when skills change. Calls are checked against the tool schemas;
+ * unknown tools, prompts and resources get the protocol's errors, with messages that carry
+ * no prefix of their own.
  *
  * @module
  */
 import {
   type CallToolRequest,
   CallToolRequestSchema,
-  ErrorCode,
   type GetPromptRequest,
   GetPromptRequestSchema,
   ListPromptsRequestSchema,
   ListResourcesRequestSchema,
   ListResourceTemplatesRequestSchema,
   ListToolsRequestSchema,
-  McpError,
   type ReadResourceRequest,
   ReadResourceRequestSchema,
   Server,
 } from "../deps/mcp.ts";
 import { SkillrtError } from "../errors.ts";
-import type { ManageAction } from "../manage/actions.ts";
 import { SkillManager } from "../manage/manager.ts";
 import type { SkillRuntime } from "../runtime.ts";
+import { budgetedList, type ListBudget, page } from "./list_budget.ts";
+import { checkArguments, manageAction, RPC, RpcError, toolList } from "./tools.ts";
+
+export { toolList } from "./tools.ts";
 
 /** How the server is set up. */
 export interface SkillServerOptions {
-  /** A fresh runtime for each request. */
-  runtime: () => SkillRuntime;
+  /** The runtime every request reads (made with `watch: true` for a long-lived server). */
+  runtime: SkillRuntime;
   /** Offer `skill_manage` (subject to write approval). */
   allowWrites: boolean;
   /** The server's version. */
   version: string;
-}
-
-const str = (description: string) => ({ type: "string", description });
-
-/** The tools offered, with their JSON Schemas. */
-export function toolList(allowWrites: boolean) {
-  const tools = [
-    {
-      name: "skills_list",
-      description: "List available skills (Level 0): name, description, category, tags.",
-      inputSchema: {
-        type: "object",
-        properties: { category: str("Only skills of this top-level category") },
-      },
-    },
-    {
-      name: "skill_view",
-      description:
-        "Load one skill in full (Level 1), or one file inside it with file_path (Level 2).",
-      inputSchema: {
-        type: "object",
-        properties: {
-          name: str("Skill name, category/name path, or plugin:name"),
-          file_path: str("A file inside the skill"),
-        },
-        required: ["name"],
-      },
-    },
-    {
-      name: "skills_search",
-      description: "Rank skills by a query over names, tags and descriptions.",
-      inputSchema: {
-        type: "object",
-        properties: { query: str("Words to look for") },
-        required: ["query"],
-      },
-    },
-  ];
-  if (allowWrites) {
-    tools.push({
-      name: "skill_manage",
-      description:
-        "Create, edit, patch or delete a skill, or write or remove one of its files (staged when write approval is on).",
-      inputSchema: {
-        type: "object",
-        properties: {
-          action: {
-            type: "string",
-            enum: ["create", "edit", "patch", "delete", "write-file", "remove-file"],
-            description: "What to do",
-          },
-          name: str("The skill"),
-          category: str("create: its category"),
-          content: str("create, edit, write-file: the content"),
-          old: str("patch: text to replace"),
-          new: str("patch: replacement"),
-          file_path: str("patch: a support file instead of SKILL.md"),
-          replace_all: { type: "boolean", description: "patch: replace every occurrence" },
-          absorbed_into: str("delete: the skill that now holds this one's content"),
-          path: str("write-file, remove-file: the support file"),
-        },
-        required: ["action", "name"],
-      } as never,
-    });
-  }
-  return tools;
 }
 
 function text(value: unknown, isError = false) {
@@ -109,7 +49,9 @@ function text(value: unknown, isError = false) {
   };
 }
 
-function errorResult(error: unknown) {
+/** A failed tool call: a result with `isError`, the error document inside ([MCP-1]). */
+function toolError(error: unknown) {
+  if (error instanceof RpcError) throw error;
   if (error instanceof SkillrtError) return text(error.toJSON(), true);
   return text({
     success: false,
@@ -117,58 +59,138 @@ function errorResult(error: unknown) {
   }, true);
 }
 
-/** Splits `skill://<name>[/<path>]`; the name may be URI-encoded. */
-export function parseSkillUri(uri: string): { name: string; path?: string } {
-  const m = /^skill:\/\/([^/]+)(?:\/(.+))?$/.exec(uri);
-  if (!m) {
-    throw new McpError(
-      ErrorCode.InvalidParams,
-      `Not a skill resource: '${uri}'. Use skill://<name> or skill://<name>/<path>.`,
-    );
-  }
-  return {
-    name: decodeURIComponent(m[1]),
-    ...(m[2] ? { path: m[2].split("/").map(decodeURIComponent).join("/") } : {}),
-  };
+/** An error of the runtime as a protocol error: `notFound` when nothing is there, else invalid params. */
+function protocolError(error: unknown, notFound: number): RpcError {
+  if (error instanceof RpcError) return error;
+  const message = error instanceof Error ? error.message.split("\n")[0] : String(error);
+  const missing = /not found/i.test(message);
+  const data = error instanceof SkillrtError ? error.toJSON() : undefined;
+  return new RpcError(missing ? notFound : RPC.invalidParams, message, data);
 }
 
-/** Creates the MCP server (not yet connected). */
+/**
+ * Splits `skill://<name>[/<path>]`; the name may be URI-encoded.
+ * @throws {RpcError} `-32002` for a URI that is not a skill resource.
+ */
+export function parseSkillUri(uri: string): { name: string; path?: string } {
+  const m = /^skill:\/\/([^/#]+)(?:\/([^#]+))?$/.exec(uri);
+  if (!m) {
+    throw new RpcError(
+      RPC.resourceNotFound,
+      `Resource not found: '${uri}'. Use skill://<name> or skill://<name>/<path>.`,
+      { uri },
+    );
+  }
+  try {
+    return {
+      name: decodeURIComponent(m[1]),
+      ...(m[2] ? { path: m[2].split("/").map(decodeURIComponent).join("/") } : {}),
+    };
+  } catch {
+    throw new RpcError(RPC.resourceNotFound, `Resource not found: '${uri}' is not a valid URI.`, {
+      uri,
+    });
+  }
+}
+
+function budgetOf(rt: SkillRuntime): ListBudget {
+  return { skills: rt.setup.config.mcp_list_max_skills, chars: rt.setup.config.mcp_list_max_chars };
+}
+
+async function callTool(rt: SkillRuntime, options: SkillServerOptions, request: CallToolRequest) {
+  const tools = toolList(options.allowWrites);
+  const args = checkArguments(tools, request.params.name, request.params.arguments);
+  const paging = {
+    limit: args.limit as number | undefined,
+    cursor: args.cursor as string | undefined,
+  };
+  try {
+    const catalog = await rt.snapshot();
+    switch (request.params.name) {
+      case "skills_list": {
+        const category = args.category as string | undefined;
+        const list = await rt.list({ category, catalog });
+        const categories = (await rt.categories({ catalog })).categories;
+        return text(budgetedList(list, () => categories, { category, ...paging }, budgetOf(rt)));
+      }
+      case "skills_search":
+        return text(page(await rt.search(String(args.query), { catalog }), paging));
+      case "skill_view":
+        return typeof args.file_path === "string" && args.file_path !== ""
+          ? text(await rt.viewFile(String(args.name), args.file_path, { catalog }))
+          : text(await rt.view(String(args.name), { catalog }));
+      default:
+        return text(await new SkillManager(rt.setup).run(manageAction(args)));
+    }
+  } catch (error) {
+    return toolError(error);
+  }
+}
+
+async function readResource(rt: SkillRuntime, request: ReadResourceRequest) {
+  const { uri } = request.params;
+  const { name, path } = parseSkillUri(uri);
+  try {
+    const catalog = await rt.snapshot();
+    if (path === undefined) {
+      const view = await rt.view(name, { catalog });
+      return { contents: [{ uri, mimeType: "text/markdown", text: view.content }] };
+    }
+    const { result: file, data: bytes } = await rt.readFile(name, path, { catalog });
+    if (file.content === null) {
+      const blob = btoa(Array.from(bytes, (b) => String.fromCharCode(b)).join(""));
+      return { contents: [{ uri, mimeType: "application/octet-stream", blob }] };
+    }
+    const mimeType = file.file_type === "md" ? "text/markdown" : "text/plain";
+    return { contents: [{ uri, mimeType, text: file.content }] };
+  } catch (error) {
+    throw protocolError(error, RPC.resourceNotFound);
+  }
+}
+
+async function getPrompt(rt: SkillRuntime, request: GetPromptRequest) {
+  try {
+    const result = await rt.invoke(
+      request.params.name,
+      request.params.arguments?.instruction,
+      { catalog: await rt.snapshot() },
+    );
+    return {
+      description: `Invoke ${result.name}`,
+      messages: [{
+        role: "user" as const,
+        content: { type: "text" as const, text: result.message },
+      }],
+    };
+  } catch (error) {
+    throw protocolError(error, RPC.invalidParams);
+  }
+}
+
+async function visible(rt: SkillRuntime) {
+  return (await rt.list({ catalog: await rt.snapshot() })).skills;
+}
+
+/** Creates the MCP server (not yet connected); it tells clients when the skills change. */
 export function createSkillServer(options: SkillServerOptions): Server {
+  const rt = options.runtime;
   const server = new Server(
     { name: "skillrt", version: options.version },
-    { capabilities: { tools: {}, prompts: {}, resources: {} } },
+    {
+      capabilities: {
+        tools: {},
+        prompts: { listChanged: true },
+        resources: { listChanged: true },
+      },
+    },
   );
   server.setRequestHandler(
     ListToolsRequestSchema,
     () => ({ tools: toolList(options.allowWrites) }),
   );
-  server.setRequestHandler(CallToolRequestSchema, async (request: CallToolRequest) => {
-    const args = (request.params.arguments ?? {}) as Record<string, unknown>;
-    const rt = options.runtime();
-    try {
-      switch (request.params.name) {
-        case "skills_list":
-          return text(
-            rt.list({ category: typeof args.category === "string" ? args.category : undefined }),
-          );
-        case "skills_search":
-          return text(rt.search(String(args.query ?? ""), await rt.snapshot()));
-        case "skill_view":
-          return typeof args.file_path === "string" && args.file_path !== ""
-            ? text(rt.viewFile(String(args.name), args.file_path))
-            : text(await rt.view(String(args.name)));
-        case "skill_manage":
-          if (options.allowWrites) {
-            return text(await new SkillManager(rt.setup).run(args as unknown as ManageAction));
-          }
-      }
-      return text({ success: false, error: `Unknown tool '${request.params.name}'.` }, true);
-    } catch (error) {
-      return errorResult(error);
-    }
-  });
+  server.setRequestHandler(CallToolRequestSchema, (r: CallToolRequest) => callTool(rt, options, r));
   server.setRequestHandler(ListPromptsRequestSchema, async () => ({
-    prompts: options.runtime().list({}, await options.runtime().snapshot()).skills.map((s) => ({
+    prompts: (await visible(rt)).map((s) => ({
       name: s.name,
       description: s.description,
       arguments: [{
@@ -178,25 +200,9 @@ export function createSkillServer(options: SkillServerOptions): Server {
       }],
     })),
   }));
-  server.setRequestHandler(GetPromptRequestSchema, async (request: GetPromptRequest) => {
-    try {
-      const result = await options.runtime().invoke(
-        request.params.name,
-        request.params.arguments?.instruction,
-      );
-      return {
-        description: `Invoke ${result.name}`,
-        messages: [{ role: "user", content: { type: "text", text: result.message } }],
-      };
-    } catch (error) {
-      throw new McpError(
-        ErrorCode.InvalidParams,
-        error instanceof Error ? error.message : String(error),
-      );
-    }
-  });
+  server.setRequestHandler(GetPromptRequestSchema, (r: GetPromptRequest) => getPrompt(rt, r));
   server.setRequestHandler(ListResourcesRequestSchema, async () => ({
-    resources: options.runtime().list({}, await options.runtime().snapshot()).skills.map((s) => ({
+    resources: (await visible(rt)).map((s) => ({
       uri: `skill://${encodeURIComponent(s.name)}`,
       name: s.name,
       description: s.description,
@@ -218,39 +224,18 @@ export function createSkillServer(options: SkillServerOptions): Server {
       },
     ],
   }));
-  server.setRequestHandler(ReadResourceRequestSchema, async (request: ReadResourceRequest) => {
-    const { name, path } = parseSkillUri(request.params.uri);
-    const rt = options.runtime();
-    try {
-      if (path === undefined) {
-        const view = await rt.view(name);
-        return {
-          contents: [{ uri: request.params.uri, mimeType: "text/markdown", text: view.content }],
-        };
-      }
-      const { result: file, data: bytes } = rt.readFile(name, path);
-      if (file.content === null) {
-        return {
-          contents: [{
-            uri: request.params.uri,
-            mimeType: "application/octet-stream",
-            blob: btoa(Array.from(bytes, (b) => String.fromCharCode(b)).join("")),
-          }],
-        };
-      }
-      return {
-        contents: [{
-          uri: request.params.uri,
-          mimeType: file.file_type === "md" ? "text/markdown" : "text/plain",
-          text: file.content,
-        }],
-      };
-    } catch (error) {
-      throw new McpError(
-        ErrorCode.InvalidParams,
-        error instanceof Error ? error.message : String(error),
-      );
-    }
+  server.setRequestHandler(
+    ReadResourceRequestSchema,
+    (r: ReadResourceRequest) => readResource(rt, r),
+  );
+  const stop = rt.onChange(() => {
+    void server.sendResourceListChanged().catch(() => {});
+    void server.sendPromptListChanged().catch(() => {});
   });
+  const closed = server.onclose;
+  server.onclose = () => {
+    stop();
+    closed?.();
+  };
   return server;
 }

@@ -35,6 +35,9 @@ export class WatchedCache {
   #ownSentinel: boolean;
   #tick = 0;
   #waiting = new Map<string, () => void>();
+  #version = 0;
+  #listeners = new Set<() => void>();
+  #notify?: ReturnType<typeof setTimeout>;
 
   private constructor(roots: string[], watcher: Deno.FsWatcher, sentinel: string, own: boolean) {
     this.#watcher = watcher;
@@ -78,10 +81,7 @@ export class WatchedCache {
           if (event.kind === "access") continue; // reading, our own scans included, changes nothing
           if (event.paths.length === 0 || event.flag === "rescan") {
             // The watcher lost track (queue overflow): trust nothing kept so far.
-            for (const entry of this.#entries.values()) {
-              entry.generation++;
-              entry.scanned = undefined;
-            }
+            this.#invalidate();
             continue;
           }
           for (const path of event.paths) {
@@ -95,24 +95,46 @@ export class WatchedCache {
             // can drop: rebuild the watcher before the cache is read again.
             if (event.kind === "rename") this.#rebuild = true;
             for (const root of roots) {
-              if (path === root || path.startsWith(root + "/")) {
-                const entry = this.#entries.get(root);
-                if (!entry) continue; // closed
-                entry.generation++;
-                entry.scanned = undefined;
-              }
+              if (path === root || path.startsWith(root + "/")) this.#invalidate(root);
             }
           }
         }
       } finally {
         // This watcher ended on its own (not replaced by a rebuild): keep nothing, wake waiters.
         if (watcher === this.#watcher) {
-          for (const entry of this.#entries.values()) entry.scanned = undefined;
+          this.#invalidate();
           for (const wake of this.#waiting.values()) wake();
           this.#waiting.clear();
         }
       }
     })();
+  }
+
+  /** Grows whenever anything kept is dropped: an unchanged version means nothing changed. */
+  get version(): number {
+    return this.#version;
+  }
+
+  /** Calls `listener` (at most every 100 ms) after a change; returns the function that stops it. */
+  onChange(listener: () => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  /** Drops what a root kept (every root when `root` is absent) and tells the listeners. */
+  #invalidate(root?: string): void {
+    for (const [path, entry] of this.#entries) {
+      if (root !== undefined && path !== root) continue;
+      entry.generation++;
+      entry.scanned = undefined;
+    }
+    this.#version++;
+    if (this.#listeners.size && this.#notify === undefined) {
+      this.#notify = setTimeout(() => {
+        this.#notify = undefined;
+        for (const listener of this.#listeners) listener();
+      }, 100);
+    }
   }
 
   /** The cached scan of a root, if it is still valid. */
@@ -142,10 +164,7 @@ export class WatchedCache {
       } catch {
         // Already closed.
       }
-      for (const entry of this.#entries.values()) {
-        entry.generation++;
-        entry.scanned = undefined;
-      }
+      this.#invalidate();
       this.#watcher = Deno.watchFs([...this.#roots, this.#sentinel], { recursive: true });
       this.#listen(this.#watcher, this.#roots);
     }
@@ -158,7 +177,7 @@ export class WatchedCache {
     ) => (timer = setTimeout(() => resolve("late"), 1000)));
     if (await Promise.race([seen, late]) === "late") {
       this.#waiting.delete(mark);
-      for (const entry of this.#entries.values()) entry.scanned = undefined; // Unsure: forget everything.
+      this.#invalidate(); // Unsure: forget everything.
     }
     try {
       Deno.removeSync(mark);
@@ -183,5 +202,7 @@ export class WatchedCache {
       }
     }
     this.#entries.clear();
+    clearTimeout(this.#notify);
+    this.#listeners.clear();
   }
 }

@@ -48,7 +48,7 @@ export function run(runtime: SkillRuntime, request: CommandRequest): Outcome {
       return {
         name: member,
         status: "available",
-        path: runtime.resolve(member, catalog).record.path,
+        path: runtime.resolveIn(member, catalog).record.path,
       };
     } catch (error) {
       const outcome = classifyMemberError(member, error);

@@ -25,7 +25,7 @@ export function listText(doc: ListResult, global: GlobalOptions, withScore = fal
 export async function run(runtime: SkillRuntime, request: CommandRequest): Promise<Outcome> {
   const { global, options } = request;
   if (options.categories) {
-    const doc = runtime.categories();
+    const doc = await runtime.categories();
     return respond(
       global,
       doc,
@@ -42,10 +42,10 @@ export async function run(runtime: SkillRuntime, request: CommandRequest): Promi
   const category = typeof options.category === "string" ? options.category : undefined;
   if (options.names === true) {
     // One name per line, for scripts and shell completion ([C-5]).
-    const names = runtime.list({ category }, await runtime.snapshot()).skills.map((s) => s.name);
+    const names = (await runtime.list({ category })).skills.map((s) => s.name);
     return respond(global, { success: true, names }, () => names.join("\n"));
   }
-  const doc: ListResult & { home?: string } = runtime.list({ category }, await runtime.snapshot());
+  const doc: ListResult & { home?: string } = await runtime.list({ category });
   const home = runtime.setup.home;
   let start = "";
   if (doc.count === 0 && !runtime.setup.home_exists) {

@@ -29,7 +29,7 @@ export async function run(
       : undefined,
   });
   const server = createSkillServer({
-    runtime: () => watching,
+    runtime: watching,
     allowWrites: request.options.allowWrites === true,
     version: String(request.options.version ?? "0"),
   });

@@ -24,10 +24,7 @@ export async function run(runtime: SkillRuntime, request: CommandRequest): Promi
       );
     }
   }
-  const doc = runtime.prompt(
-    { format: format as PromptFormat, budgetChars: budget },
-    await runtime.snapshot(),
-  );
+  const doc = await runtime.prompt({ format: format as PromptFormat, budgetChars: budget });
   const dropped = doc.descriptions_dropped.length
     ? `; descriptions dropped: ${doc.descriptions_dropped.join(", ")}`
     : "";

@@ -10,6 +10,6 @@ import { listText } from "./list.ts";
 
 /** Runs `search`. */
 export async function run(runtime: SkillRuntime, request: CommandRequest): Promise<Outcome> {
-  const doc = runtime.search(request.args.join(" "), await runtime.snapshot());
+  const doc = await runtime.search(request.args.join(" "));
   return respond(request.global, doc, () => listText(doc, request.global, true));
 }

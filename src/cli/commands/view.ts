@@ -12,7 +12,7 @@ export async function run(runtime: SkillRuntime, request: CommandRequest): Promi
   const [name, path] = request.args;
   const { global } = request;
   if (path !== undefined) {
-    const doc = runtime.viewFile(name, path);
+    const doc = await runtime.viewFile(name, path);
     return respond(
       global,
       doc,

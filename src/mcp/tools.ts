@@ -1,0 +1,240 @@
+/**
+ * The MCP tools of [MCP-1] as data: their JSON Schemas, the check of a call's arguments
+ * against them (a bad call is a JSON-RPC `-32602` naming the field), and the names Hermes
+ * uses for `skill_manage` (`write_file`, `old_string`, …) mapped to skillrt's.
+ *
+ * @module
+ */
+import type { ManageAction } from "../manage/actions.ts";
+
+/** A JSON-RPC error with its code and a message without any prefix (clients add their own). */
+export class RpcError extends Error {
+  /** The JSON-RPC error code. */
+  readonly code: number;
+  /** Extra data for the client. */
+  readonly data?: unknown;
+
+  /** Creates the error. */
+  constructor(code: number, message: string, data?: unknown) {
+    super(message);
+    this.name = "RpcError";
+    this.code = code;
+    this.data = data;
+  }
+}
+
+/** JSON-RPC and MCP error codes used by the server. */
+export const RPC = {
+  parseError: -32700,
+  invalidRequest: -32600,
+  methodNotFound: -32601,
+  invalidParams: -32602,
+  internalError: -32603,
+  resourceNotFound: -32002,
+} as const;
+
+/** One property of a tool's input schema. */
+interface Property {
+  type: "string" | "boolean" | "integer";
+  description: string;
+  enum?: string[];
+  minimum?: number;
+}
+
+/** A tool as `tools/list` shows it. */
+export interface ToolSpec {
+  /** The tool's name. */
+  name: string;
+  /** What it does. */
+  description: string;
+  /** Its arguments. */
+  inputSchema: { type: "object"; properties: Record<string, Property>; required?: string[] };
+}
+
+const str = (description: string): Property => ({ type: "string", description });
+
+/** The `skill_manage` actions, skillrt's names and Hermes's. */
+export const MANAGE_ACTIONS = [
+  "create",
+  "edit",
+  "patch",
+  "delete",
+  "write-file",
+  "remove-file",
+  "write_file",
+  "remove_file",
+] as const;
+
+const MANAGE_PROPERTIES: Record<string, Property> = {
+  action: { type: "string", enum: [...MANAGE_ACTIONS], description: "What to do" },
+  name: str("The skill"),
+  category: str("create: its category"),
+  content: str("create, edit, write-file: the content"),
+  old: str("patch: text to replace (Hermes: old_string)"),
+  new: str("patch: replacement (Hermes: new_string)"),
+  old_string: str("patch: text to replace"),
+  new_string: str("patch: replacement"),
+  file_path: str("patch: a support file instead of SKILL.md; write-file, remove-file: the file"),
+  file_content: str("write-file: the content (Hermes's name)"),
+  replace_all: { type: "boolean", description: "patch: replace every occurrence" },
+  absorbed_into: str("delete: the skill that now holds this one's content"),
+  path: str("write-file, remove-file: the support file"),
+};
+
+/** The tools offered; `skill_manage` only with writes allowed. */
+export function toolList(allowWrites: boolean): ToolSpec[] {
+  const paging: Record<string, Property> = {
+    limit: { type: "integer", minimum: 1, description: "At most this many skills (paging)" },
+    cursor: str("Where the previous page ended (its next_cursor)"),
+  };
+  const tools: ToolSpec[] = [
+    {
+      name: "skills_list",
+      description:
+        "List available skills (Level 0): name, description, category, tags. On a large home, without a category it returns the categories with their counts; ask for one category, or search.",
+      inputSchema: {
+        type: "object",
+        properties: { category: str("Only skills of this top-level category"), ...paging },
+      },
+    },
+    {
+      name: "skill_view",
+      description:
+        "Load one skill in full (Level 1), or one file inside it with file_path (Level 2).",
+      inputSchema: {
+        type: "object",
+        properties: {
+          name: str("Skill name, category/name path, or plugin:name"),
+          file_path: str("A file inside the skill"),
+        },
+        required: ["name"],
+      },
+    },
+    {
+      name: "skills_search",
+      description: "Rank skills by a query over names, tags and descriptions.",
+      inputSchema: {
+        type: "object",
+        properties: { query: str("Words to look for"), ...paging },
+        required: ["query"],
+      },
+    },
+  ];
+  if (allowWrites) {
+    tools.push({
+      name: "skill_manage",
+      description:
+        "Create, edit, patch or delete a skill, or write or remove one of its files (staged when write approval is on).",
+      inputSchema: { type: "object", properties: MANAGE_PROPERTIES, required: ["action", "name"] },
+    });
+  }
+  return tools;
+}
+
+function typeOk(value: unknown, p: Property): boolean {
+  if (p.type === "integer") {
+    return Number.isInteger(value) && (p.minimum === undefined || (value as number) >= p.minimum);
+  }
+  return typeof value === p.type && (p.enum === undefined || p.enum.includes(value as string));
+}
+
+function expected(p: Property): string {
+  if (p.enum) return `one of ${p.enum.join(", ")}`;
+  if (p.type === "integer") return `an integer${p.minimum !== undefined ? ` ≥ ${p.minimum}` : ""}`;
+  return `a ${p.type}`;
+}
+
+/**
+ * The arguments of a call checked against the tool's schema.
+ * @throws {RpcError} `-32602` for an unknown tool, a missing or mistyped field, or a field
+ * the tool does not take — naming the field.
+ */
+export function checkArguments(
+  tools: ToolSpec[],
+  name: string,
+  args: unknown,
+): Record<string, unknown> {
+  const tool = tools.find((t) => t.name === name);
+  if (!tool) {
+    throw new RpcError(
+      RPC.invalidParams,
+      `Unknown tool '${name}'; the tools are ${tools.map((t) => t.name).join(", ")}.`,
+    );
+  }
+  const given = args ?? {};
+  if (typeof given !== "object" || Array.isArray(given)) {
+    throw new RpcError(RPC.invalidParams, `Invalid arguments for '${name}': expected an object.`);
+  }
+  const record = given as Record<string, unknown>;
+  const { properties, required = [] } = tool.inputSchema;
+  for (const field of required) {
+    if (record[field] === undefined) {
+      throw new RpcError(
+        RPC.invalidParams,
+        `Invalid arguments for '${name}': '${field}' is required (${expected(properties[field])}).`,
+        { field },
+      );
+    }
+  }
+  for (const [field, value] of Object.entries(record)) {
+    const p = properties[field];
+    if (!p) {
+      throw new RpcError(
+        RPC.invalidParams,
+        `Invalid arguments for '${name}': unknown field '${field}'.`,
+        { field },
+      );
+    }
+    if (value !== undefined && !typeOk(value, p)) {
+      throw new RpcError(
+        RPC.invalidParams,
+        `Invalid arguments for '${name}': '${field}' must be ${expected(p)}.`,
+        { field },
+      );
+    }
+  }
+  return record;
+}
+
+/** A `skill_manage` call in skillrt's terms, whichever names (skillrt's or Hermes's) it used. */
+export function manageAction(args: Record<string, unknown>): ManageAction {
+  const action = String(args.action).replace("_", "-");
+  const pick = (...keys: string[]) => keys.map((k) => args[k]).find((v) => v !== undefined);
+  const name = String(args.name);
+  switch (action) {
+    case "create":
+    case "edit":
+      return {
+        action,
+        name,
+        content: String(pick("content", "file_content") ?? ""),
+        ...(action === "create" && typeof args.category === "string"
+          ? { category: args.category }
+          : {}),
+      } as ManageAction;
+    case "patch":
+      return {
+        action: "patch",
+        name,
+        old: String(pick("old", "old_string") ?? ""),
+        new: String(pick("new", "new_string") ?? ""),
+        ...(typeof args.file_path === "string" ? { file_path: args.file_path } : {}),
+        ...(args.replace_all === true ? { replace_all: true } : {}),
+      };
+    case "delete":
+      return {
+        action: "delete",
+        name,
+        ...(typeof args.absorbed_into === "string" ? { absorbed_into: args.absorbed_into } : {}),
+      };
+    case "write-file":
+      return {
+        action: "write-file",
+        name,
+        path: String(pick("path", "file_path") ?? ""),
+        content: String(pick("content", "file_content") ?? ""),
+      };
+    default:
+      return { action: "remove-file", name, path: String(pick("path", "file_path") ?? "") };
+  }
+}
