@@ -92,7 +92,14 @@ export {
   type Verdict,
   verdictOf,
 } from "./src/hub/scanner.ts";
-export { ALL_RULES, type Rule, type RuleCategory, type RuleSeverity } from "./src/hub/rules.ts";
+export {
+  ALL_RULES,
+  type Judge,
+  type Rule,
+  type RuleCategory,
+  type RuleSeverity,
+} from "./src/hub/rules.ts";
+export type { FindingContext } from "./src/hub/scan/context.ts";
 export {
   type Consent,
   decide,

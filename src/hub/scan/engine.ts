@@ -1,0 +1,246 @@
+/**
+ * The guard scanner's text engine ([HUB-4]): every rule runs over a file's original text
+ * and over its normal form (the lines the normal form changed, and phrases split over
+ * lines); each match gets a context that may lower its severity, visibly; one finding per
+ * rule per line (the most severe); findings name the original line. Pure.
+ *
+ * @module
+ */
+import { type Rule, type RuleSeverity, STRUCTURAL_RULES, TEXT_RULES } from "../rules.ts";
+import { contextOf, type FileKind, fileKind, isSecurityDoc } from "./context.ts";
+import type { ScanFinding } from "./finding.ts";
+import { invisibleIn } from "./invisible.ts";
+import { type LineInfo, lineInfos } from "./lines.ts";
+import { normalForm } from "./normalize.ts";
+import { hostsOf, isLoopback } from "./secrets.ts";
+
+/** Severities from least to most. */
+export const SEVERITY_ORDER: readonly RuleSeverity[] = ["low", "medium", "high", "critical"];
+
+const rank = (s: RuleSeverity) => SEVERITY_ORDER.indexOf(s);
+const STRUCTURAL = new Map(STRUCTURAL_RULES.map((rule) => [rule.id, rule]));
+const GLOBAL = new Map<Rule, RegExp>(
+  TEXT_RULES.map((rule) => {
+    const flags = new Set([...rule.pattern!.flags, "g", "m"]);
+    return [rule, new RegExp(rule.pattern!.source, [...flags].join(""))];
+  }),
+);
+
+/** A view of a file's text to match on: its text, where each piece starts, and the line it names. */
+interface Form {
+  text: string;
+  /** Start offset of each piece (a line, or a paragraph of joined lines). */
+  pieces: number[];
+  /** Sorted offsets where an original line begins, and that line's 1-based number. */
+  marks: number[];
+  lines: number[];
+  /** True for the joined-paragraph form (only phrase rules, only matches spanning lines). */
+  flow: boolean;
+}
+
+function lastAtOrBefore(sorted: readonly number[], value: number): number {
+  let lo = 0;
+  let hi = sorted.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (sorted[mid] <= value) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
+function buildForm(parts: { text: string; lines: number[]; offsets: number[] }[], flow: boolean) {
+  const form: Form = { text: "", pieces: [], marks: [], lines: [], flow };
+  const chunks: string[] = [];
+  let at = 0;
+  for (const part of parts) {
+    form.pieces.push(at);
+    part.lines.forEach((line, i) => {
+      form.marks.push(at + part.offsets[i]);
+      form.lines.push(line);
+    });
+    chunks.push(part.text);
+    at += part.text.length + 1;
+  }
+  form.text = chunks.join("\n");
+  return form;
+}
+
+const LEAD = /^\s*(?:[>#*+-]+|\/\/+|\d+\.|--|;+)?\s*/;
+
+/** The original text, the changed lines of the normal form, and its multi-line paragraphs. */
+function formsOf(original: readonly string[], normal: readonly (string | null)[]): Form[] {
+  const whole = buildForm(
+    original.map((text, i) => ({ text, lines: [i + 1], offsets: [0] })),
+    false,
+  );
+  const changed = buildForm(
+    normal.flatMap((text, i) =>
+      text !== null && text !== original[i].replace(/\s+$/, "")
+        ? [{ text, lines: [i + 1], offsets: [0] }]
+        : []
+    ),
+    false,
+  );
+  const paragraphs: { text: string; lines: number[]; offsets: number[] }[] = [];
+  let current: { text: string; lines: number[]; offsets: number[] } | null = null;
+  normal.forEach((text, i) => {
+    if (text === null) return;
+    if (text.trim() === "" || /^\s*(```|~~~)/.test(text)) {
+      if (current && current.lines.length > 1) paragraphs.push(current);
+      current = null;
+      return;
+    }
+    const body = text.replace(LEAD, "");
+    if (!current) current = { text: body, lines: [i + 1], offsets: [0] };
+    else {
+      current.offsets.push(current.text.length + 1);
+      current.lines.push(i + 1);
+      current.text += ` ${body}`;
+    }
+  });
+  if (current && (current as { lines: number[] }).lines.length > 1) paragraphs.push(current);
+  return [whole, changed, buildForm(paragraphs, true)];
+}
+
+interface FileFacts {
+  file: string;
+  kind: FileKind;
+  securityDoc: boolean;
+  infos: LineInfo[];
+  original: string[];
+  normal: (string | null)[];
+}
+
+/** The finding (or null) of one match. */
+function judgeMatch(
+  facts: FileFacts,
+  rule: Rule,
+  form: Form,
+  index: number,
+  matched: string,
+): ScanFinding | null {
+  const piece = lastAtOrBefore(form.pieces, index);
+  const pieceStart = form.pieces[piece];
+  const pieceEnd = piece + 1 < form.pieces.length ? form.pieces[piece + 1] - 1 : form.text.length;
+  const segment = form.text.slice(pieceStart, pieceEnd);
+  const line = form.lines[lastAtOrBefore(form.marks, index)];
+  if (form.flow && form.lines[lastAtOrBefore(form.marks, index + matched.length - 1)] === line) {
+    return null;
+  }
+  const start = index - pieceStart;
+  if (rule.unless?.test(matched)) return null;
+  if (rule.notAfter?.test(segment.slice(0, start))) return null;
+  if (rule.next) {
+    const next = [facts.original[line] ?? "", facts.normal[line] ?? ""];
+    if (!next.some((t) => rule.next!.test(t))) return null;
+  }
+  let severity = rule.severity;
+  let reason: string | undefined;
+  if (rule.judge) {
+    const judged = rule.judge(segment);
+    if (!judged) return null;
+    severity = judged.severity;
+    reason = judged.reason;
+  }
+  const info = facts.infos[line - 1];
+  const ctx = contextOf(
+    rule,
+    facts.kind,
+    facts.securityDoc,
+    info,
+    segment,
+    start,
+    start + matched.length,
+  );
+  const original = rule.severity;
+  if (ctx.cap && rank(severity) > rank(ctx.cap)) {
+    severity = ctx.cap;
+    reason = ctx.reason;
+  }
+  if (rule.category === "exfiltration" || rule.category === "network") {
+    const hosts = hostsOf(segment);
+    if (hosts.length && hosts.every(isLoopback) && rank(severity) > rank("low")) {
+      severity = "low";
+      reason = "the target is on loopback";
+    }
+  }
+  return {
+    rule: rule.id,
+    category: rule.category,
+    severity,
+    file: facts.file,
+    line,
+    excerpt: facts.original[line - 1].trim().slice(0, 120),
+    context: ctx.context,
+    ...(severity !== original ? { original_severity: original } : {}),
+    ...(reason ? { reason } : {}),
+  };
+}
+
+/** A structural finding about a line or a file. */
+export function structuralFinding(
+  id: string,
+  file: string,
+  line: number | null,
+  excerpt: string,
+): ScanFinding {
+  const rule = STRUCTURAL.get(id)!;
+  return {
+    rule: rule.id,
+    category: rule.category,
+    severity: rule.severity,
+    file,
+    line,
+    excerpt: excerpt.trim().slice(0, 120),
+    context: "code",
+  };
+}
+
+/** Keeps the most severe finding per rule and line. */
+export function keepWorst(findings: Iterable<ScanFinding>): ScanFinding[] {
+  const best = new Map<string, ScanFinding>();
+  for (const f of findings) {
+    const key = `${f.rule}\u0000${f.file}\u0000${f.line}`;
+    const seen = best.get(key);
+    if (!seen || rank(f.severity) > rank(seen.severity)) best.set(key, f);
+  }
+  return [...best.values()];
+}
+
+/** Findings in one file's text. Pure. */
+export function scanText(file: string, text: string): ScanFinding[] {
+  const original = text.split("\n");
+  const normal = normalForm(text);
+  const facts: FileFacts = {
+    file,
+    kind: fileKind(file),
+    securityDoc: false,
+    infos: lineInfos(file, original),
+    original,
+    normal,
+  };
+  facts.securityDoc = facts.kind === "doc" && isSecurityDoc(normal.join("\n"));
+  const forms = formsOf(original, normal);
+  const found: ScanFinding[] = [];
+  for (const rule of TEXT_RULES) {
+    const regex = GLOBAL.get(rule)!;
+    for (const form of forms) {
+      if ((form.flow && !rule.flow) || form.text === "") continue;
+      regex.lastIndex = 0;
+      for (let m = regex.exec(form.text); m; m = regex.exec(form.text)) {
+        if (m[0] === "") regex.lastIndex++;
+        const f = judgeMatch(facts, rule, form, m.index, m[0]);
+        if (f) found.push(f);
+      }
+    }
+  }
+  original.forEach((line, i) => {
+    const code = invisibleIn(line);
+    if (code) found.push(structuralFinding("structural.invisible-unicode", file, i + 1, line));
+    if (facts.infos[i].commentStart) {
+      found.push(structuralFinding("structural.html-comment", file, i + 1, line));
+    }
+  });
+  return keepWorst(found).sort((a, b) => (a.line ?? 0) - (b.line ?? 0));
+}
