@@ -1,6 +1,6 @@
 import { deepEqual, equal, ok } from "node:assert/strict";
 import { scanFolder } from "../src/hub/scanner.ts";
-import { makeTree } from "./helpers.ts";
+import { cli, cliJson, makeTree } from "./helpers.ts";
 import { BENIGN } from "./scanner_cases/benign.ts";
 
 Deno.test("[HUB-4] the benign set: at least 40 skills modelled on real false positives, none dangerous, each finding in its context", () => {
@@ -68,4 +68,33 @@ Deno.test("[HUB-4] every downgrade is visible: the lowered severity, the rule's 
     ],
     ["network.raw-ip", "low", "medium", "code", "the target is on loopback"],
   ]);
+});
+
+Deno.test("[HUB-4] hub scan through the CLI: each finding carries its context, a lowered one its original severity and reason", async () => {
+  const dir = makeTree(BENIGN.find((c) => c.name === "hook-grep-fork-bomb")!.files);
+  try {
+    const r = await cliJson(["hub", "scan", dir]);
+    equal(r.code, 0);
+    deepEqual(r.json.verdict, "safe");
+    deepEqual(r.json.findings, [{
+      rule: "destructive.fork-bomb",
+      category: "destructive",
+      severity: "low",
+      file: "scripts/guard.sh",
+      line: 4,
+      excerpt: `if echo "$cmd" | grep -qF ':(){ :|:& };:'; then`,
+      context: "detect",
+      original_severity: "critical",
+      reason: "the pattern is what a matcher looks for (grep, regex, case, deny list, YARA)",
+    }]);
+    const text = await cli(["hub", "scan", dir]);
+    ok(
+      /low \(was critical\)\s+detect\s+destructive\.fork-bomb\s+scripts\/guard\.sh:4/.test(
+        text.stdout,
+      ),
+      text.stdout,
+    );
+  } finally {
+    Deno.removeSync(dir, { recursive: true });
+  }
 });

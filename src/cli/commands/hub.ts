@@ -160,10 +160,14 @@ export async function run(
       paint(c, color, doc.verdict)
     } (${doc.findings.length} findings in ${doc.files} files)`;
     if (!doc.findings.length) return head;
-    const rows = doc.findings.map((
-      f,
-    ) => [f.severity, f.rule, `${f.file}${f.line ? `:${f.line}` : ""}`, clip(f.excerpt, 60)]);
-    return `${head}\n\n${table(["SEVERITY", "RULE", "WHERE", "EXCERPT"], rows, c)}`;
+    const rows = doc.findings.map((f) => [
+      f.original_severity ? `${f.severity} (was ${f.original_severity})` : f.severity,
+      f.context,
+      f.rule,
+      `${f.file}${f.line ? `:${f.line}` : ""}`,
+      clip(f.excerpt, 60),
+    ]);
+    return `${head}\n\n${table(["SEVERITY", "CONTEXT", "RULE", "WHERE", "EXCERPT"], rows, c)}`;
   });
 }
 

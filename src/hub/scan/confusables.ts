@@ -16,7 +16,7 @@ const PAIRS: [string, string][] = [
   ["ΑΒΕΖΗΙΚΜΝΟΡΤΥΧϹ", "ABEZHIKMNOPTYXC"],
   // Armenian, and Latin letters outside ASCII that NFKC keeps.
   ["օսհոզ", "ouhnq"],
-  ["ıɩɑɡʏɪʟɴʀꜱᴄᴅᴇᴊᴋᴍᴏᴘᴛᴜᴠᴡᴢ", "iiagyilnrscdejkmoptuvwz"],
+  ["ıɩɑɡʏɪʟɴʀꜱᴄᴅᴇᴊᴋᴍᴏᴘᴛᴜᴠᴡᴢɢʜʙᴀ", "iiagyilnrscdejkmoptuvwzghba"],
 ];
 
 const TABLE = new Map<string, string>();

@@ -62,7 +62,7 @@ const DENYISH =
 const SAME_LINE_OWNER =
   /^\s*(?:-\s+)?(?:(?:export|const|let|var|readonly|local|static|final|public|private|declare\s+-a)\s+)*["']?([\w.|-]+)["']?\s*[:=]/;
 const MENTION_CUE =
-  /\b(like|such as|e\.g\.|for example|phrases?|patterns?|strings?|words?|text|inputs?|payloads?|attempts?|attacks?|injections?|jailbreaks?|rejects?|refuses?|blocks?|blocked|detects?|flags?|filters?|catch(es)?|contains?|matching|warns?|suspicious|malicious|never|known|common|classic|typical)\b/i;
+  /\b(like|such as|e\.g\.|for example|phrases?|patterns?|payloads?|attempts?|attacks?|injections?|jailbreaks?|rejects?|refuses?|blocks?|blocked|detects?|flags?|filters?|catch(es)?|containing|suspicious|malicious)\b/i;
 
 /** True when the match sits in a quoted string that some matcher receives as its pattern. */
 function isMatcherArgument(
@@ -126,10 +126,10 @@ export function contextOf(
       reason: "the pattern is what a matcher looks for (grep, regex, case, deny list, YARA)",
     };
   }
+  if (rule.category === "prompt_injection" && isMention(line, chain, info)) {
+    return { context: "mention", cap: "low", reason: "the phrase is quoted, not spoken" };
+  }
   if (rule.category === "prompt_injection" && kind !== "script") {
-    if (isMention(line, chain, info)) {
-      return { context: "mention", cap: "low", reason: "the phrase is quoted, not spoken" };
-    }
     if (kind === "skill") return { context: "instruction" };
     if (securityDoc && (info.fenced || info.comment || info.indented)) {
       return { context: "example", cap: "medium", reason: "an example in a security document" };

@@ -3,7 +3,7 @@
  * off. Unicode tag characters read as the ASCII they hide; HTML entities and URL
  * %-encoding decoded; control characters (NUL padding) dropped; NFKC with combining marks
  * stripped; Cyrillic/Greek look-alikes folded to ASCII; zero-width and bidi characters
- * removed; shell quoting tricks (`r''m`, `r\m`, `${IFS}`, `$'\x72m'`) undone; runs of
+ * removed; HTML tags and bold/strike markup dropped; shell quoting tricks (`r''m`, `r\m`, `${IFS}`, `$'\x72m'`) undone; runs of
  * whitespace inside a line collapsed; shell line continuations joined. The line count is
  * kept, so every normalised line still names the original line it came from. Pure.
  *
@@ -93,7 +93,10 @@ export function decodeEntities(text: string): string {
 
 const TAG_CHARS = /\uDB40([\uDC20-\uDC7E])/g;
 // deno-lint-ignore no-control-regex
-const CONTROLS = /[\0-\x08\x0b\x0c\x0e-\x1f\x7f]/g;
+const CONTROLS = /[\0-\x08\x0e-\x1b\x7f]/g;
+// deno-lint-ignore no-control-regex
+const SEPARATORS = /[\x0b\x0c\x1c-\x1f]/g;
+const MARKUP = /<\/?[a-zA-Z][\w-]{0,20}(?:\s[^<>\n]{0,80})?\/?>|\*\*|__|~~/g;
 const NON_ASCII = /[\u0080-\uffff]/;
 /** Every character that takes no room: zero-width, bidi, fillers, variation selectors, tags. */
 export const IGNORABLE =
@@ -138,8 +141,10 @@ export function normalizeText(text: string): string {
     );
   }
   out = decodeEntities(out);
-  if (CONTROLS.test(out)) out = out.replace(CONTROLS, "");
-  CONTROLS.lastIndex = 0;
+  out = out.replace(CONTROLS, "").replace(SEPARATORS, " ");
+  if (out.includes("<") || out.includes("**") || out.includes("__") || out.includes("~~")) {
+    out = out.replace(MARKUP, "");
+  }
   if (!ascii || NON_ASCII.test(out)) {
     out = out.replace(IGNORABLE, "").replace(/[\u2028\u2029]/g, " ");
     out = foldConfusables(out.normalize("NFKD").replace(MARKS, "").normalize("NFKC"));

@@ -29,14 +29,15 @@ const ENV_REF = new RegExp(ENV_SECRET, "gi");
 const URL_START = /\b(?:https?|wss?|ftp):\/\//gi;
 const DNS_TOOL = /(?:^\s*|[;&|(`"']\s*)(?:nslookup|dig|host|drill|ping)\s+([^;&|\n]*)/gi;
 const HEADER =
-  /(?:-H\s|--header\b|headers?\s*[=:]|-Headers\b|setRequestHeader|Authorization|\bX-[\w-]+\s*:|Bearer\b|Cookie\s*:)/i;
+  /(?:-H\s|--header\b|headers?\s*[=:]|-Headers\b|setRequestHeader|Authorization|\bX-[\w-]+\s*:|Bearer\b|Cookie\s*:|\s-u\s|--user\b|auth\s*=)/i;
+const PAYLOAD = /(?:\b(?:params|data|json|body|form)\s*[=:]|-Body\b)/i;
 const GENERIC = new Set(
   "api key keys token tokens secret secrets access auth bearer client app my private public user pass password passwd pwd service session cookie cred creds credentials id env prod dev default personal oauth refresh x the apikey pat svc bot account admin"
     .split(" "),
 );
 const ALIASES: Record<string, string[]> = {
   gh: ["github"],
-  hf: ["huggingface", "hf.co"],
+  hf: ["huggingface", "hf"],
   gemini: ["googleapis", "google"],
   google: ["googleapis", "google"],
   aws: ["amazonaws"],
@@ -101,15 +102,16 @@ function urlTokens(line: string): UrlToken[] {
   return out;
 }
 
+/** A host written out (not taken from a variable or a template). */
 function literalHost(host: string): boolean {
-  return /^[\w.-]+\.[a-z]{2,}$|^\d{1,3}(\.\d{1,3}){3}$|^localhost$/i.test(host) ||
-    isLoopback(host);
+  return /^[\w.-]+$/.test(host) || isLoopback(host);
 }
 
+/** True when a word of the variable's name (or its alias) is a label of the host. */
 function vendorMatches(name: string, host: string): boolean {
-  const h = host.toLowerCase();
+  const labels = new Set(host.toLowerCase().split(/[.-]/));
   const words = name.toLowerCase().split("_").filter((w) => w && !GENERIC.has(w));
-  return words.some((w) => h.includes(w) || (ALIASES[w] ?? []).some((a) => h.includes(a)));
+  return words.some((w) => labels.has(w) || (ALIASES[w] ?? []).some((a) => labels.has(a)));
 }
 
 /** How a secret-in-request match is judged: a severity and a reason, or null (not a finding). */
@@ -147,14 +149,18 @@ export function judgeSecretRequest(line: string): SecretJudgement | null {
       } else if (!vendorMatches(name, inUrl.host)) {
         consider({ severity: "critical", reason: `${name} is put into a URL to ${inUrl.host}` });
       }
-    } else if (HEADER.test(line.slice(0, at))) {
+    } else if (HEADER.test(line.slice(0, at)) || PAYLOAD.test(line.slice(0, at))) {
+      const where = HEADER.test(line.slice(0, at)) ? "a header" : "the request";
       const hosts = urls.map((u) => u.host).filter(literalHost);
       const foreign = hosts.filter((h) => !isLoopback(h) && !vendorMatches(name, h));
-      if (!hosts.length || !foreign.length) continue;
       const vendor = name.toLowerCase().split("_").some((w) => w && !GENERIC.has(w));
+      if (!hosts.length && vendor && where === "a header") {
+        consider({ severity: "high", reason: `${name} is sent in a header to a host not fixed` });
+      }
+      if (!hosts.length || !foreign.length) continue;
       consider({
-        severity: vendor ? "critical" : "medium",
-        reason: `${name} is sent in a header to ${foreign[0]}`,
+        severity: vendor ? "critical" : "high",
+        reason: `${name} is sent in ${where} to ${foreign[0]}`,
       });
     }
   }
