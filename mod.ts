@@ -82,7 +82,13 @@ export {
   restoreArchived,
   setPinned,
 } from "./src/usage/curator.ts";
-export type { ApproveResult, PendingDiff, PendingList } from "./src/manage/manager.ts";
+export type {
+  ApproveResult,
+  PendingDiff,
+  PendingList,
+  RunOptions,
+  ScanNote,
+} from "./src/manage/manager.ts";
 export type { CuratorRunResult } from "./src/usage/curator.ts";
 export {
   type ScanFinding,

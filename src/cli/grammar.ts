@@ -166,6 +166,10 @@ export const COMMANDS: readonly CommandSpec[] = [
       { spec: "<name>", description: "the new skill's name (its folder)" },
     ],
     options: [
+      {
+        flags: "--force",
+        description: "write even when the guard scanner finds the result dangerous",
+      },
       { flags: "--category <name>", description: "put it in this category folder" },
       { flags: "--file <path>", description: "read SKILL.md from this file instead of stdin" },
     ],
@@ -177,6 +181,10 @@ export const COMMANDS: readonly CommandSpec[] = [
       { spec: "<name>", description: "skill name or path" },
     ],
     options: [
+      {
+        flags: "--force",
+        description: "write even when the guard scanner finds the result dangerous",
+      },
       { flags: "--file <path>", description: "read SKILL.md from this file instead of stdin" },
     ],
   },
@@ -187,6 +195,10 @@ export const COMMANDS: readonly CommandSpec[] = [
       { spec: "<name>", description: "skill name or path" },
     ],
     options: [
+      {
+        flags: "--force",
+        description: "write even when the guard scanner finds the result dangerous",
+      },
       {
         flags: "--old <text>",
         description: "the text to replace (must occur exactly once)",
@@ -218,6 +230,10 @@ export const COMMANDS: readonly CommandSpec[] = [
       { spec: "<path>", description: "under references/, templates/, scripts/ or assets/" },
     ],
     options: [
+      {
+        flags: "--force",
+        description: "write even when the guard scanner finds the result dangerous",
+      },
       { flags: "--file <path>", description: "read the content from this file instead of stdin" },
     ],
   },

@@ -61,7 +61,11 @@ export function scanBytes(file: string, data: Uint8Array): ScanFinding[] {
 }
 
 /** The structural findings of one file's metadata and head. */
-function fileFindings(path: string, info: Deno.FileInfo, head: Uint8Array): ScanFinding[] {
+function fileFindings(
+  path: string,
+  info: { size: number; mode: number | null },
+  head: Uint8Array,
+): ScanFinding[] {
   const out: ScanFinding[] = [];
   if (info.size > STRUCTURAL_LIMITS.fileBytes) {
     out.push(structuralFinding("structural.large-file", path, null, `${info.size} bytes`));
@@ -93,47 +97,102 @@ function readAtMost(full: string, limit: number): Uint8Array {
   }
 }
 
-/** Scans a folder (a skill, or a quarantined download) without following links. */
-export function scanFolder(dir: string, limit = SCAN_LIMIT): ScanReport {
-  const findings: ScanFinding[] = [];
-  let files = 0;
+/** One file of a skill as the scanner sees it: its path, size, mode and (up to the limit) bytes. */
+export interface ScanEntry {
+  /** Relative path. */
+  path: string;
+  /** Size in bytes. */
+  size: number;
+  /** Permission bits, when known. */
+  mode: number | null;
+  /** The bytes read (fewer than `size` past the scan limit). */
+  data: Uint8Array;
+}
+
+/** Scans a skill given as files (and the structural findings already made while listing them). */
+export function scanEntries(entries: readonly ScanEntry[], found: ScanFinding[] = []): ScanReport {
+  const findings = [...found];
   let bytes = 0;
-  let budget = limit;
-  const walk = (rel: string) => {
-    const entries = Array.from(Deno.readDirSync(rel ? join(dir, rel) : dir))
-      .sort((a, b) => (a.name < b.name ? -1 : 1));
-    for (const e of entries) {
-      const path = join(rel, e.name);
-      const full = join(dir, path);
-      if (e.isSymlink) {
-        const target = `-> ${Deno.readLinkSync(full)}`;
-        findings.push(structuralFinding("structural.symlink", path, null, target));
-        continue;
-      }
-      if (e.isDirectory) {
-        walk(path);
-        continue;
-      }
-      if (!e.isFile) continue;
-      files++;
-      const info = Deno.statSync(full);
-      bytes += info.size;
-      const data = readAtMost(full, Math.min(info.size, budget));
-      budget -= data.length;
-      findings.push(...fileFindings(path, info, data));
-      if (data.length < info.size) {
-        const excerpt = `${info.size - data.length} of ${info.size} bytes past the scan limit`;
-        findings.push(structuralFinding("structural.unscanned", path, null, excerpt));
-      }
-      if (data.length) findings.push(...scanBytes(path, data));
+  for (const e of entries) {
+    bytes += e.size;
+    findings.push(...fileFindings(e.path, { size: e.size, mode: e.mode }, e.data));
+    if (e.data.length < e.size) {
+      const excerpt = `${e.size - e.data.length} of ${e.size} bytes past the scan limit`;
+      findings.push(structuralFinding("structural.unscanned", e.path, null, excerpt));
     }
-  };
-  walk("");
-  if (files > STRUCTURAL_LIMITS.files) {
-    findings.push(structuralFinding("structural.too-many-files", ".", null, `${files} files`));
+    if (e.data.length) findings.push(...scanBytes(e.path, e.data));
+  }
+  if (entries.length > STRUCTURAL_LIMITS.files) {
+    findings.push(
+      structuralFinding("structural.too-many-files", ".", null, `${entries.length} files`),
+    );
   }
   if (bytes > STRUCTURAL_LIMITS.totalBytes) {
     findings.push(structuralFinding("structural.total-size", ".", null, `${bytes} bytes`));
   }
-  return { success: true, verdict: verdictOf(findings), findings, files, bytes };
+  return {
+    success: true,
+    verdict: verdictOf(findings),
+    findings,
+    files: entries.length,
+    bytes,
+  };
+}
+
+/** A folder's files as the scanner reads them, its links as findings, and the walk order. */
+export interface SkillFiles {
+  /** Regular files, in walk order. */
+  entries: ScanEntry[];
+  /** A `structural.symlink` finding per link. */
+  links: ScanFinding[];
+  /** Paths of files and links, in walk order. */
+  seen: string[];
+}
+
+/** Reads a folder's files (not following links) up to the scan limit in all. */
+export function readSkillFiles(dir: string, limit = SCAN_LIMIT): SkillFiles {
+  const out: SkillFiles = { entries: [], links: [], seen: [] };
+  let budget = limit;
+  const walk = (rel: string) => {
+    const list = Array.from(Deno.readDirSync(rel ? join(dir, rel) : dir))
+      .sort((a, b) => (a.name < b.name ? -1 : 1));
+    for (const e of list) {
+      const path = join(rel, e.name);
+      const full = join(dir, path);
+      if (!e.isDirectory) out.seen.push(path);
+      if (e.isSymlink) {
+        const target = `-> ${Deno.readLinkSync(full)}`;
+        out.links.push(structuralFinding("structural.symlink", path, null, target));
+      } else if (e.isDirectory) walk(path);
+      else if (e.isFile) {
+        const info = Deno.statSync(full);
+        const data = readAtMost(full, Math.min(info.size, budget));
+        budget -= data.length;
+        out.entries.push({ path, size: info.size, mode: info.mode, data });
+      }
+    }
+  };
+  walk("");
+  return out;
+}
+
+/** Scans a folder (a skill, or a quarantined download) without following links. */
+export function scanFolder(dir: string, limit = SCAN_LIMIT): ScanReport {
+  const { entries, links, seen } = readSkillFiles(dir, limit);
+  const report = scanEntries(entries);
+  report.findings = orderByWalk(report.findings, links, seen);
+  report.verdict = verdictOf(report.findings);
+  return report;
+}
+
+/** Findings in walk order (`seen`): each file's (and each link's) findings where it was met. */
+function orderByWalk(
+  findings: ScanFinding[],
+  links: ScanFinding[],
+  seen: readonly string[],
+): ScanFinding[] {
+  const rank = new Map(seen.map((p, i) => [p, i]));
+  const all = [...findings.filter((f) => f.file !== "."), ...links].map((f, i) => ({ f, i }));
+  all.sort((x, y) => (rank.get(x.f.file)! - rank.get(y.f.file)!) || x.i - y.i);
+  return [...all.map((x) => x.f), ...findings.filter((f) => f.file === ".")];
 }
