@@ -125,7 +125,12 @@ export {
   type VerifiedSkill,
   verifyInstalled,
 } from "./src/hub/installed.ts";
-export { hashFolder, type LockDocument, type LockRecord } from "./src/hub/lock_write.ts";
+export {
+  type AuditHead,
+  hashFolder,
+  type LockDocument,
+  type LockRecord,
+} from "./src/hub/lock_write.ts";
 export {
   type CheckedSkill,
   checkInstalled,

@@ -38,7 +38,7 @@ export function readLockJson(
 ):
   | { state: "absent" }
   | { state: "unparseable"; file: string; error: string }
-  | { state: "ok"; file: string; installed: Record<string, unknown> } {
+  | { state: "ok"; file: string; installed: Record<string, unknown>; audit?: unknown } {
   const file = lockFile(localRoot);
   let text: string;
   try {
@@ -49,7 +49,7 @@ export function readLockJson(
   try {
     const data = JSON.parse(text);
     if (isMapping(data) && isMapping(data.installed)) {
-      return { state: "ok", file, installed: data.installed };
+      return { state: "ok", file, installed: data.installed, audit: data.audit };
     }
     return { state: "unparseable", file, error: "it has no 'installed' mapping" };
   } catch (error) {

@@ -6,6 +6,8 @@
 import { SkillrtError, UsageError } from "../../errors.ts";
 import { auditFile, verifyAudit } from "../../hub/audit.ts";
 import { resolvePath } from "../../home/paths.ts";
+import { readLockJson } from "../../hub/lock.ts";
+import { auditHeadOf } from "../../hub/lock_write.ts";
 import { scanFolder } from "../../hub/scanner.ts";
 import { installSkill } from "../../hub/install.ts";
 import { listInstalled, uninstall, verifyInstalled } from "../../hub/installed.ts";
@@ -180,7 +182,13 @@ function audit(runtime: SkillRuntime, request: CommandRequest): Outcome {
     text = "";
   }
   if (request.options.verify === true) {
-    const check = verifyAudit(text);
+    const lock = readLockJson(runtime.setup.local_root);
+    if (lock.state === "unparseable") {
+      throw new SkillrtError(
+        `Hub lock file '${lock.file}' does not parse, so the audit log's chain head cannot be checked.`,
+      );
+    }
+    const check = verifyAudit(text, lock.state === "ok" ? auditHeadOf(lock.audit) : null);
     if (!check.intact) {
       throw new SkillrtError(
         `The audit log was tampered with at line ${check.broken!.line}: ${check.broken!.reason}.`,
