@@ -44,6 +44,8 @@ export interface Rule {
   unless?: RegExp;
   /** A match is let go when the text before it on its line matches this (`ssh-keygen -f`). */
   notAfter?: RegExp;
+  /** A match counts only when the text before it on its line matches this (command position). */
+  onlyAfter?: RegExp;
   /** The line after a match must match this too (a key header must be followed by key material). */
   next?: RegExp;
   /** A phrase rule: also matched with line breaks taken as spaces (a phrase split over lines). */
@@ -57,7 +59,14 @@ type Row = [
   RuleSeverity,
   string,
   RegExp,
-  { unless?: RegExp; notAfter?: RegExp; next?: RegExp; flow?: boolean; judge?: Judge }?,
+  {
+    unless?: RegExp;
+    notAfter?: RegExp;
+    onlyAfter?: RegExp;
+    next?: RegExp;
+    flow?: boolean;
+    judge?: Judge;
+  }?,
 ];
 
 /** Placeholder values that are not secrets: words that say so, or an env variable's own name. */
@@ -79,7 +88,7 @@ const ROWS: Row[] = [
   ["exfiltration.ssh-keys", "high", "Reads SSH private keys or authorized_keys", /(~|\$\{?HOME\}?|\/home\/[^/\s]+|\/root|\/Users\/[^/\s]+)\/\.ssh\/(id_[\w*?\[\]{}.-]*|\*|authorized_keys\b|identity\b)/, { notAfter: /(\bssh-keygen\b[^;&|\n]*\s-f\s*["']?|\bIdentityFile\s+["']?|\bssh\b[^;&|\n]*\s-i\s*["']?|\bssh-add\s+(-\S+\s+)*["']?|\bchmod\s+[0-7]{3,4}\s+["']?)$/ }],
   ["exfiltration.cloud-credentials", "high", "Reads cloud credential files", /\.(aws\/credentials|config\/gcloud|azure\/accessTokens)/],
   ["exfiltration.browser-data", "high", "Reads browser cookie or password stores", /(Login Data|Cookies\.sqlite|\.mozilla\/firefox\/|Chrome\/User Data|Library\/Keychains)/],
-  ["exfiltration.dns-tunnel", "critical", "Encodes data into DNS lookups", /(?:^\s*|[;&|(`"']\s*|\$\(\s*)(?:sudo\s+)?(nslookup|dig|host|drill)\s+([-+]\S+\s+)*["']?[\w.-]*(\$\(|`)/m],
+  ["exfiltration.dns-tunnel", "critical", "Encodes data into DNS lookups", /\b(nslookup|dig|host|drill)\s+([-+]\S+\s+)*["']?[\w.-]*(\$\(|`)/, { onlyAfter: /(?:^|[;&|(`"'{]|\$\()\s*(?:sudo\s+)?$/ }],
   ["exfiltration.webhook", "high", "Posts to chat webhooks often used to collect stolen data", /(discord(app)?\.com\/api\/webhooks|hooks\.slack\.com\/services|api\.telegram\.org\/bot)/i],
   ["exfiltration.paste-sites", "medium", "Uploads to anonymous paste or file-drop sites", /\b(pastebin\.com\/api|transfer\.sh|0x0\.st|file\.io|termbin\.com)\b/i],
   ["prompt_injection.ignore-previous", "critical", "Tells the agent to ignore its previous instructions", /\bignore\s+(?:(?:all|any|the|your|of|these|those|my|every)\s+){0,3}(?:previous|prior|above|earlier|preceding|former|original|system|other)\s+(?:instructions?|prompts?|rules|directions|directives|guidelines|commands|context|messages)\b/i, { flow: true }],
@@ -120,7 +129,7 @@ const ROWS: Row[] = [
   ["obfuscation.eval-decode", "high", "Evaluates decoded data", /\beval\s*\(\s*(atob|base64_decode|Buffer\.from|unescape)\s*\(/],
   ["obfuscation.exec-decode", "high", "Executes decoded Python code", /\bexec\s*\([^\n]*(b64decode|codecs\.decode|\.decode\()/],
   ["obfuscation.hex-escapes", "medium", "Long runs of hex escapes", /(\\x[0-9a-fA-F]{2}){12,}/],
-  ["obfuscation.long-base64", "medium", "A long base64 blob", /[A-Za-z0-9+/]{240,}={0,2}/],
+  ["obfuscation.long-base64", "medium", "A long base64 blob", /(?<![A-Za-z0-9+/])[A-Za-z0-9+/]{240,}={0,2}/],
   ["obfuscation.char-codes", "medium", "Builds strings from character codes", /String\.fromCharCode\((\s*\d+\s*,){10,}/],
   ["execution.eval-input", "high", "Evaluates untrusted input", /\beval\s*\(\s*(input|request|req\.|process\.argv|sys\.argv|params)/],
   ["execution.shell-true", "medium", "Runs subprocesses through a shell", /\bsubprocess\.(call|run|Popen|check_output)\([^\n]*shell\s*=\s*True/],

@@ -36,10 +36,10 @@ export function fileKind(file: string): FileKind {
 const SECURITY_WORDS =
   /\b(security|vulnerab\w*|exploit\w*|attack\w*|malicious|payloads?|injection|threats?|cve-\d+|owasp|pentest\w*|red team|hardening|incident|forensics?|malware|adversar\w*|reverse shells?|exfiltrat\w*|detection|sanitiz\w*)\b/gi;
 
-/** A document about security: at least two distinct security terms. */
+/** A document about security: at least two distinct security terms in its first 64 KiB. */
 export function isSecurityDoc(text: string): boolean {
   const seen = new Set<string>();
-  for (const m of text.slice(0, 512 * 1024).matchAll(SECURITY_WORDS)) {
+  for (const m of text.slice(0, 64 * 1024).matchAll(SECURITY_WORDS)) {
     seen.add(m[1].toLowerCase().slice(0, 6));
     if (seen.size >= 2) return true;
   }

@@ -66,14 +66,24 @@ function buildForm(parts: { text: string; lines: number[]; offsets: number[] }[]
   return form;
 }
 
+/** The original text as a form: one piece per line. */
+function wholeForm(original: readonly string[]): Form {
+  const pieces = new Array<number>(original.length);
+  const lines = new Array<number>(original.length);
+  let at = 0;
+  for (let i = 0; i < original.length; i++) {
+    pieces[i] = at;
+    lines[i] = i + 1;
+    at += original[i].length + 1;
+  }
+  return { text: original.join("\n"), pieces, marks: pieces, lines, flow: false };
+}
+
 const LEAD = /^\s*(?:[>#*+-]+|\/\/+|\d+\.|--|;+)?\s*/;
 
 /** The original text, the changed lines of the normal form, and its multi-line paragraphs. */
 function formsOf(original: readonly string[], normal: readonly (string | null)[]): Form[] {
-  const whole = buildForm(
-    original.map((text, i) => ({ text, lines: [i + 1], offsets: [0] })),
-    false,
-  );
+  const whole = wholeForm(original);
   const changed = buildForm(
     normal.flatMap((text, i) =>
       text !== null && text !== original[i].replace(/\s+$/, "")
@@ -131,6 +141,7 @@ function judgeMatch(
   const start = index - pieceStart;
   if (rule.unless?.test(matched)) return null;
   if (rule.notAfter?.test(segment.slice(0, start))) return null;
+  if (rule.onlyAfter && !rule.onlyAfter.test(segment.slice(0, start))) return null;
   if (rule.next) {
     const next = [facts.original[line] ?? "", facts.normal[line] ?? ""];
     if (!next.some((t) => rule.next!.test(t))) return null;
@@ -220,7 +231,8 @@ export function scanText(file: string, text: string): ScanFinding[] {
     original,
     normal,
   };
-  facts.securityDoc = facts.kind === "doc" && isSecurityDoc(normal.join("\n"));
+  facts.securityDoc = facts.kind === "doc" &&
+    isSecurityDoc(normal.slice(0, 2000).filter((l) => l !== null).join("\n"));
   const forms = formsOf(original, normal);
   const found: ScanFinding[] = [];
   for (const rule of TEXT_RULES) {

@@ -9,6 +9,7 @@
 
 const INVISIBLE =
   /[\u00AD\u180E\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u2069\uFEFF]|\uDB40[\uDC00-\uDC7F]/g;
+const ANY_INVISIBLE = new RegExp(INVISIBLE.source);
 const PICTOGRAPH = /[\p{Extended_Pictographic}\u{1F3FB}-\u{1F3FF}\uFE0F\u20E3]/u;
 
 /** True when the ZWJ at `i` joins two emoji. */
@@ -27,6 +28,7 @@ function flagTag(line: string, i: number): boolean {
 
 /** The first invisible character of a line that is not part of an emoji, as `U+XXXX`, or null. */
 export function invisibleIn(line: string): string | null {
+  if (!ANY_INVISIBLE.test(line)) return null;
   for (const m of line.matchAll(INVISIBLE)) {
     const i = m.index!;
     if (m[0] === "\u200D" && emojiJoiner(line, i)) continue;

@@ -6,7 +6,6 @@
  *
  * @module
  */
-import { quoteRegions } from "./quotes.ts";
 
 /** Facts about one line. */
 export interface LineInfo {
@@ -39,21 +38,17 @@ const FENCE = /^\s*(```+|~~~+)\s*([\w+-]*)/;
 const KEY_LINE =
   /^(\s*)(?:-\s+)?(?:(?:export|const|let|var|readonly|local|static|final|public|private|declare\s+-a)\s+)*["']?([\w.|-]+)["']?\s*[:=]\s*(.*)$/;
 
-/** Net count of opening brackets outside quoted strings. */
+const QUOTED = /"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|`[^`]*`/g;
+
+/** Net count of opening brackets outside quoted strings (and before a `#` comment). */
 function bracketDepth(line: string): number {
+  if (!/[\[\](){}]/.test(line)) return 0;
+  const bare = line.replace(QUOTED, "").replace(/(^|\s)#.*$/, "");
   let depth = 0;
-  const regions = quoteRegions(line);
-  let r = 0;
-  for (let i = 0; i < line.length; i++) {
-    if (r < regions.length && i === regions[r].open) {
-      i = regions[r].close;
-      r++;
-      continue;
-    }
-    const ch = line[i];
-    if (ch === "#" && /\s/.test(line[i - 1] ?? " ")) break;
-    if (ch === "[" || ch === "(" || ch === "{") depth++;
-    else if (ch === "]" || ch === ")" || ch === "}") depth--;
+  for (let i = 0; i < bare.length; i++) {
+    const c = bare.charCodeAt(i);
+    if (c === 0x5b || c === 0x28 || c === 0x7b) depth++;
+    else if (c === 0x5d || c === 0x29 || c === 0x7d) depth--;
   }
   return depth;
 }

@@ -105,6 +105,12 @@ const MARKS = /\p{Mn}/gu;
 const ANSI_C = /\$'((?:\\x[0-9a-fA-F]{2}|\\[0-7]{1,3}|\\.|[^'\\])*)'/g;
 const ESCAPES = /\\x([0-9a-fA-F]{2})|\\u([0-9a-fA-F]{4})|\\([0-7]{3})/g;
 
+/** A line with non-ASCII characters: invisibles out, NFKC without marks, look-alikes folded. */
+function unicodeLine(line: string): string {
+  const visible = line.replace(IGNORABLE, "").replace(/[\u2028\u2029]/g, " ");
+  return foldConfusables(visible.normalize("NFKD").replace(MARKS, "").normalize("NFKC"));
+}
+
 function unescapeCodes(text: string): string {
   return text.replace(ESCAPES, (all, hex?: string, uni?: string, oct?: string) => {
     const code = parseInt(hex ?? uni ?? oct!, hex || uni ? 16 : 8);
@@ -146,8 +152,7 @@ export function normalizeText(text: string): string {
     out = out.replace(MARKUP, "");
   }
   if (!ascii || NON_ASCII.test(out)) {
-    out = out.replace(IGNORABLE, "").replace(/[\u2028\u2029]/g, " ");
-    out = foldConfusables(out.normalize("NFKD").replace(MARKS, "").normalize("NFKC"));
+    out = out.split("\n").map((l) => NON_ASCII.test(l) ? unicodeLine(l) : l).join("\n");
   }
   return collapse(unshell(out));
 }

@@ -33,7 +33,9 @@ const WORD = /[\p{L}\p{N}_]/u;
 function opensAt(text: string, i: number, from: number): boolean {
   const ch = text[i];
   if (ch === "/") {
-    return /(^\s*|[=(,:!&|?\[]\s*)$/.test(text.slice(from, i)) && text.indexOf("/", i + 1) > i + 1;
+    let j = i - 1;
+    while (j >= from && (text[j] === " " || text[j] === "\t")) j--;
+    return (j < from || "=(,:!&|?[".includes(text[j])) && text.indexOf("/", i + 1) > i + 1;
   }
   if (!(ch in CLOSE)) return false;
   if (ch === "'" && i > from && WORD.test(text[i - 1])) return false;
