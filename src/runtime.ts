@@ -33,7 +33,7 @@ import { type LoadedSkill, loadSkill, type ViewResult } from "./view/view.ts";
 import { invocationMessage, type InvokeResult } from "./view/invoke.ts";
 import type { InlineShellOptions } from "./preprocess/inline_shell.ts";
 import type { PreprocessContext } from "./preprocess/preprocess.ts";
-import { hubTrustOf } from "./hub/lock.ts";
+import { hubEntryOf, hubTrustOf } from "./hub/lock.ts";
 import { loadBundles } from "./bundles/bundles.ts";
 import {
   bundleInvocation,
@@ -79,6 +79,8 @@ export interface ViewOptions {
   strict?: boolean;
   /** Text for `$ARGUMENTS`, `$ARGUMENTS[N]` and `$N` ([P-5]). */
   args?: string;
+  /** Load a `community`-trust skill even when it holds an injection instruction ([V-10]). */
+  allowUntrusted?: boolean;
 }
 
 /** Options of {@linkcode SkillRuntime.prompt}. */
@@ -275,6 +277,7 @@ export class SkillRuntime {
         r.name.slice(plugin.namespace.length + 1)
       )
       : undefined;
+    const hub = hubEntryOf(this.setup.local_root, resolved.record.skill_dir);
     const loaded = await loadSkill(resolved, {
       platform: this.setup.host.platform,
       envNames: this.envNames(),
@@ -283,6 +286,10 @@ export class SkillRuntime {
       userHome: this.setup.host.user_home,
       maxBytes: this.setup.config.max_file_bytes,
       strict: options.strict,
+      untrusted: hub?.trust_level === "community"
+        ? { source: hub.source, trust: hub.trust_level }
+        : undefined,
+      allowUntrusted: options.allowUntrusted,
       siblings,
       preprocess: (record) => this.preprocessContext(record, options.args),
       env: (names) => this.envValues(names),

@@ -95,6 +95,10 @@ export const COMMANDS: readonly CommandSpec[] = [
     options: [
       { flags: "--strict", description: "refuse a skill whose content has warnings" },
       {
+        flags: "--allow-untrusted",
+        description: "load a community hub skill even when it holds an injection instruction",
+      },
+      {
         flags: "--args <text>",
         description: "arguments for $ARGUMENTS, $ARGUMENTS[N] and $N (Claude Code skills)",
       },
@@ -109,6 +113,10 @@ export const COMMANDS: readonly CommandSpec[] = [
     ],
     options: [
       { flags: "--strict", description: "refuse a skill whose content has warnings" },
+      {
+        flags: "--allow-untrusted",
+        description: "load a community hub skill even when it holds an injection instruction",
+      },
       {
         flags: "--args <text>",
         description: "arguments for $ARGUMENTS, $ARGUMENTS[N] and $N (Claude Code skills)",

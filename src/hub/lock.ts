@@ -16,6 +16,8 @@ export interface LockEntry {
   trust_level: string;
   /** The installed folder, absolute. */
   install_path: string;
+  /** Where it came from, as recorded. */
+  source: string;
 }
 
 /** What the lock file held. */
@@ -70,15 +72,20 @@ export function readLock(localRoot: string): LockState {
       name,
       trust_level: typeof entry.trust_level === "string" ? entry.trust_level : "community",
       install_path: path ? resolvePath(localRoot, path) : "",
+      source: typeof entry.source === "string" ? entry.source : "",
     });
   }
   return { state: "ok", file, entries };
 }
 
-/** The hub trust of the skill in `skillDir`, or undefined when it was not installed from the hub. */
-export function hubTrustOf(localRoot: string, skillDir: string): string | undefined {
+/** The lock entry of the skill in `skillDir`, or undefined when it was not installed from the hub. */
+export function hubEntryOf(localRoot: string, skillDir: string): LockEntry | undefined {
   const lock = readLock(localRoot);
   if (lock.state !== "ok") return undefined;
-  return lock.entries.find((e) => e.install_path && isInside(e.install_path, skillDir))
-    ?.trust_level;
+  return lock.entries.find((e) => e.install_path && isInside(e.install_path, skillDir));
+}
+
+/** The hub trust of the skill in `skillDir`, or undefined when it was not installed from the hub. */
+export function hubTrustOf(localRoot: string, skillDir: string): string | undefined {
+  return hubEntryOf(localRoot, skillDir)?.trust_level;
 }

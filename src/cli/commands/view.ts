@@ -20,7 +20,11 @@ export async function run(runtime: SkillRuntime, request: CommandRequest): Promi
     );
   }
   const args = typeof request.options.args === "string" ? request.options.args : undefined;
-  const doc = await runtime.view(name, { strict: request.options.strict === true, args });
+  const doc = await runtime.view(name, {
+    strict: request.options.strict === true,
+    allowUntrusted: request.options.allowUntrusted === true,
+    args,
+  });
   const notes = doc.warnings.map((w) =>
     `${paint(global.color, "yellow", "warning:")} ${w.message}`
   );

@@ -1,8 +1,9 @@
 /**
- * Invisible characters as a finding ([HUB-4]): zero-width characters, bidi controls,
+ * Invisible characters ([HUB-4], [V-6], [V-10]): zero-width characters, bidi controls,
  * word joiners and Unicode tag characters, each one a place where text can hide. A
  * zero-width joiner inside an emoji sequence (👨‍👩‍👧) and the tag letters of a flag
- * (🏴 + tags + cancel tag) are how emoji are written, and are let go. Pure.
+ * (🏴 + tags + cancel tag) are how emoji are written, and are let go. The scanner's
+ * finding, the view's warning and the sanitising of untrusted content all use this. Pure.
  *
  * @module
  */
@@ -12,28 +13,31 @@ const INVISIBLE =
 const ANY_INVISIBLE = new RegExp(INVISIBLE.source);
 const PICTOGRAPH = /[\p{Extended_Pictographic}\u{1F3FB}-\u{1F3FF}\uFE0F\u20E3]/u;
 
-/** True when the ZWJ at `i` joins two emoji. */
-function emojiJoiner(line: string, i: number): boolean {
-  const before = [...line.slice(Math.max(0, i - 4), i)].pop() ?? "";
-  const after = [...line.slice(i + 1, i + 5)][0] ?? "";
-  return PICTOGRAPH.test(before) && PICTOGRAPH.test(after);
-}
-
-/** True when the tag character at `i` belongs to a flag sequence opened by 🏴 (U+1F3F4). */
-function flagTag(line: string, i: number): boolean {
+/** True when the invisible character `ch` at `i` of `text` is part of an emoji. */
+function partOfEmoji(text: string, ch: string, i: number): boolean {
+  if (ch === "\u200D") {
+    const before = [...text.slice(Math.max(0, i - 4), i)].pop() ?? "";
+    const after = [...text.slice(i + 1, i + 5)][0] ?? "";
+    return PICTOGRAPH.test(before) && PICTOGRAPH.test(after);
+  }
+  if (ch.length !== 2) return false;
   let j = i;
-  while (j >= 2 && line.charCodeAt(j - 2) === 0xdb40) j -= 2;
-  return line.codePointAt(j - 2) === 0x1f3f4;
+  while (j >= 2 && text.charCodeAt(j - 2) === 0xdb40) j -= 2;
+  return text.codePointAt(j - 2) === 0x1f3f4;
 }
 
 /** The first invisible character of a line that is not part of an emoji, as `U+XXXX`, or null. */
 export function invisibleIn(line: string): string | null {
   if (!ANY_INVISIBLE.test(line)) return null;
   for (const m of line.matchAll(INVISIBLE)) {
-    const i = m.index!;
-    if (m[0] === "\u200D" && emojiJoiner(line, i)) continue;
-    if (m[0].length === 2 && flagTag(line, i)) continue;
+    if (partOfEmoji(line, m[0], m.index!)) continue;
     return `U+${m[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")}`;
   }
   return null;
+}
+
+/** The text without its invisible characters (emoji keep theirs). */
+export function removeInvisible(text: string): string {
+  if (!ANY_INVISIBLE.test(text)) return text;
+  return text.replace(INVISIBLE, (m: string, i: number) => partOfEmoji(text, m, i) ? m : "");
 }
