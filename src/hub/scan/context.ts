@@ -23,6 +23,15 @@ import { type QuoteRegion, quoteRegions, regionsHolding } from "./quotes.ts";
 /** Where a finding stands. */
 export type FindingContext = "code" | "instruction" | "mention" | "detect" | "example";
 
+/**
+ * A security document: documentation of a skill whose SKILL.md is about security, or whose
+ * own text or file name is. (An attacker can write these words as easily as anyone: what it
+ * lowers is capped at `medium`, and never in SKILL.md or scripts.)
+ */
+export function isSecurityDoc(file: string, text: string, securitySkill: boolean): boolean {
+  return securitySkill || SECURITY_PATH.test(file) || isSecurityText(text);
+}
+
 /** What a file is to the scanner. */
 export type FileKind = "skill" | "doc" | "script";
 
@@ -34,10 +43,12 @@ export function fileKind(file: string): FileKind {
 }
 
 const SECURITY_WORDS =
-  /\b(security|vulnerab\w*|exploit\w*|attack\w*|malicious|payloads?|injection|threats?|cve-\d+|owasp|pentest\w*|red team|hardening|incident|forensics?|malware|adversar\w*|reverse shells?|exfiltrat\w*|detection|sanitiz\w*)\b/gi;
+  /\b(security|secure|insecure|vulnerab\w*|exploit\w*|attack\w*|malicious|payloads?|injection|threats?|cve-\d+|owasp|pentest\w*|penetration|red team|hardening|incident|forensics?|malware|adversar\w*|reverse shells?|exfiltrat\w*|detection|sanitiz\w*|phishing|xss|csrf|sqli|rce|ctf|privilege escalation|jailbreak\w*|defen[cs]e\w*)\b/gi;
+const SECURITY_PATH =
+  /(secur|attack|payload|exploit|vuln|threat|pentest|injection|malware|red-?team|ctf|hardening|incident)/i;
 
 /** A document about security: at least two distinct security terms in its first 64 KiB. */
-export function isSecurityDoc(text: string): boolean {
+export function isSecurityText(text: string): boolean {
   const seen = new Set<string>();
   for (const m of text.slice(0, 64 * 1024).matchAll(SECURITY_WORDS)) {
     seen.add(m[1].toLowerCase().slice(0, 6));
@@ -53,6 +64,7 @@ const MATCHER_BEFORE = new RegExp(
     String
       .raw`\b(?:re\.(?:compile|search|match|fullmatch|findall|finditer|sub|split)|RegExp|Regex|regexp\.MustCompile|regexp\.MatchString|fnmatch(?:\.fnmatch)?|\.(?:match|test|search|matches|contains|includes|startswith|endswith|startsWith|endsWith|indexOf|find|count|has))\s*\(\s*(?:[rbuRBU]{1,2})?`,
     String.raw`=~\s*`,
+    String.raw`\[\[[^\]]*(?:==|!=)\s*\*?`,
     String.raw`-(?:match|like|cmatch|imatch|notmatch)\s+`,
   ].map((s) => `(?:${s})`).join("|") + "$",
 );
@@ -62,7 +74,7 @@ const DENYISH =
 const SAME_LINE_OWNER =
   /^\s*(?:-\s+)?(?:(?:export|const|let|var|readonly|local|static|final|public|private|declare\s+-a)\s+)*["']?([\w.|-]+)["']?\s*[:=]/;
 const MENTION_CUE =
-  /\b(like|such as|e\.g\.|for example|phrases?|patterns?|payloads?|attempts?|attacks?|injections?|jailbreaks?|rejects?|refuses?|blocks?|blocked|detects?|flags?|filters?|catch(es)?|containing|suspicious|malicious)\b/i;
+  /\b(like|such as|e\.g\.|for example|phrases?|patterns?|payloads?|attempts?|attacks?|injections?|jailbreaks?|rejects?|refuses?|blocks?|blocked|detects?|flags?|filters?|catch(es)?|contains?|containing|suspicious|malicious)\b/i;
 
 /** True when the match sits in a quoted string that some matcher receives as its pattern. */
 function isMatcherArgument(

@@ -219,8 +219,14 @@ export function keepWorst(findings: Iterable<ScanFinding>): ScanFinding[] {
   return [...best.values()];
 }
 
+/** What the scanner knows about the skill around a file. */
+export interface ScanTextOptions {
+  /** The skill's SKILL.md is about security: its documentation counts as security documents. */
+  securitySkill?: boolean;
+}
+
 /** Findings in one file's text. Pure. */
-export function scanText(file: string, text: string): ScanFinding[] {
+export function scanText(file: string, text: string, options: ScanTextOptions = {}): ScanFinding[] {
   const original = text.split("\n");
   const normal = normalForm(text);
   const facts: FileFacts = {
@@ -232,7 +238,11 @@ export function scanText(file: string, text: string): ScanFinding[] {
     normal,
   };
   facts.securityDoc = facts.kind === "doc" &&
-    isSecurityDoc(normal.slice(0, 2000).filter((l) => l !== null).join("\n"));
+    isSecurityDoc(
+      file,
+      normal.slice(0, 2000).filter((l) => l !== null).join("\n"),
+      options.securitySkill === true,
+    );
   const forms = formsOf(original, normal);
   const found: ScanFinding[] = [];
   for (const rule of TEXT_RULES) {
