@@ -34,6 +34,7 @@ import { invocationMessage, type InvokeResult } from "./view/invoke.ts";
 import type { InlineShellOptions } from "./preprocess/inline_shell.ts";
 import type { PreprocessContext } from "./preprocess/preprocess.ts";
 import { hubEntryOf, hubTrustOf } from "./hub/lock.ts";
+import { untrustedFile } from "./view/untrusted.ts";
 import { loadBundles } from "./bundles/bundles.ts";
 import {
   bundleInvocation,
@@ -340,7 +341,11 @@ export class SkillRuntime {
   }
 
   /** Level 2: one file inside a skill ([F-1..3]). */
-  viewFile(name: string, path: string): FileResult {
-    return viewFile(this.resolve(name), path, this.setup.config.max_file_bytes);
+  viewFile(name: string, path: string, options: ViewOptions = {}): FileResult {
+    const resolved = this.resolve(name);
+    const file = viewFile(resolved, path, this.setup.config.max_file_bytes);
+    const hub = hubEntryOf(this.setup.local_root, resolved.record.skill_dir);
+    if (hub?.trust_level !== "community" || file.content === null) return file;
+    return { ...file, content: untrustedFile(file, hub, options.allowUntrusted === true) };
   }
 }

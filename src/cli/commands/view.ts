@@ -12,7 +12,9 @@ export async function run(runtime: SkillRuntime, request: CommandRequest): Promi
   const [name, path] = request.args;
   const { global } = request;
   if (path !== undefined) {
-    const doc = runtime.viewFile(name, path);
+    const doc = runtime.viewFile(name, path, {
+      allowUntrusted: request.options.allowUntrusted === true,
+    });
     return respond(
       global,
       doc,
