@@ -101,9 +101,27 @@ function isMatcherArgument(
   return false;
 }
 
-/** True when an injection phrase is named, not spoken: quoted in a sentence that says so, or a table cell. */
-function isMention(line: string, chain: readonly QuoteRegion[], info: LineInfo): boolean {
-  if (info.table) return true;
+/** True when the table cell holding `[start, end)` holds little besides it (a list of phrases). */
+function phraseCell(line: string, start: number, end: number): boolean {
+  const open = line.lastIndexOf("|", start);
+  const close = line.indexOf("|", end);
+  if (open < 0 || close < 0) return false;
+  const cell = line.slice(open + 1, close).replace(/[`"'\u201C\u201D*_\s]/g, "");
+  return cell.length <= end - start + 24;
+}
+
+/**
+ * True when an injection phrase is named, not spoken: quoted in a sentence that says so, or
+ * a table cell that holds little else (a cell that goes on to give orders is spoken).
+ */
+function isMention(
+  line: string,
+  chain: readonly QuoteRegion[],
+  info: LineInfo,
+  start: number,
+  end: number,
+): boolean {
+  if (info.table) return phraseCell(line, start, end);
   if (!chain.length) return false;
   const outer = chain[0];
   const outside = (line.slice(0, outer.open) + " " + line.slice(outer.close + 1)).trim();
@@ -138,7 +156,7 @@ export function contextOf(
       reason: "the pattern is what a matcher looks for (grep, regex, case, deny list, YARA)",
     };
   }
-  if (rule.category === "prompt_injection" && isMention(line, chain, info)) {
+  if (rule.category === "prompt_injection" && isMention(line, chain, info, start, end)) {
     return { context: "mention", cap: "low", reason: "the phrase is quoted, not spoken" };
   }
   if (rule.category === "prompt_injection" && kind !== "script") {
