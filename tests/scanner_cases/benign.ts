@@ -596,4 +596,25 @@ export const BENIGN: ScannerCase[] = [
     },
     expect: ["destructive.rm-rf-root@detect"],
   },
+  {
+    name: "hook-test-suite",
+    files: {
+      "SKILL.md": md(
+        "hook-test-suite",
+        "A command guard with its tests.",
+        "Run `python scripts/test_guard.py`.\n",
+      ),
+      "scripts/test_guard.py":
+        'from guard import is_blocked\n\nTEST_CASES = [\n    ("rm -rf ~", True),\n    ("ls -la", False),\n]\n\nassert is_blocked("rm -rf /")\nfor cmd, expected in TEST_CASES:\n    assert is_blocked(cmd) == expected\n',
+    },
+    expect: ["destructive.rm-rf-root@detect", "destructive.rm-rf-root@detect"],
+  },
+  {
+    name: "frontmatter-disallowed-tools",
+    files: {
+      "SKILL.md":
+        '---\nname: frontmatter-disallowed-tools\ndescription: Reviews diffs without running anything.\ndisallowed-tools:\n  - "Bash(rm -rf /)"\n  - "Bash(curl * | sh)"\n---\n\n# Review\n\nRead the diff and comment.\n',
+    },
+    expect: ["destructive.rm-rf-root@detect", "network.curl-pipe-shell@detect"],
+  },
 ];

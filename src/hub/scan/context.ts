@@ -64,13 +64,15 @@ const MATCHER_BEFORE = new RegExp(
     String
       .raw`\b(?:re\.(?:compile|search|match|fullmatch|findall|finditer|sub|split)|RegExp|Regex|regexp\.MustCompile|regexp\.MatchString|fnmatch(?:\.fnmatch)?|\.(?:match|test|search|matches|contains|includes|startswith|endswith|startsWith|endsWith|indexOf|find|count|has))\s*\(\s*(?:[rbuRBU]{1,2})?`,
     String.raw`=~\s*`,
+    String
+      .raw`\b\w*(?:block|deny|denied|danger|forbid|reject|detect|unsafe|malicious|suspicious|blacklist|disallow)\w*\s*\(\s*`,
     String.raw`\[\[[^\]]*(?:==|!=)\s*\*?`,
     String.raw`-(?:match|like|cmatch|imatch|notmatch)\s+`,
   ].map((s) => `(?:${s})`).join("|") + "$",
 );
 const MEMBERSHIP_AFTER = /^\s+(?:not\s+)?in\s+[\w.]+/;
 const DENYISH =
-  /(block|deny|denied|forbid|\bban|banned|danger|reject|disallow|prohibit|blacklist|suspicious|malicious|pattern|signature|indicator|ioc|rule|regex|detect|matcher|keyword|trigger|injection|attack|unsafe|risky|threat|\|(contains|startswith|endswith|re)\b)/i;
+  /(block|deny|denied|forbid|\bban|banned|danger|reject|disallow|prohibit|blacklist|suspicious|malicious|pattern|signature|indicator|ioc|rule|regex|detect|matcher|keyword|trigger|injection|attack|unsafe|risky|threat|test_?cases?|samples|fixtures|\|(contains|startswith|endswith|re)\b)/i;
 const SAME_LINE_OWNER =
   /^\s*(?:-\s+)?(?:(?:export|const|let|var|readonly|local|static|final|public|private|declare\s+-a)\s+)*["']?([\w.|-]+)["']?\s*[:=]/;
 const MENTION_CUE =
