@@ -617,4 +617,15 @@ export const BENIGN: ScannerCase[] = [
     },
     expect: ["destructive.rm-rf-root@detect", "network.curl-pipe-shell@detect"],
   },
+  {
+    name: "html-quoted-mention",
+    files: {
+      "SKILL.md": md(
+        "html-quoted-mention",
+        "Documents a moderation endpoint.",
+        "The endpoint rejects inputs like &quot;ignore previous instructions&quot; and flags phrases such as <code>disregard your instructions</code>.\n",
+      ),
+    },
+    expect: ["prompt_injection.ignore-previous@mention", "prompt_injection.disregard@mention"],
+  },
 ];

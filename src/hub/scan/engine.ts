@@ -219,6 +219,31 @@ export function keepWorst(findings: Iterable<ScanFinding>): ScanFinding[] {
   return [...best.values()];
 }
 
+/** Every match of a rule in one form, judged. */
+function matchForm(facts: FileFacts, rule: Rule, form: Form): ScanFinding[] {
+  const out: ScanFinding[] = [];
+  if ((form.flow && !rule.flow) || form.text === "") return out;
+  const regex = GLOBAL.get(rule)!;
+  regex.lastIndex = 0;
+  for (let m = regex.exec(form.text); m; m = regex.exec(form.text)) {
+    if (m[0] === "") regex.lastIndex++;
+    const f = judgeMatch(facts, rule, form, m.index, m[0]);
+    if (f) out.push(f);
+  }
+  return out;
+}
+
+/**
+ * A rule's findings over the forms. Where the normal form of a line matches too, its
+ * finding stands for that line: it sees the line as decoded (an `&quot;`-quoted phrase is
+ * quoted), so its context is the better informed one.
+ */
+function matchRule(facts: FileFacts, rule: Rule, forms: readonly Form[]): ScanFinding[] {
+  const [whole, changed, flow] = forms.map((form) => matchForm(facts, rule, form));
+  const decoded = new Set(changed.map((f) => f.line));
+  return [...whole.filter((f) => !decoded.has(f.line)), ...changed, ...flow];
+}
+
 /** What the scanner knows about the skill around a file. */
 export interface ScanTextOptions {
   /** The skill's SKILL.md is about security: its documentation counts as security documents. */
@@ -245,18 +270,7 @@ export function scanText(file: string, text: string, options: ScanTextOptions = 
     );
   const forms = formsOf(original, normal);
   const found: ScanFinding[] = [];
-  for (const rule of TEXT_RULES) {
-    const regex = GLOBAL.get(rule)!;
-    for (const form of forms) {
-      if ((form.flow && !rule.flow) || form.text === "") continue;
-      regex.lastIndex = 0;
-      for (let m = regex.exec(form.text); m; m = regex.exec(form.text)) {
-        if (m[0] === "") regex.lastIndex++;
-        const f = judgeMatch(facts, rule, form, m.index, m[0]);
-        if (f) found.push(f);
-      }
-    }
-  }
+  for (const rule of TEXT_RULES) found.push(...matchRule(facts, rule, forms));
   original.forEach((line, i) => {
     const code = invisibleIn(line);
     if (code) found.push(structuralFinding("structural.invisible-unicode", file, i + 1, line));

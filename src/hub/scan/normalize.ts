@@ -96,6 +96,7 @@ const TAG_CHARS = /\uDB40([\uDC20-\uDC7E])/g;
 const CONTROLS = /[\0-\x08\x0e-\x1b\x7f]/g;
 // deno-lint-ignore no-control-regex
 const SEPARATORS = /[\x0b\x0c\x1c-\x1f]/g;
+const CODE_TAGS = /<\/?(?:code|kbd|q|samp|tt)>/gi;
 const MARKUP = /<\/?[a-zA-Z][\w-]{0,20}(?:\s[^<>\n]{0,80})?\/?>|\*\*|__|~~/g;
 const NON_ASCII = /[\u0080-\uffff]/;
 /** Every character that takes no room: zero-width, bidi, fillers, variation selectors, tags. */
@@ -149,7 +150,7 @@ export function normalizeText(text: string): string {
   out = decodeEntities(out);
   out = out.replace(CONTROLS, "").replace(SEPARATORS, " ");
   if (out.includes("<") || out.includes("**") || out.includes("__") || out.includes("~~")) {
-    out = out.replace(MARKUP, "");
+    out = out.replace(CODE_TAGS, "`").replace(MARKUP, "");
   }
   if (!ascii || NON_ASCII.test(out)) {
     out = out.split("\n").map((l) => NON_ASCII.test(l) ? unicodeLine(l) : l).join("\n");

@@ -12,7 +12,7 @@ export interface QuoteRegion {
   quote: string;
   /** Index of the opening quote in the line. */
   open: number;
-  /** Index of the closing quote (the line's length when it never closes). */
+  /** Index of the closing quote. */
   close: number;
   /** Regions inside this one (a quote within the string, e.g. `"grep 'x'"`). */
   inner: QuoteRegion[];
@@ -65,10 +65,13 @@ export function quoteRegions(text: string, from = 0, to = text.length): QuoteReg
     const quote = text[i];
     let j = i + 1;
     while (j < to && !closesAt(text, j, quote)) j += text[j] === "\\" && quote !== "'" ? 2 : 1;
-    const close = Math.min(j, to);
-    const inner = quote === "/" ? [] : quoteRegions(text, i + 1, close);
-    out.push({ quote, open: i, close, inner });
-    i = close + 1;
+    if (j >= to) {
+      i++; // A quote that never closes quotes nothing.
+      continue;
+    }
+    const inner = quote === "/" ? [] : quoteRegions(text, i + 1, j);
+    out.push({ quote, open: i, close: j, inner });
+    i = j + 1;
   }
   return out;
 }
