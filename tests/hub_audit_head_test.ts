@@ -112,6 +112,11 @@ Deno.test("[HUB-3] a log whose head was removed from lock.json, or a lock.json t
       1,
     ]);
     Deno.writeTextFileSync(file, "{not json");
+    deepEqual(await verify(home), [
+      1,
+      `Hub lock file '${file}' does not parse, so the audit log's chain head cannot be checked.`,
+      null,
+    ]);
     const before = Deno.readTextFileSync(`${home}/skills/.hub/audit.log`);
     let error = "";
     try {
