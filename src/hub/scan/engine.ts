@@ -122,6 +122,36 @@ interface FileFacts {
   normal: (string | null)[];
 }
 
+/** Where a match sits: its piece of text, its offset there, and the original line it names. */
+interface Place {
+  segment: string;
+  start: number;
+  line: number;
+}
+
+/** The place of a match; null for a flow match that does not span lines (the line form has it). */
+function locate(form: Form, index: number, matched: string): Place | null {
+  const piece = lastAtOrBefore(form.pieces, index);
+  const pieceStart = form.pieces[piece];
+  const pieceEnd = piece + 1 < form.pieces.length ? form.pieces[piece + 1] - 1 : form.text.length;
+  const line = form.lines[lastAtOrBefore(form.marks, index)];
+  if (form.flow && form.lines[lastAtOrBefore(form.marks, index + matched.length - 1)] === line) {
+    return null;
+  }
+  return { segment: form.text.slice(pieceStart, pieceEnd), start: index - pieceStart, line };
+}
+
+/** The rule's own conditions beyond its pattern: placeholders, what comes before, the next line. */
+function conditionsHold(facts: FileFacts, rule: Rule, at: Place, matched: string): boolean {
+  const before = at.segment.slice(0, at.start);
+  if (rule.unless?.test(matched)) return false;
+  if (rule.notAfter?.test(before)) return false;
+  if (rule.onlyAfter && !rule.onlyAfter.test(before)) return false;
+  if (!rule.next) return true;
+  const next = [facts.original[at.line] ?? "", facts.normal[at.line] ?? ""];
+  return next.some((t) => rule.next!.test(t));
+}
+
 /** The finding (or null) of one match. */
 function judgeMatch(
   facts: FileFacts,
@@ -130,63 +160,43 @@ function judgeMatch(
   index: number,
   matched: string,
 ): ScanFinding | null {
-  const piece = lastAtOrBefore(form.pieces, index);
-  const pieceStart = form.pieces[piece];
-  const pieceEnd = piece + 1 < form.pieces.length ? form.pieces[piece + 1] - 1 : form.text.length;
-  const segment = form.text.slice(pieceStart, pieceEnd);
-  const line = form.lines[lastAtOrBefore(form.marks, index)];
-  if (form.flow && form.lines[lastAtOrBefore(form.marks, index + matched.length - 1)] === line) {
-    return null;
-  }
-  const start = index - pieceStart;
-  if (rule.unless?.test(matched)) return null;
-  if (rule.notAfter?.test(segment.slice(0, start))) return null;
-  if (rule.onlyAfter && !rule.onlyAfter.test(segment.slice(0, start))) return null;
-  if (rule.next) {
-    const next = [facts.original[line] ?? "", facts.normal[line] ?? ""];
-    if (!next.some((t) => rule.next!.test(t))) return null;
-  }
-  let severity = rule.severity;
-  let reason: string | undefined;
-  if (rule.judge) {
-    const judged = rule.judge(segment);
-    if (!judged) return null;
-    severity = judged.severity;
-    reason = judged.reason;
-  }
-  const info = facts.infos[line - 1];
-  const ctx = contextOf(
-    rule,
-    facts.kind,
-    facts.securityDoc,
-    info,
-    segment,
-    start,
-    start + matched.length,
-  );
-  const original = rule.severity;
+  const at = locate(form, index, matched);
+  if (!at || !conditionsHold(facts, rule, at, matched)) return null;
+  const judged = rule.judge ? rule.judge(at.segment) : { severity: rule.severity };
+  if (!judged) return null;
+  let severity = judged.severity;
+  let reason = "reason" in judged ? judged.reason : undefined;
+  const info = facts.infos[at.line - 1];
+  const end = at.start + matched.length;
+  const ctx = contextOf(rule, facts.kind, facts.securityDoc, info, at.segment, at.start, end);
   if (ctx.cap && rank(severity) > rank(ctx.cap)) {
     severity = ctx.cap;
     reason = ctx.reason;
   }
-  if (rule.category === "exfiltration" || rule.category === "network") {
-    const hosts = hostsOf(segment);
-    if (hosts.length && hosts.every(isLoopback) && rank(severity) > rank("low")) {
-      severity = "low";
-      reason = "the target is on loopback";
-    }
+  if (
+    (rule.category === "exfiltration" || rule.category === "network") &&
+    rank(severity) > rank("low") && onLoopback(at.segment)
+  ) {
+    severity = "low";
+    reason = "the target is on loopback";
   }
   return {
     rule: rule.id,
     category: rule.category,
     severity,
     file: facts.file,
-    line,
-    excerpt: facts.original[line - 1].trim().slice(0, 120),
+    line: at.line,
+    excerpt: facts.original[at.line - 1].trim().slice(0, 120),
     context: ctx.context,
-    ...(severity !== original ? { original_severity: original } : {}),
+    ...(severity !== rule.severity ? { original_severity: rule.severity } : {}),
     ...(reason ? { reason } : {}),
   };
+}
+
+/** True when every host a line talks to is on loopback (and it names at least one). */
+function onLoopback(line: string): boolean {
+  const hosts = hostsOf(line);
+  return hosts.length > 0 && hosts.every(isLoopback);
 }
 
 /** A structural finding about a line or a file. */
