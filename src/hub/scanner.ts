@@ -61,7 +61,8 @@ export function scanBytes(
   } catch {
     const lenient = new TextDecoder("utf-8").decode(data);
     const latin1 = new TextDecoder("latin1").decode(data);
-    return keepWorst([...scanText(file, lenient, options), ...scanText(file, latin1, options)])
+    const bytes = { ...options, binary: true };
+    return keepWorst([...scanText(file, lenient, bytes), ...scanText(file, latin1, bytes)])
       .sort((a, b) => (a.line ?? 0) - (b.line ?? 0));
   }
   return scanText(file, text, options);

@@ -5,6 +5,14 @@
  */
 import { md, type ScannerCase } from "./skill.ts";
 
+/** A binary file: a magic header, then every byte value (0xAD, 0x0A, NUL, …) `times` times over. */
+function everyByte(magic: number[], times: number): Uint8Array {
+  const out = new Uint8Array(magic.length + 256 * times);
+  out.set(magic, 0);
+  for (let i = 0; i < 256 * times; i++) out[magic.length + i] = (i * 7 + (i >> 8)) & 0xff;
+  return out;
+}
+
 const REVIEW = "Review code for security vulnerabilities and attack surface.";
 const sh = (body: string) => `#!/usr/bin/env bash\nset -euo pipefail\n${body}\n`;
 const secDoc = (title: string, body: string) =>
@@ -627,5 +635,18 @@ export const BENIGN: ScannerCase[] = [
       ),
     },
     expect: ["prompt_injection.ignore-previous@mention", "prompt_injection.disregard@mention"],
+  },
+  {
+    name: "binary-assets",
+    files: {
+      "SKILL.md": md(
+        "binary-assets",
+        "Brand kit with a logo and a font.",
+        "Use assets/logo.png and assets/brand.ttf.\n",
+      ),
+      "assets/logo.png": everyByte([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a], 64),
+      "assets/brand.ttf": everyByte([0x00, 0x01, 0x00, 0x00], 32),
+    },
+    expect: [],
   },
 ];

@@ -258,6 +258,11 @@ function matchRule(facts: FileFacts, rule: Rule, forms: readonly Form[]): ScanFi
 export interface ScanTextOptions {
   /** The skill's SKILL.md is about security: its documentation counts as security documents. */
   securitySkill?: boolean;
+  /**
+   * The text is a reading of bytes that are not UTF-8 (a binary file): its rules run, but
+   * invisible characters and comment markers in it are bytes, not hidden text.
+   */
+  binary?: boolean;
 }
 
 /** Findings in one file's text. Pure. */
@@ -281,6 +286,7 @@ export function scanText(file: string, text: string, options: ScanTextOptions = 
   const forms = formsOf(original, normal);
   const found: ScanFinding[] = [];
   for (const rule of TEXT_RULES) found.push(...matchRule(facts, rule, forms));
+  if (options.binary) return keepWorst(found).sort((a, b) => (a.line ?? 0) - (b.line ?? 0));
   original.forEach((line, i) => {
     const code = invisibleIn(line);
     if (code) found.push(structuralFinding("structural.invisible-unicode", file, i + 1, line));
