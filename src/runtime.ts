@@ -34,9 +34,10 @@ import { type LoadedSkill, loadSkill, type ViewResult } from "./view/view.ts";
 import { invocationMessage, type InvokeResult } from "./view/invoke.ts";
 import type { InlineShellOptions } from "./preprocess/inline_shell.ts";
 import type { PreprocessContext } from "./preprocess/preprocess.ts";
-import { hubTrustOf } from "./hub/lock.ts";
+import { hubEntryOf, hubTrustOf } from "./hub/lock.ts";
 import { admitsAsk, type EnvAsk } from "./preprocess/env_access.ts";
 import type { ProcessGroups } from "./preprocess/process_group.ts";
+import { untrustedFile } from "./view/untrusted.ts";
 import { loadBundles } from "./bundles/bundles.ts";
 import {
   bundleInvocation,
@@ -105,6 +106,8 @@ export interface ViewOptions extends CatalogOption {
   strict?: boolean;
   /** Text for `$ARGUMENTS`, `$ARGUMENTS[N]` and `$N` ([P-5]). */
   args?: string;
+  /** Load a `community`-trust skill even when it holds an injection instruction ([V-10]). */
+  allowUntrusted?: boolean;
 }
 
 /** Options of {@linkcode SkillRuntime.prompt}. */
@@ -348,6 +351,7 @@ export class SkillRuntime {
         r.name.slice(plugin.namespace.length + 1)
       )
       : undefined;
+    const hub = hubEntryOf(this.setup.local_root, resolved.record.skill_dir);
     const loaded = await loadSkill(resolved, {
       platform: this.setup.host.platform,
       envNames: this.envNames(),
@@ -356,6 +360,10 @@ export class SkillRuntime {
       userHome: this.setup.host.user_home,
       maxBytes: this.setup.config.max_file_bytes,
       strict: options.strict,
+      untrusted: hub?.trust_level === "community"
+        ? { source: hub.source, trust: hub.trust_level }
+        : undefined,
+      allowUntrusted: options.allowUntrusted,
       siblings,
       preprocess: (record) => this.preprocessContext(record, options.args),
       env: (asks) => this.envValues(asks),
@@ -410,14 +418,21 @@ export class SkillRuntime {
   }
 
   /** Level 2: one file inside a skill ([F-1..3]). */
-  async viewFile(name: string, path: string, options: CatalogOption = {}): Promise<FileResult> {
+  async viewFile(name: string, path: string, options: ViewOptions = {}): Promise<FileResult> {
     return (await this.readFile(name, path, options)).result;
   }
 
-  /** Level 2 with the bytes: one file inside a skill, read once through one checked handle ([S-9]). */
-  async readFile(name: string, path: string, options: CatalogOption = {}): Promise<ReadFile> {
+  /**
+   * Level 2 with the bytes: one file inside a skill, read once through one checked handle
+   * ([S-9]); a community skill's text is sanitised and refused on an injection ([V-10]).
+   */
+  async readFile(name: string, path: string, options: ViewOptions = {}): Promise<ReadFile> {
     const catalog = await this.#catalogOf(options);
     const resolved = this.resolveIn(name, catalog);
-    return readSkillFile(resolved, path, this.setup.config.max_file_bytes, catalog.realRoots);
+    const read = readSkillFile(resolved, path, this.setup.config.max_file_bytes, catalog.realRoots);
+    const hub = hubEntryOf(this.setup.local_root, resolved.record.skill_dir);
+    if (hub?.trust_level !== "community" || read.result.content === null) return read;
+    const content = untrustedFile(read.result, hub, options.allowUntrusted === true);
+    return { ...read, result: { ...read.result, content } };
   }
 }

@@ -33,10 +33,19 @@ Deno.test("[A-1] with write_approval on, a create is staged: exact result, recor
     gist: `create skill 'newbie' (${skill("newbie", "N").length} characters)`,
     message:
       "Staged for approval (skills.write_approval is on). Not yet saved — review with skillrt pending.",
+    scan_verdict: "safe",
   });
   equal(snapshot(`${home}/skills`, USAGE_FILES), before);
   const record = JSON.parse(Deno.readTextFileSync(`${home}/pending/skills/${id}.json`));
-  deepEqual(Object.keys(record).sort(), ["action", "created_at", "id", "payload", "summary"]);
+  deepEqual(Object.keys(record).sort(), [
+    "action",
+    "created_at",
+    "id",
+    "payload",
+    "scan_findings",
+    "scan_verdict",
+    "summary",
+  ]);
   deepEqual(record.payload, { action: "create", name: "newbie", content: skill("newbie", "N") });
   const invalid = await withContent(home, "create", "bad", "no frontmatter");
   equal(invalid.code, 1);

@@ -94,7 +94,7 @@ Deno.test("[HUB-3] one reading of lock.json: absent is empty; not JSON, or JSON 
   deepEqual(readLock(root), {
     state: "ok",
     file: `${root}/.hub/lock.json`,
-    entries: [{ name: "s", trust_level: "trusted", install_path: `${root}/s` }],
+    entries: [{ name: "s", trust_level: "trusted", install_path: `${root}/s`, source: "" }],
   });
   deepEqual(readLockDocument(root).installed, installed);
 });

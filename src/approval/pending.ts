@@ -12,6 +12,7 @@ import { ensureDir, joinPath } from "../home/paths.ts";
 import { atomicWriteJson } from "../manage/atomic.ts";
 import { withLock } from "../manage/lock.ts";
 import type { ManageAction, PreparedChange } from "../manage/actions.ts";
+import type { ScanFinding, Verdict } from "../hub/scanner.ts";
 
 /** Most entries the queue holds ([A-2]). */
 export const MAX_PENDING = 500;
@@ -28,6 +29,10 @@ export interface PendingRecord {
   created_at: string;
   /** The action with all its arguments. */
   payload: ManageAction;
+  /** The guard scanner's verdict of the skill after this write, so the reviewer sees it. */
+  scan_verdict?: Verdict;
+  /** The scanner's findings behind that verdict. */
+  scan_findings?: ScanFinding[];
   /** Why the last approval failed, when it did. */
   error?: string;
   /** When the last approval failed. */
@@ -80,6 +85,7 @@ export async function stage(
   home: string,
   change: PreparedChange,
   now = new Date(),
+  scan?: { verdict: Verdict; findings: ScanFinding[] },
 ): Promise<StageResult> {
   const dir = pendingDir(home);
   ensureDir(dir);
@@ -97,6 +103,7 @@ export async function stage(
       summary: change.summary,
       created_at: now.toISOString(),
       payload: change.action,
+      ...(scan ? { scan_verdict: scan.verdict, scan_findings: scan.findings } : {}),
     };
     atomicWriteJson(joinPath(dir, `${id}.json`), record);
     return {

@@ -41,6 +41,10 @@ export const COMMANDS: readonly CommandSpec[] = [
     options: [
       { flags: "--strict", description: "refuse a skill whose content has warnings" },
       {
+        flags: "--allow-untrusted",
+        description: "load a community hub skill even when it holds an injection instruction",
+      },
+      {
         flags: "--args <text>",
         description: "arguments for $ARGUMENTS, $ARGUMENTS[N] and $N (Claude Code skills)",
       },
@@ -59,6 +63,10 @@ export const COMMANDS: readonly CommandSpec[] = [
     ],
     options: [
       { flags: "--strict", description: "refuse a skill whose content has warnings" },
+      {
+        flags: "--allow-untrusted",
+        description: "load a community hub skill even when it holds an injection instruction",
+      },
       {
         flags: "--args <text>",
         description: "arguments for $ARGUMENTS, $ARGUMENTS[N] and $N (Claude Code skills)",
@@ -135,6 +143,10 @@ export const COMMANDS: readonly CommandSpec[] = [
       { spec: "<name>", description: "the new skill's name (its folder)" },
     ],
     options: [
+      {
+        flags: "--force",
+        description: "write even when the guard scanner finds the result dangerous",
+      },
       { flags: "--category <name>", description: "put it in this category folder" },
       {
         flags: "--file <path>",
@@ -151,6 +163,10 @@ export const COMMANDS: readonly CommandSpec[] = [
     ],
     options: [
       {
+        flags: "--force",
+        description: "write even when the guard scanner finds the result dangerous",
+      },
+      {
         flags: "--file <path>",
         description: "read SKILL.md from this file instead of stdin",
         complete: "file",
@@ -164,6 +180,10 @@ export const COMMANDS: readonly CommandSpec[] = [
       { spec: "<name>", description: "skill name or path", complete: "skill" },
     ],
     options: [
+      {
+        flags: "--force",
+        description: "write even when the guard scanner finds the result dangerous",
+      },
       {
         flags: "--old <text>",
         description: "the text to replace (must occur exactly once)",
@@ -196,6 +216,10 @@ export const COMMANDS: readonly CommandSpec[] = [
       { spec: "<path>", description: "under references/, templates/, scripts/ or assets/" },
     ],
     options: [
+      {
+        flags: "--force",
+        description: "write even when the guard scanner finds the result dangerous",
+      },
       {
         flags: "--file <path>",
         description: "read the content from this file instead of stdin",

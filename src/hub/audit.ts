@@ -2,13 +2,17 @@
  * The tamper-evident audit log ([HUB-3]): `<local root>/.hub/audit.log`, one line per
  * install, uninstall, update or block, each ending in `chain=<hex>` — the SHA-256 of the
  * previous line's chain and this line's text — so an edited, inserted or deleted line is
- * detected by `hub audit --verify`.
+ * detected by `hub audit --verify`. The chain head (the last chain value and the line
+ * count) is also recorded in lock.json in the same locked step, so a truncated, extended
+ * or re-chained log is detected too.
  *
  * @module
  */
 import { sha256Hex } from "../hash/sha256.ts";
 import { ensureDir, joinPath } from "../home/paths.ts";
 import { withLock } from "../manage/lock.ts";
+import { lockFile } from "./lock.ts";
+import { type AuditHead, changeLockHeld, readLockDocument } from "./lock_write.ts";
 
 /** What the audit log records. */
 export type AuditEvent = "INSTALL" | "UNINSTALL" | "UPDATE" | "BLOCKED";
@@ -44,60 +48,103 @@ export function auditFile(localRoot: string): string {
 
 /** What `hub audit --verify` found. */
 export interface AuditCheck {
-  /** True when every line's chain is right. */
+  /** True when every line's chain is right (and, when checked, agrees with the recorded head). */
   intact: boolean;
   /** Number of lines. */
   lines: number;
-  /** The first line (1-based) whose chain is wrong, and why. */
+  /** The first line (1-based) that disagrees, and why. */
   broken?: { line: number; reason: string };
 }
 
 const LINE = /^(.*) chain=([0-9a-f]{64})$/;
 
-/** Checks the chain of a log's text. Pure. */
-export function verifyAudit(text: string): AuditCheck {
+function broken(lines: number, line: number, reason: string): AuditCheck {
+  return { intact: false, lines, broken: { line, reason } };
+}
+
+/** Checks the log against the chain head recorded in lock.json: truncated, extended or re-chained. */
+function checkHead(lines: readonly string[], head: AuditHead | null): AuditCheck | null {
+  const n = lines.length;
+  if (!head) {
+    return n === 0 ? null : broken(
+      n,
+      1,
+      "lock.json records no chain head for this log, so it may have been rewritten",
+    );
+  }
+  if (n < head.lines) {
+    return broken(
+      n,
+      n + 1,
+      `the log ends after ${n} lines but lock.json records ${head.lines}: lines were removed`,
+    );
+  }
+  if (n > head.lines) {
+    return broken(
+      n,
+      head.lines + 1,
+      `lock.json records ${head.lines} lines: this line and those after it were added outside the hub`,
+    );
+  }
+  if (LINE.exec(lines[n - 1])![2] !== head.chain) {
+    return broken(
+      n,
+      n,
+      "its chain does not match the chain head recorded in lock.json: the log was rewritten",
+    );
+  }
+  return null;
+}
+
+/**
+ * Checks the chain of a log's text. Pure. With `head` (the chain head lock.json records,
+ * null when it records none) the log must also end where the head says.
+ */
+export function verifyAudit(text: string, head?: AuditHead | null): AuditCheck {
   const lines = text.split("\n").filter((l) => l !== "");
   let previous = GENESIS;
   for (let i = 0; i < lines.length; i++) {
     const m = LINE.exec(lines[i]);
-    if (!m) {
-      return {
-        intact: false,
-        lines: lines.length,
-        broken: { line: i + 1, reason: "the line has no chain value" },
-      };
-    }
+    if (!m) return broken(lines.length, i + 1, "the line has no chain value");
     if (chainOf(previous, m[1]) !== m[2]) {
-      return {
-        intact: false,
-        lines: lines.length,
-        broken: {
-          line: i + 1,
-          reason:
-            "the chain does not match: this line or one before it was edited, inserted or deleted",
-        },
-      };
+      return broken(
+        lines.length,
+        i + 1,
+        "the chain does not match: this line or one before it was edited, inserted or deleted",
+      );
     }
     previous = m[2];
+  }
+  if (head !== undefined) {
+    const disagreement = checkHead(lines, head);
+    if (disagreement) return disagreement;
   }
   return { intact: true, lines: lines.length };
 }
 
-/** Appends one event under the log's lock. */
+/**
+ * Appends one event and records the new chain head in lock.json, both under lock.json's
+ * inter-process lock (one locked step). A lock.json that does not parse refuses the
+ * append before anything is written.
+ */
 export async function appendAudit(localRoot: string, text: string): Promise<string> {
   const file = auditFile(localRoot);
   ensureDir(joinPath(localRoot, ".hub"));
-  return await withLock(file, () => {
-    let previous = GENESIS;
+  return await withLock(lockFile(localRoot), () => {
+    readLockDocument(localRoot); // A lock.json that does not parse stops here, before the log.
+    let lines: string[] = [];
     try {
-      const lines = Deno.readTextFileSync(file).split("\n").filter((l) => l !== "");
-      const last = lines.length ? LINE.exec(lines[lines.length - 1]) : null;
-      if (last) previous = last[2];
+      lines = Deno.readTextFileSync(file).split("\n").filter((l) => l !== "");
     } catch {
       // No log yet: the chain starts here.
     }
-    const line = `${text} chain=${chainOf(previous, text)}\n`;
+    const last = lines.length ? LINE.exec(lines[lines.length - 1]) : null;
+    const chain = chainOf(last ? last[2] : GENESIS, text);
+    const line = `${text} chain=${chain}\n`;
     Deno.writeTextFileSync(file, line, { append: true });
+    changeLockHeld(localRoot, (lock) => {
+      lock.audit = { chain, lines: lines.length + 1 };
+    });
     return line;
   });
 }

@@ -16,6 +16,8 @@ export interface LockEntry {
   trust_level: string;
   /** The installed folder, absolute. */
   install_path: string;
+  /** Where it came from, as recorded. */
+  source: string;
 }
 
 /** What the lock file held. */
@@ -38,7 +40,7 @@ export function readLockJson(
 ):
   | { state: "absent" }
   | { state: "unparseable"; file: string; error: string }
-  | { state: "ok"; file: string; installed: Record<string, unknown> } {
+  | { state: "ok"; file: string; installed: Record<string, unknown>; audit?: unknown } {
   const file = lockFile(localRoot);
   let text: string;
   try {
@@ -49,7 +51,7 @@ export function readLockJson(
   try {
     const data = JSON.parse(text);
     if (isMapping(data) && isMapping(data.installed)) {
-      return { state: "ok", file, installed: data.installed };
+      return { state: "ok", file, installed: data.installed, audit: data.audit };
     }
     return { state: "unparseable", file, error: "it has no 'installed' mapping" };
   } catch (error) {
@@ -70,15 +72,20 @@ export function readLock(localRoot: string): LockState {
       name,
       trust_level: typeof entry.trust_level === "string" ? entry.trust_level : "community",
       install_path: path ? resolvePath(localRoot, path) : "",
+      source: typeof entry.source === "string" ? entry.source : "",
     });
   }
   return { state: "ok", file, entries };
 }
 
-/** The hub trust of the skill in `skillDir`, or undefined when it was not installed from the hub. */
-export function hubTrustOf(localRoot: string, skillDir: string): string | undefined {
+/** The lock entry of the skill in `skillDir`, or undefined when it was not installed from the hub. */
+export function hubEntryOf(localRoot: string, skillDir: string): LockEntry | undefined {
   const lock = readLock(localRoot);
   if (lock.state !== "ok") return undefined;
-  return lock.entries.find((e) => e.install_path && isInside(e.install_path, skillDir))
-    ?.trust_level;
+  return lock.entries.find((e) => e.install_path && isInside(e.install_path, skillDir));
+}
+
+/** The hub trust of the skill in `skillDir`, or undefined when it was not installed from the hub. */
+export function hubTrustOf(localRoot: string, skillDir: string): string | undefined {
+  return hubEntryOf(localRoot, skillDir)?.trust_level;
 }

@@ -10,6 +10,7 @@ import { SkillrtError } from "../errors.ts";
 import { ensureDir, joinPath } from "../home/paths.ts";
 import { atomicWriteJson } from "../manage/atomic.ts";
 import { withLock } from "../manage/lock.ts";
+import { isMapping } from "../frontmatter/parse.ts";
 import { lockFile, readLockJson } from "./lock.ts";
 
 /** One installed skill in `lock.json`. */
@@ -34,12 +35,31 @@ export interface LockRecord {
   updated_at: string;
 }
 
+/** The audit log's chain head ([HUB-3]): the last line's `chain` value and the line count. */
+export interface AuditHead {
+  /** The last line's chain value (64 hex digits). */
+  chain: string;
+  /** How many lines the log has. */
+  lines: number;
+}
+
 /** The lock document. */
 export interface LockDocument {
   /** Always 1. */
   version: 1;
   /** Installed skills by name. */
   installed: Record<string, LockRecord>;
+  /** The audit log's chain head, written in the same locked step as each log line. */
+  audit?: AuditHead;
+}
+
+/** The chain head a lock records, or null when it records none (or not in the right shape). */
+export function auditHeadOf(audit: unknown): AuditHead | null {
+  if (!isMapping(audit)) return null;
+  const { chain, lines } = audit;
+  if (typeof chain !== "string" || !/^[0-9a-f]{64}$/.test(chain)) return null;
+  if (typeof lines !== "number" || !Number.isInteger(lines) || lines < 1) return null;
+  return { chain, lines };
 }
 
 /** Every file below a folder (relative paths, sorted), not following links. */
@@ -75,7 +95,12 @@ export function readLockDocument(localRoot: string): LockDocument {
   const json = readLockJson(localRoot);
   if (json.state === "absent") return { version: 1, installed: {} };
   if (json.state === "ok") {
-    return { version: 1, installed: json.installed as Record<string, LockRecord> };
+    const audit = auditHeadOf(json.audit);
+    return {
+      version: 1,
+      installed: json.installed as Record<string, LockRecord>,
+      ...(audit ? { audit } : {}),
+    };
   }
   throw new SkillrtError(
     `Hub lock file '${json.file}' does not parse; it was left as it is. Fix or remove it first.`,
@@ -83,16 +108,18 @@ export function readLockDocument(localRoot: string): LockDocument {
   );
 }
 
+/** Changes the lock and writes it atomically; the caller holds the lock's inter-process lock. */
+export function changeLockHeld(localRoot: string, change: (lock: LockDocument) => void): void {
+  const lock = readLockDocument(localRoot);
+  change(lock);
+  atomicWriteJson(lockFile(localRoot), lock);
+}
+
 /** Changes the lock under its inter-process lock and writes it atomically. */
 export async function updateLock(
   localRoot: string,
   change: (lock: LockDocument) => void,
 ): Promise<void> {
-  const file = lockFile(localRoot);
   ensureDir(joinPath(localRoot, ".hub"));
-  await withLock(file, () => {
-    const lock = readLockDocument(localRoot);
-    change(lock);
-    atomicWriteJson(file, lock);
-  });
+  await withLock(lockFile(localRoot), () => changeLockHeld(localRoot, change));
 }

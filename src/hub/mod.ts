@@ -21,7 +21,9 @@ export {
   type Verdict,
   verdictOf,
 } from "./scanner.ts";
-export { ALL_RULES, type Rule, type RuleCategory, type RuleSeverity } from "./rules.ts";
+export { ALL_RULES, type Judge, type Rule, type RuleCategory, type RuleSeverity } from "./rules.ts";
+export type { FindingContext } from "./scan/context.ts";
+export type { ScanTextOptions } from "./scan/engine.ts";
 export {
   type Consent,
   decide,
@@ -41,7 +43,7 @@ export {
   type VerifiedSkill,
   verifyInstalled,
 } from "./installed.ts";
-export { hashFolder, type LockDocument, type LockRecord } from "./lock_write.ts";
+export { type AuditHead, hashFolder, type LockDocument, type LockRecord } from "./lock_write.ts";
 export { type CheckedSkill, checkInstalled, type CheckStatus, updateInstalled } from "./check.ts";
 export { folderMd5, syncBundled, type SyncResult } from "./sync.ts";
 export { parseSource, type Source } from "./source.ts";

@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { ENV_SECRET, judgeSecretRequest } from "./scan/secrets.ts";
 
 /** The categories of [HUB-4]. */
 export type RuleCategory =
@@ -24,6 +25,9 @@ export type RuleCategory =
 /** How bad a finding is. */
 export type RuleSeverity = "critical" | "high" | "medium" | "low";
 
+/** A further judgement of a match on its line: a severity and a reason, or null (no finding). */
+export type Judge = (line: string) => { severity: RuleSeverity; reason: string } | null;
+
 /** One rule. */
 export interface Rule {
   /** Stable id, `category.name`. */
@@ -34,43 +38,76 @@ export interface Rule {
   severity: RuleSeverity;
   /** What it looks for, for people. */
   description: string;
-  /** The pattern, applied to one line at a time (text rules only). */
+  /** The pattern (text rules only), matched on the original text and on its normal form. */
   pattern?: RegExp;
-  /** A matching line is let go when it also matches this (placeholders, examples). */
+  /** A match is let go when the matched text also matches this (placeholders, examples). */
   unless?: RegExp;
+  /** A match is let go when the text before it on its line matches this (`ssh-keygen -f`). */
+  notAfter?: RegExp;
+  /** A match counts only when the text before it on its line matches this (command position). */
+  onlyAfter?: RegExp;
   /** The line after a match must match this too (a key header must be followed by key material). */
   next?: RegExp;
+  /** A phrase rule: also matched with line breaks taken as spaces (a phrase split over lines). */
+  flow?: boolean;
+  /** Judges each matching line further (who receives a secret). */
+  judge?: Judge;
 }
 
-type Row = [string, RuleSeverity, string, RegExp, { unless?: RegExp; next?: RegExp }?];
+type Row = [
+  string,
+  RuleSeverity,
+  string,
+  RegExp,
+  {
+    unless?: RegExp;
+    notAfter?: RegExp;
+    onlyAfter?: RegExp;
+    next?: RegExp;
+    flow?: boolean;
+    judge?: Judge;
+  }?,
+];
 
-/** Placeholder values that are not secrets. */
+/** Placeholder values that are not secrets: words that say so, or an env variable's own name. */
 const PLACEHOLDER =
-  /["'][^"']*(test|example|changeme|placeholder|your[_-]|dummy|fake|sample|hashed|redacted|xxxx|<[\w-]+>|secret-api-key)[^"']*["']/i;
+  /["'][^"']*(test|example|changeme|change[_-]me|placeholder|your[_-]|dummy|fake|sample|hashed|redacted|xxxx|<[\w-]+>|secret-api-key|[_-]here\b|generate|replace[_-]?(me|with|this)|insert|todo|fixme|\.\.\.|\*{3,})[^"']*["']|["'](\$\{?)?[A-Z][A-Z0-9]*(_[A-Z0-9]+)+\}?["']/i;
+
+const RM = String
+  .raw`\brm\s+(?:(?:-[a-zA-Z]+|--[a-z-]+)\s+)*(?:-[a-zA-Z]*[rR][a-zA-Z]*|--recursive)\s+(?:(?:-[a-zA-Z]+|--[a-z-]+)\s+)*`;
+const ROOT = String
+  .raw`["']?(?:\/|\/\*|~\/?|~\/\*|\$\{?HOME\}?\/?|\$\{?HOME\}?\/\*)["']?(?=[\s;&|"'\x60)]|$)`;
 
 // deno-fmt-ignore
 const ROWS: Row[] = [
-  ["exfiltration.curl-post-secrets", "critical", "Sends secrets, keys or .env files with curl or wget", /\b(curl|wget)\b[^\n]*(-d|--data(-binary|-raw)?|-F|--form|--upload-file|--post-file)[^\n]*(\$\{?\w*(KEY|TOKEN|SECRET|PASS)\w*|\.env\b|id_rsa|\.ssh\/|\.aws\/)/i],
-  ["exfiltration.env-pipe", "critical", "Pipes the environment to a network tool", /\b(env|printenv)\s*\|\s*(curl|wget|nc|ncat|netcat)\b/],
-  ["exfiltration.ssh-keys", "high", "Reads SSH private keys or authorized_keys", /(~|\$HOME|\/home\/[^/\s]+|\/root)\/\.ssh\/(id_[a-z0-9]+|authorized_keys)\b/],
+  ["exfiltration.curl-post-secrets", "critical", "Sends secrets, keys or .env files with curl or wget", /\b(curl|wget)\b[^\n]*(-d|--data(-binary|-raw|-urlencode)?|-F|--form|--upload-file|--post-file|--post-data|--body-data|--body-file|-T)[^\n]*(\$\{?\w*(KEY|TOKEN|SECRET|PASS)\w*|\.env\b|id_[a-z0-9]+\b|\.ssh\/|\.aws\/|\/etc\/(passwd|shadow)\b)/i],
+  ["exfiltration.command-in-request", "critical", "Puts the environment or a secret file's content into a request", /\b(curl|wget|nslookup|dig)\b[^\n]*(\$\(|`)\s*(env|printenv|set|cat\s+[^)`\n]*(\.ssh\/|\.aws\/|\.env\b|id_[a-z0-9]+\b|\/etc\/(passwd|shadow)\b))/],
+  ["exfiltration.copy-secret-remote", "critical", "Copies key or credential files to another machine", /\b(scp|rsync|sftp)\b[^\n]*(\.ssh\/|\.aws\/|\.env\b|\bid_[a-z0-9]+\b|\.kube\/config)[^\n]*\s[\w.-]+@?[\w.-]+:/],
+  ["exfiltration.secret-request", "critical", "Puts a secret env variable into the URL, query, DNS name or a header of a request to another host", new RegExp(String.raw`(?:\b(?:curl|wget|xh|httpie|fetch|requests|httpx|http\.client|HTTPS?Connection|urlopen|urllib|axios|Invoke-WebRequest|Invoke-RestMethod|iwr|irm|WebClient|nslookup|dig|drill)\b|https?:\/\/)[^\n]*?(?:${ENV_SECRET})`, "i"), { judge: judgeSecretRequest }],
+  ["exfiltration.pipe-secret-file", "critical", "Pipes or redirects key or credential files to a network tool", /((\.ssh\b|\.aws\/credentials|\.env\b|\bid_rsa\b|\/etc\/shadow|\.netrc\b|\.kube\/config)[^\n|]*\|\s*(base64\s*\|\s*|gzip\s*\|\s*)?(curl|wget|nc|ncat|netcat|socat)\b|\b(nc|ncat|netcat|socat|telnet)\b[^\n]*<\s*\S*(\.ssh\/|\.aws\/|\.env\b|\bid_[a-z0-9]+\b|\/etc\/shadow))/],
+  ["exfiltration.file-upload-code", "critical", "Uploads key or credential files from code", /\b(requests\.(post|put)|httpx\.(post|put)|axios\.(post|put)|fetch|urlopen|UploadFile|Invoke-RestMethod)\b[^\n]*(\.ssh\/|\.aws\/credentials|\bid_rsa\b|\/etc\/shadow|\.env["'])/],
+  ["exfiltration.env-pipe", "critical", "Pipes the environment to a network tool", /\b(env|printenv)\s*\|\s*(base64\s*\|\s*)?(curl|wget|nc|ncat|netcat)\b/],
+  ["exfiltration.ssh-keys", "high", "Reads SSH private keys or authorized_keys", /(~|\$\{?HOME\}?|\/home\/[^/\s]+|\/root|\/Users\/[^/\s]+)\/\.ssh\/((?![\w*?\[\]{}.-]*\.pub\b)id_[\w*?\[\]{}.-]*|\*|authorized_keys\b|identity\b)/, { notAfter: /(\bssh-keygen\b[^;&|\n]*\s-f\s*["']?|\bIdentityFile\s+["']?|\bssh\b[^;&|\n]*\s-i\s*["']?|\bssh-add\s+(-\S+\s+)*["']?|\bchmod\s+[0-7]{3,4}\s+["']?)$/ }],
   ["exfiltration.cloud-credentials", "high", "Reads cloud credential files", /\.(aws\/credentials|config\/gcloud|azure\/accessTokens)/],
   ["exfiltration.browser-data", "high", "Reads browser cookie or password stores", /(Login Data|Cookies\.sqlite|\.mozilla\/firefox\/|Chrome\/User Data|Library\/Keychains)/],
-  ["exfiltration.dns-tunnel", "high", "Encodes data into DNS lookups", /\b(nslookup|dig|host)\b[^\n]*\$\(/],
+  ["exfiltration.dns-tunnel", "critical", "Encodes data into DNS lookups", /\b(nslookup|dig|host|drill)\s+([-+]\S+\s+)*["']?[\w.-]*(\$\(|`)/, { onlyAfter: /(?:^|[;&|(`"'{]|\$\()\s*(?:sudo\s+)?$/ }],
   ["exfiltration.webhook", "high", "Posts to chat webhooks often used to collect stolen data", /(discord(app)?\.com\/api\/webhooks|hooks\.slack\.com\/services|api\.telegram\.org\/bot)/i],
   ["exfiltration.paste-sites", "medium", "Uploads to anonymous paste or file-drop sites", /\b(pastebin\.com\/api|transfer\.sh|0x0\.st|file\.io|termbin\.com)\b/i],
-  ["prompt_injection.ignore-previous", "critical", "Tells the agent to ignore its previous instructions", /\bignore (all |any )?(previous|prior|above|earlier) (instructions|prompts|rules|directions)\b/i],
-  ["prompt_injection.disregard", "critical", "Tells the agent to disregard its instructions", /\bdisregard (your|all|the|any) (previous |prior |system )?(instructions|rules|guidelines|prompt)\b/i],
-  ["prompt_injection.forget", "high", "Tells the agent to forget its instructions", /\bforget (your|all|everything|previous|prior) (instructions|rules|you were told)\b/i],
-  ["prompt_injection.you-are-now", "high", "Reassigns the agent's identity", /\byou are now (a|an|in|the)\b/i],
+  ["prompt_injection.ignore-previous", "critical", "Tells the agent to ignore its previous instructions", /\bignore\s+(?:(?:(?:all|any|the|your|of|these|those|my|every)\s+){0,3}(?:previous|prior|above|earlier|preceding|former|original|system|other)\s+(?:instructions?|prompts?|rules|directions|directives|guidelines|commands|context|messages)|(?:(?:all|any|the|your|of|my)\s+){1,3}(?:instructions?|prompts?|rules|directions|guidelines)\s+(?:above|before|so far|given (?:to you )?(?:before|earlier|above)))\b/i, { flow: true }],
+  ["prompt_injection.disregard", "critical", "Tells the agent to disregard its instructions", /\bdisregard\s+(?:(?:all|any|the|your|of|my|every)\s+){1,3}(?:(?:previous|prior|above|earlier|system|original)\s+)?(?:instructions?|rules|guidelines|prompts?|directions|directives)\b/i, { flow: true }],
+  ["prompt_injection.forget", "high", "Tells the agent to forget its instructions", /\bforget (your|all|everything|previous|prior) (instructions|rules|you were told)\b/i, { flow: true }],
+  ["prompt_injection.you-are-now", "high", "Reassigns the agent's identity", /\byou are now (a|an|in|the)\b/i, { flow: true }],
   ["prompt_injection.new-instructions", "high", "Announces replacement instructions", /\bnew instructions\s*:/i],
-  ["prompt_injection.system-prompt", "high", "Poses as a system prompt", /\bsystem prompt\s*:/i],
+  ["prompt_injection.system-prompt", "high", "Poses as a system prompt (a line that opens with it)", /^[\s>#*_\-\[(|]*system prompt\s*:(?!\s*\d)/im],
   ["prompt_injection.system-tag", "high", "Uses system-message markup", /<\/?system>|<\|im_start\|>\s*system/i],
-  ["prompt_injection.hide-from-user", "high", "Asks the agent to hide actions from the user", /\bdo not (tell|inform|show|mention (this|it) to) the user\b/i],
-  ["prompt_injection.covert", "medium", "Asks the agent to act secretly", /\b(secretly|covertly|without (telling|asking|informing|notifying) the user)\b/i],
-  ["prompt_injection.mode-switch", "high", "Invokes a jailbreak or unrestricted mode", /\b(developer|god|DAN|jailbreak|unrestricted) mode\b/i],
+  ["prompt_injection.hide-from-user", "high", "Asks the agent to hide actions from the user", /\bdo not (tell|inform|show|mention (this|it) to) the user\b/i, { flow: true }],
+  ["prompt_injection.covert", "medium", "Asks the agent to act secretly", /\b(secretly|covertly|without (telling|asking|informing|notifying) the user)\b/i, { flow: true }],
+  ["prompt_injection.mode-switch", "high", "Invokes a jailbreak or unrestricted mode", /\b(developer|god|DAN|jailbreak|unrestricted) mode\b/i, { flow: true }],
   ["prompt_injection.cdata-close", "medium", "Closes a CDATA section to break out of a wrapper", /\]\]>/],
-  ["destructive.rm-rf-root", "critical", "Deletes the root or home folder recursively", /\brm\s+-[a-zA-Z]*[rR][a-zA-Z]*\s+(-[a-zA-Z]+\s+|--no-preserve-root\s+)*("?(\/|~|\$HOME|\/\*)"?)(\s|;|$)/],
-  ["destructive.rm-rf-variable", "high", "Deletes a folder named only by a variable (an empty variable is a disaster)", /\brm\s+-[a-zA-Z]*[rR][a-zA-Z]*\s+"?\$\{?\w+\}?\/?\*?"?(\s|;|$)/],
+  ["destructive.rm-rf-root", "critical", "Deletes the root or home folder recursively", new RegExp(RM + String.raw`(?:--no-preserve-root\s+)?` + ROOT)],
+  ["destructive.rm-argv", "critical", "Deletes the root or home folder recursively (argument list)", /["']rm["']\s*,\s*(["']-[\w-]*["']\s*,\s*)*["'](-[a-zA-Z]*[rR][a-zA-Z]*|--recursive)["']\s*,\s*(["']-[\w-]*["']\s*,\s*)*["'](\/|~|\/\*|~\/)["']/],
+  ["destructive.rmtree-root", "critical", "Removes the root or home folder from code", /\b(shutil\.rmtree|rmSync|rmdirSync|Deno\.remove|fs\.rm|Remove-Item)\b\s*\(?\s*(["'](\/|~\/?|\/\*|C:\\\\?)["']|os\.path\.expanduser\(\s*["']~\/?["']\s*\)|Path\.home\(\)|os\.homedir\(\)|os\.environ\[["']HOME["']\]|\$HOME|\$env:USERPROFILE)/],
+  ["destructive.rm-rf-variable", "high", "Deletes a folder named only by a variable (an empty variable is a disaster)", /\brm\s+-[a-zA-Z]*[rR][a-zA-Z]*\s+"?\$\{?\w+\}?\/?\*?"?(?=[\s;&|'`)]|$)/],
   ["destructive.mkfs", "critical", "Formats a file system", /\bmkfs(\.\w+)?\s/],
   ["destructive.dd-device", "critical", "Writes raw data over a disk device", /\bdd\b[^\n]*\bof=\/dev\/(sd|nvme|hd|disk|mmcblk)/],
   ["destructive.fork-bomb", "critical", "A shell fork bomb", /:\(\)\s*\{\s*:\s*\|\s*:\s*&\s*\}\s*;\s*:/],
@@ -84,17 +121,17 @@ const ROWS: Row[] = [
   ["persistence.launchd", "medium", "Installs a macOS launch agent", /\bLaunch(Agents|Daemons)\//],
   ["persistence.authorized-keys", "critical", "Adds an SSH key to authorized_keys", />>?\s*[^\n]*authorized_keys\b/],
   ["persistence.git-hooks", "medium", "Writes git hooks that run on every commit", /\.git\/hooks\/(pre|post)-/],
-  ["network.reverse-shell", "critical", "Opens a reverse shell", /(\bbash\s+-i\s+>&\s*\/dev\/tcp\/|\/dev\/tcp\/\d{1,3}(\.\d{1,3}){3}\/\d+)/],
+  ["network.reverse-shell", "critical", "Opens a reverse shell", /(\b(ba)?sh\s+-i\s+[^\n]*\/dev\/(tcp|udp)\/|\/dev\/(tcp|udp)\/[\w.-]+\/\d+[^\n]*(0>&1|<&|>&)|\bos\.dup2\([^\n]*fileno\(\)|\bpty\.spawn\(\s*["']\/bin\/(ba)?sh|\bmkfifo\b[^\n]*\|\s*(nc|ncat|netcat)\b|\bsocat\b[^\n]*\bexec:[^\n]*\b(ba)?sh\b|Net\.Sockets\.TCPClient\()/i],
   ["network.netcat-exec", "critical", "Runs a shell over netcat", /\b(nc|ncat|netcat)\b[^\n]*\s-(e|c)\s/],
   ["network.listener", "high", "Opens a listening socket", /\b(nc|ncat|netcat)\s+-[a-zA-Z]*l/],
-  ["network.curl-pipe-shell", "high", "Pipes a download straight into a shell", /\b(curl|wget)\b[^\n|]*\|\s*(sudo\s+)?(ba|z|da)?sh\b/],
+  ["network.curl-pipe-shell", "high", "Pipes a download straight into a shell or interpreter", /(\b(curl|wget|iwr|irm|Invoke-WebRequest|Invoke-RestMethod)\b[^\n|]*\|\s*(sudo\s+)?((ba|z|da|k)?sh|python3?|perl|ruby|node|iex)\b|\b(ba|z)?sh\s+(-c\s+)?["']?(<\(|\$\()\s*(curl|wget)\b)/i],
   ["network.raw-ip", "medium", "Talks to a raw IP address instead of a host name", /\bhttps?:\/\/\d{1,3}(\.\d{1,3}){3}(:\d+)?\//],
   ["network.tunnel", "medium", "Exposes the machine through a tunnel service", /\b(ngrok|localtunnel|serveo\.net|cloudflared tunnel)\b/i],
-  ["obfuscation.base64-shell", "critical", "Decodes base64 into a shell", /\bbase64\s+(-d|--decode|-D)\b[^\n]*\|\s*(ba|z)?sh\b/],
+  ["obfuscation.base64-shell", "critical", "Decodes base64 into a shell", /(\bbase64\s+(-d|--decode|-D)\b[^\n]*\|\s*(sudo\s+)?((ba|z|da)?sh|python3?|perl)\b|\beval\b[^\n]*\bbase64\s+(-d|--decode|-D)\b|\b(ba|z)?sh\s+-c\s+["']?\$\([^\n]*\bbase64\s+(-d|--decode|-D)\b)/],
   ["obfuscation.eval-decode", "high", "Evaluates decoded data", /\beval\s*\(\s*(atob|base64_decode|Buffer\.from|unescape)\s*\(/],
   ["obfuscation.exec-decode", "high", "Executes decoded Python code", /\bexec\s*\([^\n]*(b64decode|codecs\.decode|\.decode\()/],
   ["obfuscation.hex-escapes", "medium", "Long runs of hex escapes", /(\\x[0-9a-fA-F]{2}){12,}/],
-  ["obfuscation.long-base64", "medium", "A long base64 blob", /[A-Za-z0-9+/]{240,}={0,2}/],
+  ["obfuscation.long-base64", "medium", "A long base64 blob", /(?<![A-Za-z0-9+/])[A-Za-z0-9+/]{240,}={0,2}/],
   ["obfuscation.char-codes", "medium", "Builds strings from character codes", /String\.fromCharCode\((\s*\d+\s*,){10,}/],
   ["execution.eval-input", "high", "Evaluates untrusted input", /\beval\s*\(\s*(input|request|req\.|process\.argv|sys\.argv|params)/],
   ["execution.shell-true", "medium", "Runs subprocesses through a shell", /\bsubprocess\.(call|run|Popen|check_output)\([^\n]*shell\s*=\s*True/],
@@ -117,15 +154,15 @@ const ROWS: Row[] = [
   ["privilege_escalation.setuid", "high", "Sets the setuid or setgid bit", /\bchmod\s+([ugoa]*\+[rwx]*s\b|[2467][0-7]{3}\b)/],
   ["privilege_escalation.sudoers", "critical", "Edits sudoers", /(>>|\btee\b)[^\n]*\/etc\/sudoers/],
   ["privilege_escalation.docker-socket", "high", "Uses the Docker socket (root on the host)", /\/var\/run\/docker\.sock\b/],
-  ["credential_exposure.aws-key", "critical", "Contains an AWS access key", /\bAKIA[0-9A-Z]{16}\b/],
+  ["credential_exposure.aws-key", "critical", "Contains an AWS access key", /\bAKIA[0-9A-Z]{16}\b/, { unless: /EXAMPLE/ }],
   ["credential_exposure.private-key", "critical", "Contains a private key (a header followed by key material)", /-----BEGIN (RSA |EC |OPENSSH |DSA |ENCRYPTED )?PRIVATE KEY-----/, { next: /^\s*[A-Za-z0-9+/]{40,}={0,2}\s*$/ }],
-  ["credential_exposure.github-token", "critical", "Contains a GitHub token", /\bgh[pousr]_[A-Za-z0-9]{36,}\b/],
+  ["credential_exposure.github-token", "critical", "Contains a GitHub token", /\bgh[pousr]_[A-Za-z0-9]{36,}\b/, { unless: /x{6,}|X{6,}|0{8,}/ }],
   ["credential_exposure.slack-token", "high", "Contains a Slack token", /\bxox[baprs]-[A-Za-z0-9-]{10,}/],
-  ["credential_exposure.openai-key", "high", "Contains an OpenAI-style secret key", /\bsk-(proj-)?[A-Za-z0-9_-]{32,}\b/],
+  ["credential_exposure.openai-key", "high", "Contains an OpenAI-style secret key", /\bsk-(proj-)?[A-Za-z0-9_-]{32,}\b/, { unless: /x{6,}|X{6,}|your|example|\.\.\./i }],
   ["credential_exposure.hardcoded-secret", "high", "Hard-codes a secret value", /\b(api[_-]?key|secret|password|passwd|access[_-]?token)\s*[:=]\s*["'][^"'\s$]{12,}["']/i, { unless: PLACEHOLDER }],
 ];
 
-/** Text rules, applied line by line to every text file of a skill. */
+/** Text rules, applied to every file of a skill: its original text and its normal form. */
 export const TEXT_RULES: readonly Rule[] = ROWS.map((
   [id, severity, description, pattern, extra],
 ) => ({
@@ -176,10 +213,17 @@ export const STRUCTURAL_RULES: readonly Rule[] = [
     description: "A symbolic link",
   },
   {
+    id: "structural.unscanned",
+    category: "structural",
+    severity: "high",
+    description: "Content past the scan limit (25 MiB per skill), which was not scanned",
+  },
+  {
     id: "structural.invisible-unicode",
     category: "structural",
     severity: "high",
-    description: "Invisible Unicode (zero-width, bidi controls, tag characters)",
+    description:
+      "Invisible Unicode (zero-width, bidi controls, tag characters; not a joiner inside an emoji)",
   },
   {
     id: "structural.html-comment",

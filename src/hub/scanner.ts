@@ -1,88 +1,24 @@
 /**
- * The guard scanner ([HUB-4]): text rules line by line, structural checks over the
- * files, one finding per rule per line, and a verdict. Phrases quoted inside fenced code
- * blocks of Markdown are not taken for prompt injection (documentation quotes them).
+ * The guard scanner ([HUB-4]) over a folder: every file read in full up to the scan limit
+ * (text or not; a file that is not UTF-8 is also read as Latin-1), text rules through
+ * `scan/engine.ts`, structural checks over the files, and a verdict. Content past the
+ * limit is itself a finding, never a silent skip.
  *
  * @module
  */
-import { decodeUtf8 } from "../frontmatter/read_head.ts";
 import { join } from "../scan/walk.ts";
-import { contentWarnings } from "../view/warnings.ts";
-import {
-  type Rule,
-  type RuleCategory,
-  type RuleSeverity,
-  STRUCTURAL_RULES,
-  TEXT_RULES,
-} from "./rules.ts";
+import { keepWorst, scanText, type ScanTextOptions, structuralFinding } from "./scan/engine.ts";
+import { isSecurityText } from "./scan/context.ts";
+import { type ScanFinding, type Verdict, verdictOf } from "./scan/finding.ts";
 
-/** One finding. */
-export interface ScanFinding {
-  /** The rule's id. */
-  rule: string;
-  /** Its category. */
-  category: RuleCategory;
-  /** Its severity. */
-  severity: RuleSeverity;
-  /** The file, relative to the scanned folder (`.` for the folder as a whole). */
-  file: string;
-  /** 1-based line, or null for file-level findings. */
-  line: number | null;
-  /** The line (trimmed, at most 120 characters), or what was measured. */
-  excerpt: string;
-}
-
-/** `dangerous` with any critical finding, `caution` with any high one, else `safe`. */
-export type Verdict = "safe" | "caution" | "dangerous";
-
-/** The verdict of a set of findings. */
-export function verdictOf(findings: readonly ScanFinding[]): Verdict {
-  if (findings.some((f) => f.severity === "critical")) return "dangerous";
-  if (findings.some((f) => f.severity === "high")) return "caution";
-  return "safe";
-}
-
-const STRUCTURAL = new Map(STRUCTURAL_RULES.map((rule) => [rule.id, rule]));
-
-function finding(rule: Rule, file: string, line: number | null, excerpt: string): ScanFinding {
-  return {
-    rule: rule.id,
-    category: rule.category,
-    severity: rule.severity,
-    file,
-    line,
-    excerpt: excerpt.trim().slice(0, 120),
-  };
-}
-
-/** Findings in one text file. Pure. */
-export function scanText(file: string, text: string): ScanFinding[] {
-  const markdown = /\.(md|markdown|mdx)$/i.test(file);
-  const findings: ScanFinding[] = [];
-  let inFence = false;
-  const lines = text.split("\n");
-  lines.forEach((line, i) => {
-    if (markdown && /^\s*(```|~~~)/.test(line)) inFence = !inFence;
-    for (const rule of TEXT_RULES) {
-      if (rule.category === "prompt_injection" && markdown && inFence) continue;
-      if (!rule.pattern!.test(line) || rule.unless?.test(line)) continue;
-      if (rule.next && !rule.next.test(lines[i + 1] ?? "")) continue;
-      findings.push(finding(rule, file, i + 1, line));
-    }
-  });
-  for (const w of contentWarnings(text)) {
-    const id = w.pattern === "invisible-unicode"
-      ? "structural.invisible-unicode"
-      : w.pattern === "html-comment"
-      ? "structural.html-comment"
-      : undefined;
-    if (id) findings.push(finding(STRUCTURAL.get(id)!, file, w.line, lines[w.line - 1] ?? ""));
-  }
-  return findings.sort((a, b) => (a.line ?? 0) - (b.line ?? 0));
-}
+export { scanText } from "./scan/engine.ts";
+export { type ScanFinding, type Verdict, verdictOf } from "./scan/finding.ts";
 
 /** Limits of the structural checks ([HUB-4]). */
 export const STRUCTURAL_LIMITS = { files: 50, fileBytes: 256 * 1024, totalBytes: 5 * 1024 * 1024 };
+
+/** Bytes of a skill the scanner reads in all (the extracted-size limit of [HUB-2]). */
+export const SCAN_LIMIT = 25 * 1024 * 1024;
 
 const MAGIC: readonly number[][] = [
   [0x7f, 0x45, 0x4c, 0x46], // ELF
@@ -113,77 +49,163 @@ export interface ScanReport {
   bytes: number;
 }
 
-/** Scans a folder (a skill, or a quarantined download) without following links. */
-export function scanFolder(dir: string): ScanReport {
-  const findings: ScanFinding[] = [];
-  let files = 0;
-  let bytes = 0;
-  const walk = (rel: string) => {
-    const entries = Array.from(Deno.readDirSync(rel ? join(dir, rel) : dir)).sort((
-      a,
-      b,
-    ) => (a.name < b.name ? -1 : 1));
-    for (const e of entries) {
-      const path = join(rel, e.name);
-      const full = join(dir, path);
-      if (e.isSymlink) {
-        findings.push(
-          finding(
-            STRUCTURAL.get("structural.symlink")!,
-            path,
-            null,
-            `-> ${Deno.readLinkSync(full)}`,
-          ),
-        );
-        continue;
-      }
-      if (e.isDirectory) {
-        walk(path);
-        continue;
-      }
-      if (!e.isFile) continue;
-      files++;
-      const info = Deno.statSync(full);
-      bytes += info.size;
-      if (info.size > STRUCTURAL_LIMITS.fileBytes) {
-        findings.push(
-          finding(STRUCTURAL.get("structural.large-file")!, path, null, `${info.size} bytes`),
-        );
-      }
-      if (info.mode !== null && (info.mode & 0o111) !== 0 && path.split("/")[0] !== "scripts") {
-        findings.push(
-          finding(
-            STRUCTURAL.get("structural.executable-outside-scripts")!,
-            path,
-            null,
-            `mode ${(info.mode & 0o777).toString(8)}`,
-          ),
-        );
-      }
-      const data = Deno.readFileSync(full).subarray(0, 1024 * 1024);
-      if (isExecutableBinary(data)) {
-        findings.push(
-          finding(
-            STRUCTURAL.get("structural.binary-executable")!,
-            path,
-            null,
-            "compiled executable",
-          ),
-        );
-        continue;
-      }
-      if (data.subarray(0, 8192).includes(0)) continue; // other binary data: nothing to read
-      findings.push(...scanText(path, decodeUtf8(data).text));
+/** Findings in a file's bytes: as UTF-8, and when that is not valid also as Latin-1. */
+export function scanBytes(
+  file: string,
+  data: Uint8Array,
+  options: ScanTextOptions = {},
+): ScanFinding[] {
+  let text: string;
+  try {
+    text = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(data);
+  } catch {
+    const lenient = new TextDecoder("utf-8").decode(data);
+    const latin1 = new TextDecoder("latin1").decode(data);
+    const bytes = { ...options, binary: true };
+    return keepWorst([...scanText(file, lenient, bytes), ...scanText(file, latin1, bytes)])
+      .sort((a, b) => (a.line ?? 0) - (b.line ?? 0));
+  }
+  return scanText(file, text, options);
+}
+
+/** The structural findings of one file's metadata and head. */
+function fileFindings(
+  path: string,
+  info: { size: number; mode: number | null },
+  head: Uint8Array,
+): ScanFinding[] {
+  const out: ScanFinding[] = [];
+  if (info.size > STRUCTURAL_LIMITS.fileBytes) {
+    out.push(structuralFinding("structural.large-file", path, null, `${info.size} bytes`));
+  }
+  if (info.mode !== null && (info.mode & 0o111) !== 0 && path.split("/")[0] !== "scripts") {
+    const mode = `mode ${(info.mode & 0o777).toString(8)}`;
+    out.push(structuralFinding("structural.executable-outside-scripts", path, null, mode));
+  }
+  if (isExecutableBinary(head)) {
+    out.push(structuralFinding("structural.binary-executable", path, null, "compiled executable"));
+  }
+  return out;
+}
+
+/** Reads at most `limit` bytes of a file. */
+function readAtMost(full: string, limit: number): Uint8Array {
+  const file = Deno.openSync(full, { read: true });
+  try {
+    const buf = new Uint8Array(limit);
+    let got = 0;
+    while (got < limit) {
+      const n = file.readSync(buf.subarray(got));
+      if (n === null || n === 0) break;
+      got += n;
     }
+    return buf.subarray(0, got);
+  } finally {
+    file.close();
+  }
+}
+
+/** One file of a skill as the scanner sees it: its path, size, mode and (up to the limit) bytes. */
+export interface ScanEntry {
+  /** Relative path. */
+  path: string;
+  /** Size in bytes. */
+  size: number;
+  /** Permission bits, when known. */
+  mode: number | null;
+  /** The bytes read (fewer than `size` past the scan limit). */
+  data: Uint8Array;
+}
+
+/** Scans a skill given as files (and the structural findings already made while listing them). */
+export function scanEntries(entries: readonly ScanEntry[], found: ScanFinding[] = []): ScanReport {
+  const findings = [...found];
+  const skill = entries.find((e) => e.path === "SKILL.md");
+  const options = {
+    securitySkill: skill !== undefined &&
+      isSecurityText(new TextDecoder().decode(skill.data.subarray(0, 64 * 1024))),
   };
-  walk("");
-  if (files > STRUCTURAL_LIMITS.files) {
+  let bytes = 0;
+  for (const e of entries) {
+    bytes += e.size;
+    findings.push(...fileFindings(e.path, { size: e.size, mode: e.mode }, e.data));
+    if (e.data.length < e.size) {
+      const excerpt = `${e.size - e.data.length} of ${e.size} bytes past the scan limit`;
+      findings.push(structuralFinding("structural.unscanned", e.path, null, excerpt));
+    }
+    if (e.data.length) findings.push(...scanBytes(e.path, e.data, options));
+  }
+  if (entries.length > STRUCTURAL_LIMITS.files) {
     findings.push(
-      finding(STRUCTURAL.get("structural.too-many-files")!, ".", null, `${files} files`),
+      structuralFinding("structural.too-many-files", ".", null, `${entries.length} files`),
     );
   }
   if (bytes > STRUCTURAL_LIMITS.totalBytes) {
-    findings.push(finding(STRUCTURAL.get("structural.total-size")!, ".", null, `${bytes} bytes`));
+    findings.push(structuralFinding("structural.total-size", ".", null, `${bytes} bytes`));
   }
-  return { success: true, verdict: verdictOf(findings), findings, files, bytes };
+  return {
+    success: true,
+    verdict: verdictOf(findings),
+    findings,
+    files: entries.length,
+    bytes,
+  };
+}
+
+/** A folder's files as the scanner reads them, its links as findings, and the walk order. */
+export interface SkillFiles {
+  /** Regular files, in walk order. */
+  entries: ScanEntry[];
+  /** A `structural.symlink` finding per link. */
+  links: ScanFinding[];
+  /** Paths of files and links, in walk order. */
+  seen: string[];
+}
+
+/** Reads a folder's files (not following links) up to the scan limit in all. */
+export function readSkillFiles(dir: string, limit = SCAN_LIMIT): SkillFiles {
+  const out: SkillFiles = { entries: [], links: [], seen: [] };
+  let budget = limit;
+  const walk = (rel: string) => {
+    const list = Array.from(Deno.readDirSync(rel ? join(dir, rel) : dir))
+      .sort((a, b) => (a.name < b.name ? -1 : 1));
+    for (const e of list) {
+      const path = join(rel, e.name);
+      const full = join(dir, path);
+      if (!e.isDirectory) out.seen.push(path);
+      if (e.isSymlink) {
+        const target = `-> ${Deno.readLinkSync(full)}`;
+        out.links.push(structuralFinding("structural.symlink", path, null, target));
+      } else if (e.isDirectory) walk(path);
+      else if (e.isFile) {
+        const info = Deno.statSync(full);
+        const data = readAtMost(full, Math.min(info.size, budget));
+        budget -= data.length;
+        out.entries.push({ path, size: info.size, mode: info.mode, data });
+      }
+    }
+  };
+  walk("");
+  return out;
+}
+
+/** Scans a folder (a skill, or a quarantined download) without following links. */
+export function scanFolder(dir: string, limit = SCAN_LIMIT): ScanReport {
+  const { entries, links, seen } = readSkillFiles(dir, limit);
+  const report = scanEntries(entries);
+  report.findings = orderByWalk(report.findings, links, seen);
+  report.verdict = verdictOf(report.findings);
+  return report;
+}
+
+/** Findings in walk order (`seen`): each file's (and each link's) findings where it was met. */
+function orderByWalk(
+  findings: ScanFinding[],
+  links: ScanFinding[],
+  seen: readonly string[],
+): ScanFinding[] {
+  const rank = new Map(seen.map((p, i) => [p, i]));
+  const all = [...findings.filter((f) => f.file !== "."), ...links].map((f, i) => ({ f, i }));
+  all.sort((x, y) => (rank.get(x.f.file)! - rank.get(y.f.file)!) || x.i - y.i);
+  return [...all.map((x) => x.f), ...findings.filter((f) => f.file === ".")];
 }

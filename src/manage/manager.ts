@@ -13,6 +13,8 @@ import { lockedWritePaths } from "./lock.ts";
 import { Catalog } from "../scan/catalog.ts";
 import { type ManageAction, prepareAction, type PreparedChange } from "./actions.ts";
 import { applyChange, type WriteResult, writeTargets } from "./apply.ts";
+import { guardChange, scanWarnings } from "./guard.ts";
+import type { ScanFinding, Verdict } from "../hub/scanner.ts";
 import {
   listPending,
   markFailed,
@@ -25,12 +27,33 @@ import {
   type StageResult,
 } from "../approval/pending.ts";
 
+/** What a write reports of the guard scanner's look at the skill it leaves ([HUB-4]). */
+export interface ScanNote {
+  /** The verdict of the skill after the write (create, edit, patch, write-file). */
+  scan_verdict?: Verdict;
+  /** Every finding, one line each, when the verdict is not safe. */
+  warnings?: string[];
+}
+
+/** Options of {@linkcode SkillManager.run}. */
+export interface RunOptions {
+  /** Write even when the guard scanner finds the result dangerous (the CLI's `--force`). */
+  force?: boolean;
+}
+
 /** The queue as `pending` shows it. */
 export interface PendingList {
   /** Always true. */
   success: true;
   /** Records, oldest first. */
-  pending: { id: string; action: string; summary: string; created_at: string; error?: string }[];
+  pending: {
+    id: string;
+    action: string;
+    summary: string;
+    created_at: string;
+    scan_verdict?: Verdict;
+    error?: string;
+  }[];
   /** Number of records. */
   count: number;
   /** Files that are not valid records (reported, never applied). */
@@ -49,6 +72,10 @@ export interface PendingDiff {
   summary: string;
   /** The new content (create) or a unified diff. */
   diff: string;
+  /** The guard scanner's verdict when it was staged, and its findings. */
+  scan_verdict?: Verdict;
+  /** The findings behind the verdict. */
+  scan_findings?: ScanFinding[];
 }
 
 /** What `pending approve` did. */
@@ -95,12 +122,26 @@ export class SkillManager {
     ];
   }
 
-  /** Runs an action: applied now, or staged when write approval is on. */
-  async run(action: ManageAction, now: Date = new Date()): Promise<WriteResult | StageResult> {
+  /**
+   * Runs an action: applied now, or staged when write approval is on. What it writes is
+   * scanned first: `dangerous` is refused unless `options.force`; the verdict is reported
+   * (and kept on a staged record).
+   */
+  async run(
+    action: ManageAction,
+    now: Date = new Date(),
+    options: RunOptions = {},
+  ): Promise<(WriteResult | StageResult) & ScanNote> {
     const change = this.prepare(action);
-    return this.approval
-      ? await stage(this.setup.home, change, now)
+    const scan = guardChange(change, options.force === true);
+    const warnings = scanWarnings(scan);
+    const note: ScanNote = scan
+      ? { scan_verdict: scan.verdict, ...(warnings.length ? { warnings } : {}) }
+      : {};
+    const result = this.approval
+      ? await stage(this.setup.home, change, now, scan)
       : await applyChange(change, this.setup.local_root, now);
+    return { ...result, ...note };
   }
 
   /** The queue, oldest first, with records that do not parse reported. */
@@ -113,6 +154,7 @@ export class SkillManager {
         action: r.action,
         summary: r.summary,
         created_at: r.created_at,
+        ...(r.scan_verdict ? { scan_verdict: r.scan_verdict } : {}),
         ...(r.error ? { error: r.error } : {}),
       })),
       count: records.length,
@@ -141,6 +183,9 @@ export class SkillManager {
       action: record.action,
       summary: record.summary,
       diff: text,
+      ...(record.scan_verdict
+        ? { scan_verdict: record.scan_verdict, scan_findings: record.scan_findings ?? [] }
+        : {}),
     };
   }
 

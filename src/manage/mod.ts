@@ -28,5 +28,5 @@ export {
   restoreArchived,
   setPinned,
 } from "../usage/curator.ts";
-export type { ApproveResult, PendingDiff, PendingList } from "./manager.ts";
+export type { ApproveResult, PendingDiff, PendingList, RunOptions, ScanNote } from "./manager.ts";
 export type { CuratorRunResult } from "../usage/curator.ts";

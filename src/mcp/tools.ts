@@ -79,6 +79,11 @@ const MANAGE_PROPERTIES: Record<string, Property> = {
   replace_all: { type: "boolean", description: "patch: replace every occurrence" },
   absorbed_into: str("delete: the skill that now holds this one's content"),
   path: str("write-file, remove-file: the support file"),
+  encoding: {
+    type: "string",
+    enum: ["utf8", "base64"],
+    description: "write-file: how content is encoded (default utf8)",
+  },
 };
 
 /** The tools offered; `skill_manage` only with writes allowed. */
@@ -146,8 +151,8 @@ function expected(p: Property): string {
 
 /**
  * The arguments of a call checked against the tool's schema.
- * @throws {RpcError} `-32602` for an unknown tool, a missing or mistyped field, or a field
- * the tool does not take — naming the field.
+ * @throws {RpcError} `-32602` for an unknown tool or a missing or mistyped field, naming
+ * the field (fields the schema does not name are ignored, as JSON Schema has it).
  */
 export function checkArguments(
   tools: ToolSpec[],
@@ -178,13 +183,7 @@ export function checkArguments(
   }
   for (const [field, value] of Object.entries(record)) {
     const p = properties[field];
-    if (!p) {
-      throw new RpcError(
-        RPC.invalidParams,
-        `Invalid arguments for '${name}': unknown field '${field}'.`,
-        { field },
-      );
-    }
+    if (!p) continue; // JSON Schema admits fields it does not name; they are ignored
     if (value !== undefined && !typeOk(value, p)) {
       throw new RpcError(
         RPC.invalidParams,
@@ -233,6 +232,7 @@ export function manageAction(args: Record<string, unknown>): ManageAction {
         name,
         path: String(pick("path", "file_path") ?? ""),
         content: String(pick("content", "file_content") ?? ""),
+        ...(args.encoding === "base64" ? { encoding: "base64" as const } : {}),
       };
     default:
       return { action: "remove-file", name, path: String(pick("path", "file_path") ?? "") };

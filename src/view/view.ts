@@ -30,6 +30,12 @@ import {
   listSkillFiles,
 } from "./skill_files.ts";
 import { type ContentWarning, contentWarnings } from "./warnings.ts";
+import {
+  refuseInjection,
+  sanitizeUntrusted,
+  untrustedBanner,
+  type UntrustedOrigin,
+} from "./untrusted.ts";
 import { platformMatches } from "../level0/visibility.ts";
 
 /** The success document of `view NAME` ([V-1]). */
@@ -92,6 +98,10 @@ export interface ViewContext {
   maxBytes: number;
   /** Refuse a skill with warnings instead of loading it ([V-6]). */
   strict?: boolean;
+  /** Set for a `community`-trust hub skill: its content is sanitised and checked ([V-10]). */
+  untrusted?: UntrustedOrigin;
+  /** Load an untrusted skill even when it holds an injection instruction ([V-10]). */
+  allowUntrusted?: boolean;
   /** Sibling skill names, for plugin skills ([V-5]). */
   siblings?: string[];
   /** How to preprocess this skill's content ([P-1..5]); the content is kept as written when absent. */
@@ -202,12 +212,15 @@ export async function loadSkill(resolved: Resolved, ctx: ViewContext): Promise<L
       { warnings },
     );
   }
-  const body = ctx.preprocess ? await preprocess(text, ctx.preprocess(record)) : text;
+  if (ctx.untrusted) refuseInjection(record.name, text, ctx.untrusted, ctx.allowUntrusted === true);
+  const shown = ctx.untrusted ? sanitizeUntrusted(text) : text;
+  const body = ctx.preprocess ? await preprocess(shown, ctx.preprocess(record)) : shown;
   const { vars } = requiredEnvVars(record.frontmatter);
   const resolvedConfig = await skillConfig(record, vars.map((v) => v.name), ctx);
   const config = resolvedConfig.values;
   const block = configBlock(config, ctx.configFile);
-  const banner = record.namespace ? pluginBanner(record.namespace, ctx.siblings ?? []) : "";
+  const banner = (ctx.untrusted ? untrustedBanner(record.name, ctx.untrusted) : "") +
+    (record.namespace ? pluginBanner(record.namespace, ctx.siblings ?? []) : "");
   const content = banner + (block ? `${block}\n\n` : "") + body;
 
   const linked = resolved.flat ? null : linkedFiles(listSkillFiles(record.skill_dir, reach));

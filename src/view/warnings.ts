@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { invisibleIn } from "../hub/scan/invisible.ts";
 
 /** One content warning. */
 export interface ContentWarning {
@@ -28,10 +29,6 @@ export const INJECTION_PHRASES: readonly string[] = [
   "]]>",
 ];
 
-/** Zero-width characters, bidi controls and Unicode tag characters. */
-export const INVISIBLE =
-  /[\u200B-\u200F\u2060-\u2064\uFEFF\u202A-\u202E\u2066-\u2069]|\uDB40[\uDC00-\uDC7F]/;
-
 const FENCE = /^\s*(```|~~~)/;
 
 /** Finds the warnings of [V-6] in a skill's content. */
@@ -52,13 +49,12 @@ export function contentWarnings(content: string): ContentWarning[] {
         });
       }
     }
-    const invisible = INVISIBLE.exec(text);
+    const invisible = invisibleIn(text);
     if (invisible) {
-      const code = invisible[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0");
       warnings.push({
         pattern: "invisible-unicode",
         line,
-        message: `Line ${line}: content holds the invisible character U+${code}.`,
+        message: `Line ${line}: content holds the invisible character ${invisible}.`,
       });
     }
     if (FENCE.test(text)) {

@@ -6,6 +6,8 @@
 import { SkillrtError, UsageError } from "../../errors.ts";
 import { auditFile, verifyAudit } from "../../hub/audit.ts";
 import { resolvePath } from "../../home/paths.ts";
+import { readLockJson } from "../../hub/lock.ts";
+import { auditHeadOf } from "../../hub/lock_write.ts";
 import { scanFolder } from "../../hub/scanner.ts";
 import { installSkill } from "../../hub/install.ts";
 import { listInstalled, uninstall, verifyInstalled } from "../../hub/installed.ts";
@@ -160,10 +162,14 @@ export async function run(
       plural(doc.findings.length, "finding")
     } in ${plural(doc.files, "file")})`;
     if (!doc.findings.length) return head;
-    const rows = doc.findings.map((
-      f,
-    ) => [f.severity, f.rule, `${f.file}${f.line ? `:${f.line}` : ""}`, clip(f.excerpt, 60)]);
-    return `${head}\n\n${table(["SEVERITY", "RULE", "WHERE", "EXCERPT"], rows, c)}`;
+    const rows = doc.findings.map((f) => [
+      f.original_severity ? `${f.severity} (was ${f.original_severity})` : f.severity,
+      f.context,
+      f.rule,
+      `${f.file}${f.line ? `:${f.line}` : ""}`,
+      clip(f.excerpt, 60),
+    ]);
+    return `${head}\n\n${table(["SEVERITY", "CONTEXT", "RULE", "WHERE", "EXCERPT"], rows, c)}`;
   });
 }
 
@@ -176,7 +182,13 @@ function audit(runtime: SkillRuntime, request: CommandRequest): Outcome {
     text = "";
   }
   if (request.options.verify === true) {
-    const check = verifyAudit(text);
+    const lock = readLockJson(runtime.setup.local_root);
+    if (lock.state === "unparseable") {
+      throw new SkillrtError(
+        `Hub lock file '${lock.file}' does not parse, so the audit log's chain head cannot be checked.`,
+      );
+    }
+    const check = verifyAudit(text, lock.state === "ok" ? auditHeadOf(lock.audit) : null);
     if (!check.intact) {
       throw new SkillrtError(
         `The audit log was tampered with at line ${check.broken!.line}: ${check.broken!.reason}.`,

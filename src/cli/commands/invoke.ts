@@ -14,6 +14,7 @@ export async function run(runtime: SkillRuntime, request: CommandRequest): Promi
   const instruction = words.length ? words.join(" ") : undefined;
   const doc = await runtime.invoke(name, instruction, {
     strict: request.options.strict === true,
+    allowUntrusted: request.options.allowUntrusted === true,
     args,
   });
   return respond(request.global, doc, () => doc.message);

@@ -1,6 +1,7 @@
 /**
  * `create`, `edit`, `patch`, `delete`, `write-file`, `remove-file` ([M-1..4]), staged
- * for approval when `skills.write_approval` is on ([A-1]).
+ * for approval when `skills.write_approval` is on ([A-1]). What they write is scanned by
+ * the guard scanner first: `dangerous` is refused unless `--force` ([HUB-4]).
  *
  * @module
  */
@@ -12,13 +13,21 @@ import type { CommandRequest, Outcome } from "../request.ts";
 
 /** Runs a management command. */
 export async function run(runtime: SkillRuntime, request: CommandRequest): Promise<Outcome> {
-  const result = await new SkillManager(runtime.setup).run(actionOf(request));
+  const result = await new SkillManager(runtime.setup).run(actionOf(request), new Date(), {
+    force: request.options.force === true,
+  });
+  const warnings = (result.warnings ?? []).map((w) => `Warning: ${w}`);
   return respond(
     request.global,
     result,
     () =>
-      "staged" in result
-        ? `${result.message}\nPending id: ${result.pending_id} — ${result.gist}`
-        : result.message,
+      [
+        "staged" in result
+          ? `${result.message}\nPending id: ${result.pending_id} — ${result.gist}${
+            result.scan_verdict ? ` (scan: ${result.scan_verdict})` : ""
+          }`
+          : result.message,
+        ...warnings,
+      ].join("\n"),
   );
 }

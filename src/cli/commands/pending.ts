@@ -4,6 +4,7 @@
  * @module
  */
 import { UsageError } from "../../errors.ts";
+import { findingLine } from "../../manage/guard.ts";
 import { SkillManager } from "../../manage/manager.ts";
 import type { SkillRuntime } from "../../runtime.ts";
 import { clip, respond, table } from "../render.ts";
@@ -28,13 +29,14 @@ export async function run(runtime: SkillRuntime, request: CommandRequest): Promi
       doc,
       () =>
         doc.count === 0 ? "No pending skills writes." : table(
-          ["ID", "ACTION", "CREATED", "SUMMARY"],
+          ["ID", "ACTION", "CREATED", "SCAN", "SUMMARY"],
           doc.pending.map((
             p,
           ) => [
             p.id,
             p.action,
             p.created_at,
+            p.scan_verdict ?? "-",
             clip(p.summary + (p.error ? ` (failed: ${p.error})` : ""), 90),
           ]),
           global.color,
@@ -50,7 +52,10 @@ export async function run(runtime: SkillRuntime, request: CommandRequest): Promi
   }
   if (action === "diff") {
     const doc = manager.diff(id);
-    return respond(global, doc, () => doc.diff);
+    const scan = doc.scan_verdict
+      ? [`Scan: ${doc.scan_verdict}`, ...(doc.scan_findings ?? []).map(findingLine)]
+      : [];
+    return respond(global, doc, () => doc.diff, 0, scan.map((l) => `${l}\n`).join(""));
   }
   if (action === "approve") {
     const doc = await manager.approve(id);

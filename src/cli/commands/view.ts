@@ -12,7 +12,9 @@ export async function run(runtime: SkillRuntime, request: CommandRequest): Promi
   const [name, path] = request.args;
   const { global } = request;
   if (path !== undefined) {
-    const doc = await runtime.viewFile(name, path);
+    const doc = await runtime.viewFile(name, path, {
+      allowUntrusted: request.options.allowUntrusted === true,
+    });
     return respond(
       global,
       doc,
@@ -20,7 +22,11 @@ export async function run(runtime: SkillRuntime, request: CommandRequest): Promi
     );
   }
   const args = typeof request.options.args === "string" ? request.options.args : undefined;
-  const doc = await runtime.view(name, { strict: request.options.strict === true, args });
+  const doc = await runtime.view(name, {
+    strict: request.options.strict === true,
+    allowUntrusted: request.options.allowUntrusted === true,
+    args,
+  });
   const notes = doc.warnings.map((w) =>
     `${paint(global.color, "yellow", "warning:")} ${w.message}`
   );

@@ -1,0 +1,298 @@
+/**
+ * The guard scanner's text engine ([HUB-4]): every rule runs over a file's original text
+ * and over its normal form (the lines the normal form changed, and phrases split over
+ * lines); each match gets a context that may lower its severity, visibly; one finding per
+ * rule per line (the most severe); findings name the original line. Pure.
+ *
+ * @module
+ */
+import { type Rule, type RuleSeverity, STRUCTURAL_RULES, TEXT_RULES } from "../rules.ts";
+import { contextOf, type FileKind, fileKind, isSecurityDoc } from "./context.ts";
+import type { ScanFinding } from "./finding.ts";
+import { invisibleIn } from "./invisible.ts";
+import { type LineInfo, lineInfos } from "./lines.ts";
+import { normalForm } from "./normalize.ts";
+import { hostsOf, isLoopback } from "./secrets.ts";
+
+/** Severities from least to most. */
+export const SEVERITY_ORDER: readonly RuleSeverity[] = ["low", "medium", "high", "critical"];
+
+const rank = (s: RuleSeverity) => SEVERITY_ORDER.indexOf(s);
+const STRUCTURAL = new Map(STRUCTURAL_RULES.map((rule) => [rule.id, rule]));
+const GLOBAL = new Map<Rule, RegExp>(
+  TEXT_RULES.map((rule) => {
+    const flags = new Set([...rule.pattern!.flags, "g", "m"]);
+    return [rule, new RegExp(rule.pattern!.source, [...flags].join(""))];
+  }),
+);
+
+/** A view of a file's text to match on: its text, where each piece starts, and the line it names. */
+interface Form {
+  text: string;
+  /** Start offset of each piece (a line, or a paragraph of joined lines). */
+  pieces: number[];
+  /** Sorted offsets where an original line begins, and that line's 1-based number. */
+  marks: number[];
+  lines: number[];
+  /** True for the joined-paragraph form (only phrase rules, only matches spanning lines). */
+  flow: boolean;
+}
+
+function lastAtOrBefore(sorted: readonly number[], value: number): number {
+  let lo = 0;
+  let hi = sorted.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (sorted[mid] <= value) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
+function buildForm(parts: { text: string; lines: number[]; offsets: number[] }[], flow: boolean) {
+  const form: Form = { text: "", pieces: [], marks: [], lines: [], flow };
+  const chunks: string[] = [];
+  let at = 0;
+  for (const part of parts) {
+    form.pieces.push(at);
+    part.lines.forEach((line, i) => {
+      form.marks.push(at + part.offsets[i]);
+      form.lines.push(line);
+    });
+    chunks.push(part.text);
+    at += part.text.length + 1;
+  }
+  form.text = chunks.join("\n");
+  return form;
+}
+
+/** The original text as a form: one piece per line. */
+function wholeForm(original: readonly string[]): Form {
+  const pieces = new Array<number>(original.length);
+  const lines = new Array<number>(original.length);
+  let at = 0;
+  for (let i = 0; i < original.length; i++) {
+    pieces[i] = at;
+    lines[i] = i + 1;
+    at += original[i].length + 1;
+  }
+  return { text: original.join("\n"), pieces, marks: pieces, lines, flow: false };
+}
+
+const LEAD = /^\s*(?:[>#*+-]+|\/\/+|\d+\.|--|;+)?\s*/;
+
+/** The original text, the changed lines of the normal form, and its multi-line paragraphs. */
+function formsOf(original: readonly string[], normal: readonly (string | null)[]): Form[] {
+  const whole = wholeForm(original);
+  const changed = buildForm(
+    normal.flatMap((text, i) =>
+      text !== null && text !== original[i].replace(/\s+$/, "")
+        ? [{ text, lines: [i + 1], offsets: [0] }]
+        : []
+    ),
+    false,
+  );
+  const paragraphs: { text: string; lines: number[]; offsets: number[] }[] = [];
+  let current: { text: string; lines: number[]; offsets: number[] } | null = null;
+  normal.forEach((text, i) => {
+    if (text === null) return;
+    if (text.trim() === "" || /^\s*(```|~~~)/.test(text)) {
+      if (current && current.lines.length > 1) paragraphs.push(current);
+      current = null;
+      return;
+    }
+    const body = text.replace(LEAD, "");
+    if (!current) current = { text: body, lines: [i + 1], offsets: [0] };
+    else {
+      current.offsets.push(current.text.length + 1);
+      current.lines.push(i + 1);
+      current.text += ` ${body}`;
+    }
+  });
+  if (current && (current as { lines: number[] }).lines.length > 1) paragraphs.push(current);
+  return [whole, changed, buildForm(paragraphs, true)];
+}
+
+interface FileFacts {
+  file: string;
+  kind: FileKind;
+  securityDoc: boolean;
+  infos: LineInfo[];
+  original: string[];
+  normal: (string | null)[];
+}
+
+/** Where a match sits: its piece of text, its offset there, and the original line it names. */
+interface Place {
+  segment: string;
+  start: number;
+  line: number;
+}
+
+/** The place of a match; null for a flow match that does not span lines (the line form has it). */
+function locate(form: Form, index: number, matched: string): Place | null {
+  const piece = lastAtOrBefore(form.pieces, index);
+  const pieceStart = form.pieces[piece];
+  const pieceEnd = piece + 1 < form.pieces.length ? form.pieces[piece + 1] - 1 : form.text.length;
+  const line = form.lines[lastAtOrBefore(form.marks, index)];
+  if (form.flow && form.lines[lastAtOrBefore(form.marks, index + matched.length - 1)] === line) {
+    return null;
+  }
+  return { segment: form.text.slice(pieceStart, pieceEnd), start: index - pieceStart, line };
+}
+
+/** The rule's own conditions beyond its pattern: placeholders, what comes before, the next line. */
+function conditionsHold(facts: FileFacts, rule: Rule, at: Place, matched: string): boolean {
+  const before = at.segment.slice(0, at.start);
+  if (rule.unless?.test(matched)) return false;
+  if (rule.notAfter?.test(before)) return false;
+  if (rule.onlyAfter && !rule.onlyAfter.test(before)) return false;
+  if (!rule.next) return true;
+  const next = [facts.original[at.line] ?? "", facts.normal[at.line] ?? ""];
+  return next.some((t) => rule.next!.test(t));
+}
+
+/** The finding (or null) of one match. */
+function judgeMatch(
+  facts: FileFacts,
+  rule: Rule,
+  form: Form,
+  index: number,
+  matched: string,
+): ScanFinding | null {
+  const at = locate(form, index, matched);
+  if (!at || !conditionsHold(facts, rule, at, matched)) return null;
+  const judged = rule.judge ? rule.judge(at.segment) : { severity: rule.severity };
+  if (!judged) return null;
+  let severity = judged.severity;
+  let reason = "reason" in judged ? judged.reason : undefined;
+  const info = facts.infos[at.line - 1];
+  const end = at.start + matched.length;
+  const ctx = contextOf(rule, facts.kind, facts.securityDoc, info, at.segment, at.start, end);
+  if (ctx.cap && rank(severity) > rank(ctx.cap)) {
+    severity = ctx.cap;
+    reason = ctx.reason;
+  }
+  if (
+    (rule.category === "exfiltration" || rule.category === "network") &&
+    rank(severity) > rank("low") && onLoopback(at.segment)
+  ) {
+    severity = "low";
+    reason = "the target is on loopback";
+  }
+  return {
+    rule: rule.id,
+    category: rule.category,
+    severity,
+    file: facts.file,
+    line: at.line,
+    excerpt: facts.original[at.line - 1].trim().slice(0, 120),
+    context: ctx.context,
+    ...(severity !== rule.severity ? { original_severity: rule.severity } : {}),
+    ...(reason ? { reason } : {}),
+  };
+}
+
+/** True when every host a line talks to is on loopback (and it names at least one). */
+function onLoopback(line: string): boolean {
+  const hosts = hostsOf(line);
+  return hosts.length > 0 && hosts.every(isLoopback);
+}
+
+/** A structural finding about a line or a file. */
+export function structuralFinding(
+  id: string,
+  file: string,
+  line: number | null,
+  excerpt: string,
+): ScanFinding {
+  const rule = STRUCTURAL.get(id)!;
+  return {
+    rule: rule.id,
+    category: rule.category,
+    severity: rule.severity,
+    file,
+    line,
+    excerpt: excerpt.trim().slice(0, 120),
+    context: "code",
+  };
+}
+
+/** Keeps the most severe finding per rule and line. */
+export function keepWorst(findings: Iterable<ScanFinding>): ScanFinding[] {
+  const best = new Map<string, ScanFinding>();
+  for (const f of findings) {
+    const key = `${f.rule}\u0000${f.file}\u0000${f.line}`;
+    const seen = best.get(key);
+    if (!seen || rank(f.severity) > rank(seen.severity)) best.set(key, f);
+  }
+  return [...best.values()];
+}
+
+/** Every match of a rule in one form, judged. */
+function matchForm(facts: FileFacts, rule: Rule, form: Form): ScanFinding[] {
+  const out: ScanFinding[] = [];
+  if ((form.flow && !rule.flow) || form.text === "") return out;
+  const regex = GLOBAL.get(rule)!;
+  regex.lastIndex = 0;
+  for (let m = regex.exec(form.text); m; m = regex.exec(form.text)) {
+    if (m[0] === "") regex.lastIndex++;
+    const f = judgeMatch(facts, rule, form, m.index, m[0]);
+    if (f) out.push(f);
+  }
+  return out;
+}
+
+/**
+ * A rule's findings over the forms. Where the normal form of a line matches too, its
+ * finding stands for that line: it sees the line as decoded (an `&quot;`-quoted phrase is
+ * quoted), so its context is the better informed one.
+ */
+function matchRule(facts: FileFacts, rule: Rule, forms: readonly Form[]): ScanFinding[] {
+  const [whole, changed, flow] = forms.map((form) => matchForm(facts, rule, form));
+  const decoded = new Set(changed.map((f) => f.line));
+  return [...whole.filter((f) => !decoded.has(f.line)), ...changed, ...flow];
+}
+
+/** What the scanner knows about the skill around a file. */
+export interface ScanTextOptions {
+  /** The skill's SKILL.md is about security: its documentation counts as security documents. */
+  securitySkill?: boolean;
+  /**
+   * The text is a reading of bytes that are not UTF-8 (a binary file): its rules run, but
+   * invisible characters and comment markers in it are bytes, not hidden text.
+   */
+  binary?: boolean;
+}
+
+/** Findings in one file's text. Pure. */
+export function scanText(file: string, text: string, options: ScanTextOptions = {}): ScanFinding[] {
+  const original = text.split("\n");
+  const normal = normalForm(text);
+  const facts: FileFacts = {
+    file,
+    kind: fileKind(file),
+    securityDoc: false,
+    infos: lineInfos(file, original),
+    original,
+    normal,
+  };
+  facts.securityDoc = facts.kind === "doc" &&
+    isSecurityDoc(
+      file,
+      normal.slice(0, 2000).filter((l) => l !== null).join("\n"),
+      options.securitySkill === true,
+    );
+  const forms = formsOf(original, normal);
+  const found: ScanFinding[] = [];
+  for (const rule of TEXT_RULES) found.push(...matchRule(facts, rule, forms));
+  if (options.binary) return keepWorst(found).sort((a, b) => (a.line ?? 0) - (b.line ?? 0));
+  original.forEach((line, i) => {
+    const code = invisibleIn(line);
+    if (code) found.push(structuralFinding("structural.invisible-unicode", file, i + 1, line));
+    if (facts.infos[i].commentStart) {
+      found.push(structuralFinding("structural.html-comment", file, i + 1, line));
+    }
+  });
+  return keepWorst(found).sort((a, b) => (a.line ?? 0) - (b.line ?? 0));
+}

@@ -1,0 +1,43 @@
+/**
+ * Invisible characters ([HUB-4], [V-6], [V-10]): zero-width characters, bidi controls,
+ * word joiners and Unicode tag characters, each one a place where text can hide. A
+ * zero-width joiner inside an emoji sequence (👨‍👩‍👧) and the tag letters of a flag
+ * (🏴 + tags + cancel tag) are how emoji are written, and are let go. The scanner's
+ * finding, the view's warning and the sanitising of untrusted content all use this. Pure.
+ *
+ * @module
+ */
+
+const INVISIBLE =
+  /[\u00AD\u034F\u061C\u115F\u1160\u17B4\u17B5\u180E\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u2069\u3164\uFEFF\uFFA0]|\uDB40[\uDC00-\uDC7F]/g;
+const ANY_INVISIBLE = new RegExp(INVISIBLE.source);
+const PICTOGRAPH = /[\p{Extended_Pictographic}\u{1F3FB}-\u{1F3FF}\uFE0F\u20E3]/u;
+
+/** True when the invisible character `ch` at `i` of `text` is part of an emoji. */
+function partOfEmoji(text: string, ch: string, i: number): boolean {
+  if (ch === "\u200D") {
+    const before = [...text.slice(Math.max(0, i - 4), i)].pop() ?? "";
+    const after = [...text.slice(i + 1, i + 5)][0] ?? "";
+    return PICTOGRAPH.test(before) && PICTOGRAPH.test(after);
+  }
+  if (ch.length !== 2) return false;
+  let j = i;
+  while (j >= 2 && text.charCodeAt(j - 2) === 0xdb40) j -= 2;
+  return text.codePointAt(j - 2) === 0x1f3f4;
+}
+
+/** The first invisible character of a line that is not part of an emoji, as `U+XXXX`, or null. */
+export function invisibleIn(line: string): string | null {
+  if (!ANY_INVISIBLE.test(line)) return null;
+  for (const m of line.matchAll(INVISIBLE)) {
+    if (partOfEmoji(line, m[0], m.index!)) continue;
+    return `U+${m[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")}`;
+  }
+  return null;
+}
+
+/** The text without its invisible characters (emoji keep theirs). */
+export function removeInvisible(text: string): string {
+  if (!ANY_INVISIBLE.test(text)) return text;
+  return text.replace(INVISIBLE, (m: string, i: number) => partOfEmoji(text, m, i) ? m : "");
+}

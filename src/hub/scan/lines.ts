@@ -1,0 +1,142 @@
+/**
+ * What the scanner knows about each line of a file before any rule runs: inside a
+ * Markdown code fence (and its language), a table row, inside an HTML comment, an
+ * indented code line, inside a shell `case` block, inside a YARA `strings:` section, and
+ * the name of the list or key the line belongs to (a deny list, a pattern list). Pure.
+ *
+ * @module
+ */
+
+/** Facts about one line. */
+export interface LineInfo {
+  /** Inside a fenced code block (Markdown). */
+  fenced: boolean;
+  /** The fence's language (`yara`, `bash`, …), lower case, or "". */
+  fenceLang: string;
+  /** A Markdown table row. */
+  table: boolean;
+  /** Inside an HTML comment, or opening one. */
+  comment: boolean;
+  /** True on the line where an HTML comment outside a code fence opens. */
+  commentStart: boolean;
+  /** An indented code line (Markdown, four spaces or a tab). */
+  indented: boolean;
+  /** Inside a shell `case … esac` block. */
+  caseBlock: boolean;
+  /** Inside a YARA rule's `strings:` section (or a YARA file or fence). */
+  yara: boolean;
+  /** The list or key this line is an element of (multi-line lists and YAML keys), or "". */
+  owner: string;
+}
+
+/** A Markdown file by its name. */
+export function isMarkdown(file: string): boolean {
+  return /\.(md|markdown|mdx)$/i.test(file);
+}
+
+const FENCE = /^\s*(```+|~~~+)\s*([\w+-]*)/;
+const KEY_LINE =
+  /^(\s*)(?:-\s+)?(?:(?:export|const|let|var|readonly|local|static|final|public|private|declare\s+-a)\s+)*["']?([\w.|-]+)["']?\s*[:=]\s*(.*)$/;
+
+const QUOTED = /"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|`[^`]*`/g;
+
+/** Net count of opening brackets outside quoted strings (and before a `#` comment). */
+function bracketDepth(line: string): number {
+  if (!/[\[\](){}]/.test(line)) return 0;
+  const bare = line.replace(QUOTED, "").replace(/(^|\s)#.*$/, "");
+  let depth = 0;
+  for (let i = 0; i < bare.length; i++) {
+    const c = bare.charCodeAt(i);
+    if (c === 0x5b || c === 0x28 || c === 0x7b) depth++;
+    else if (c === 0x5d || c === 0x29 || c === 0x7d) depth--;
+  }
+  return depth;
+}
+
+interface Owner {
+  name: string;
+  /** YAML key: its indent; bracket list: the bracket depth before it opened. */
+  level: number;
+  yaml: boolean;
+}
+
+/** Tracks the enclosing lists and YAML keys across lines (innermost last). */
+class OwnerStack {
+  #stack: Owner[] = [];
+  #depth = 0;
+
+  /** The innermost owner of `line`, then takes the line's own openings and closings. */
+  next(line: string): string {
+    const indent = line.length - line.trimStart().length;
+    if (line.trim() !== "") {
+      while (this.#top?.yaml && indent <= this.#top.level) this.#stack.pop();
+    }
+    const name = this.#top?.name ?? "";
+    const key = KEY_LINE.exec(line);
+    const before = this.#depth;
+    this.#depth += bracketDepth(line);
+    if (key) {
+      const rest = key[3].trim();
+      if (bracketDepth(rest) > 0) this.#stack.push({ name: key[2], level: before, yaml: false });
+      else if (rest === "" || rest === "|" || rest === ">") {
+        this.#stack.push({ name: key[2], level: indent, yaml: true });
+      }
+    }
+    while (this.#top && !this.#top.yaml && this.#top.level >= this.#depth) this.#stack.pop();
+    return name;
+  }
+
+  get #top(): Owner | undefined {
+    return this.#stack[this.#stack.length - 1];
+  }
+}
+
+/** Facts about every line of a file. */
+export function lineInfos(file: string, lines: readonly string[]): LineInfo[] {
+  const markdown = isMarkdown(file);
+  const yaraFile = /\.(yar|yara)$/i.test(file);
+  const out: LineInfo[] = [];
+  let fenced = false;
+  let fenceLang = "";
+  let comment = false;
+  let caseBlock = false;
+  let yara = false;
+  const owners = new OwnerStack();
+  let previousBlank = true;
+  for (const line of lines) {
+    const fence = markdown ? FENCE.exec(line) : null;
+    let commentStart = false;
+    if (fence) {
+      fenced = !fenced;
+      fenceLang = fenced ? fence[2].toLowerCase() : "";
+      caseBlock = false;
+      yara = false;
+    }
+    const inFence = fenced && !fence;
+    const wasComment = comment;
+    if (!inFence && !fence) {
+      if (!comment && line.includes("<!--")) {
+        commentStart = true;
+        comment = !line.slice(line.indexOf("<!--")).includes("-->");
+      } else if (comment && line.includes("-->")) comment = false;
+    }
+    if (/\bcase\b.*\bin\s*$/.test(line)) caseBlock = true;
+    else if (/^\s*esac\b/.test(line)) caseBlock = false;
+    if (/^\s*strings\s*:\s*$/.test(line)) yara = true;
+    else if (/^\s*condition\s*:/.test(line)) yara = false;
+    const name = owners.next(line);
+    out.push({
+      fenced: inFence,
+      fenceLang: inFence ? fenceLang : "",
+      table: markdown && !inFence && /^\s*\|.*\|/.test(line),
+      comment: wasComment || commentStart,
+      commentStart,
+      indented: markdown && !inFence && previousBlank && /^( {4}|\t)\S/.test(line),
+      caseBlock,
+      yara: yara || yaraFile || fenceLang === "yara",
+      owner: name,
+    });
+    previousBlank = line.trim() === "" || (out[out.length - 1].indented && previousBlank);
+  }
+  return out;
+}

@@ -1,0 +1,168 @@
+/**
+ * Secrets from the environment sent over the network ([HUB-4], issue 12): an env variable
+ * whose name says key, token, secret or password, in the URL, query string, DNS name or a
+ * header of `curl`, `wget`, `fetch`, `requests`, `http.client`, `Invoke-WebRequest` and
+ * kin. A token sent to its own service (`$GITHUB_TOKEN` to `api.github.com`) is how APIs
+ * are used, not exfiltration; a target on loopback is not exfiltration either. Pure.
+ *
+ * @module
+ */
+import type { RuleSeverity } from "../rules.ts";
+
+const PART = String
+  .raw`(?:KEY|KEYS|TOKEN|TOKENS|SECRET|SECRETS|PASS|PASSWD|PASSWORD|PWD|CRED|CREDS|CREDENTIALS|AUTH|APIKEY|PAT|SESSION|COOKIE)`;
+/** An env variable name that holds a secret (`API_KEY`, `GITHUB_TOKEN`, `DB_PASSWORD`). */
+export const SECRET_NAME = String.raw`(?:[A-Za-z0-9]+_)*${PART}(?:_[A-Za-z0-9]+)*`;
+
+/** A reference to a secret env variable, in shell, PowerShell, Python, JavaScript, Deno, Ruby. */
+export const ENV_SECRET = [
+  String.raw`\$\{?(${SECRET_NAME})\b\}?`,
+  String.raw`\$env:(${SECRET_NAME})\b`,
+  String.raw`os\.environ(?:\.get)?\s*[\[(]\s*["'](${SECRET_NAME})["']`,
+  String.raw`\bgetenv\(\s*["'](${SECRET_NAME})["']`,
+  String.raw`process\.env(?:\.(${SECRET_NAME})\b|\[\s*["'](${SECRET_NAME})["'])`,
+  String.raw`Deno\.env\.get\(\s*["'](${SECRET_NAME})["']`,
+  String.raw`\bENV\[\s*["'](${SECRET_NAME})["']`,
+].join("|");
+
+const ENV_REF = new RegExp(ENV_SECRET, "gi");
+const URL_START = /\b(?:https?|wss?|ftp):\/\//gi;
+const DNS_TOOL = /(?:^\s*|[;&|(`"']\s*)(?:nslookup|dig|host|drill|ping)\s+([^;&|\n]*)/gi;
+const HEADER =
+  /(?:-H\s|--header\b|headers?\s*[=:]|-Headers\b|setRequestHeader|Authorization|\bX-[\w-]+\s*:|Bearer\b|Cookie\s*:|\s-u\s|--user\b|auth\s*=)/i;
+const PAYLOAD = /(?:\b(?:params|data|json|body|form)\s*[=:]|-Body\b)/i;
+const GENERIC = new Set(
+  "api key keys token tokens secret secrets access auth bearer client app my private public user pass password passwd pwd service session cookie cred creds credentials id env prod dev default personal oauth refresh x the apikey pat svc bot account admin"
+    .split(" "),
+);
+const ALIASES: Record<string, string[]> = {
+  gh: ["github"],
+  hf: ["huggingface", "hf"],
+  gemini: ["googleapis", "google"],
+  google: ["googleapis", "google"],
+  aws: ["amazonaws"],
+  azure: ["azure", "microsoft"],
+  openai: ["openai"],
+  claude: ["anthropic"],
+};
+
+/** True for `localhost`, `127.x.x.x`, `::1`, `0.0.0.0`. */
+export function isLoopback(host: string): boolean {
+  const h = host.toLowerCase().replace(/^\[|\]$/g, "");
+  return h === "localhost" || h.endsWith(".localhost") || /^127\.\d+\.\d+\.\d+$/.test(h) ||
+    h === "::1" || h === "0.0.0.0";
+}
+
+/** The hosts a line talks to: URLs, `/dev/tcp/HOST/`, `nc HOST PORT`. */
+export function hostsOf(line: string): string[] {
+  const hosts: string[] = [];
+  for (
+    const m of line.matchAll(/\b(?:https?|wss?|ftp|tcp|udp):\/\/(\[[^\]]+\]|[^\/\s"'`:?#<>]+)/gi)
+  ) {
+    hosts.push(m[1]);
+  }
+  for (const m of line.matchAll(/\/dev\/(?:tcp|udp)\/([\w.-]+)\//g)) hosts.push(m[1]);
+  for (const m of line.matchAll(/\b(?:nc|ncat|netcat|telnet)\s+(?:-\S+\s+)*([\w.-]+)\s+\d+/g)) {
+    hosts.push(m[1]);
+  }
+  return hosts;
+}
+
+interface UrlToken {
+  start: number;
+  end: number;
+  host: string;
+}
+
+/** The URLs of a line; a quoted URL runs to its closing quote (so `{os.environ[...]}` is inside). */
+function urlTokens(line: string): UrlToken[] {
+  const out: UrlToken[] = [];
+  for (const m of line.matchAll(URL_START)) {
+    const start = m.index!;
+    const quote = line[start - 1];
+    let end: number;
+    if (quote === '"' || quote === "'" || quote === "`") {
+      end = line.indexOf(quote, start);
+      if (end < 0) end = line.length;
+    } else {
+      const stop = /[\s"'<>)]/.exec(line.slice(start));
+      end = stop ? start + stop.index : line.length;
+    }
+    const rest = line.slice(end + 1);
+    const concat = /^\s*(?:\+|\.\.|%|\.)\s*/.exec(rest);
+    if (concat && (quote === '"' || quote === "'" || quote === "`")) {
+      const next = /[\s,;)]/.exec(rest.slice(concat[0].length));
+      end = end + 1 + concat[0].length + (next ? next.index : rest.length);
+    }
+    const host = /^[a-z]+:\/\/(\[[^\]]+\]|[^\/\s"'`:?#<>]*)/i.exec(line.slice(start))?.[1] ?? "";
+    out.push({ start, end, host });
+  }
+  const conn = /\bHTTPS?Connection\(\s*["']([^"'\/:]+)/.exec(line);
+  if (conn) out.push({ start: conn.index, end: line.length, host: conn[1] });
+  return out;
+}
+
+/** A host written out (not taken from a variable or a template). */
+function literalHost(host: string): boolean {
+  return /^[\w.-]+$/.test(host) || isLoopback(host);
+}
+
+/** True when a word of the variable's name (or its alias) is a label of the host. */
+function vendorMatches(name: string, host: string): boolean {
+  const labels = new Set(host.toLowerCase().split(/[.-]/));
+  const words = name.toLowerCase().split("_").filter((w) => w && !GENERIC.has(w));
+  return words.some((w) => labels.has(w) || (ALIASES[w] ?? []).some((a) => labels.has(a)));
+}
+
+/** How a secret-in-request match is judged: a severity and a reason, or null (not a finding). */
+export interface SecretJudgement {
+  /** The severity this match has. */
+  severity: RuleSeverity;
+  /** Why, for people. */
+  reason: string;
+}
+
+/** Judges every secret env reference on a line that also makes a request. */
+export function judgeSecretRequest(line: string): SecretJudgement | null {
+  const urls = urlTokens(line);
+  const dns = [...line.matchAll(DNS_TOOL)].map((m) => ({
+    start: m.index! + m[0].indexOf(m[1]),
+    end: m.index! + m[0].length,
+  }));
+  const order: RuleSeverity[] = ["low", "medium", "high", "critical"];
+  let best: SecretJudgement | null = null;
+  const consider = (j: SecretJudgement) => {
+    if (!best || order.indexOf(j.severity) > order.indexOf(best.severity)) best = j;
+  };
+  for (const m of line.matchAll(ENV_REF)) {
+    const name = m.slice(1).find((g) => g) ?? "";
+    const at = m.index!;
+    const inUrl = urls.find((u) => u.start <= at && at < u.end);
+    const inDns = dns.find((d) => d.start <= at && at < d.end);
+    if (inDns) {
+      consider({ severity: "critical", reason: `${name} is put into a DNS name` });
+    } else if (inUrl) {
+      if (isLoopback(inUrl.host)) {
+        consider({ severity: "low", reason: `${name} goes to loopback (${inUrl.host})` });
+      } else if (!literalHost(inUrl.host)) {
+        consider({ severity: "high", reason: `${name} is put into a URL whose host is not fixed` });
+      } else if (!vendorMatches(name, inUrl.host)) {
+        consider({ severity: "critical", reason: `${name} is put into a URL to ${inUrl.host}` });
+      }
+    } else if (HEADER.test(line.slice(0, at)) || PAYLOAD.test(line.slice(0, at))) {
+      const where = HEADER.test(line.slice(0, at)) ? "a header" : "the request";
+      const hosts = urls.map((u) => u.host).filter(literalHost);
+      const foreign = hosts.filter((h) => !isLoopback(h) && !vendorMatches(name, h));
+      const vendor = name.toLowerCase().split("_").some((w) => w && !GENERIC.has(w));
+      if (!hosts.length && vendor && where === "a header") {
+        consider({ severity: "high", reason: `${name} is sent in a header to a host not fixed` });
+      }
+      if (!hosts.length || !foreign.length) continue;
+      consider({
+        severity: vendor ? "critical" : "high",
+        reason: `${name} is sent in ${where} to ${foreign[0]}`,
+      });
+    }
+  }
+  return best;
+}
