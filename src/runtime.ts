@@ -134,9 +134,16 @@ export class SkillRuntime {
   #cache?: WatchedCache | null;
   #current?: { catalog: Catalog; version: number };
 
+  #scans = 0;
+
+  /** How many times this runtime has walked a root: one walk per root, then none while nothing changes. */
+  get scanCount(): number {
+    return this.#scans;
+  }
+
   /** A fresh catalog: every call sees the skills as they are now. */
   catalog(): Catalog {
-    return new Catalog(this.setup);
+    return new Catalog(this.setup, undefined, () => this.#scans++);
   }
 
   /**
@@ -159,7 +166,7 @@ export class SkillRuntime {
     // Nothing changed since the last call: the same catalog, its index already built.
     const version = this.#cache.version;
     if (this.#current?.version === version) return this.#current.catalog;
-    const catalog = new Catalog(this.setup, this.#cache);
+    const catalog = new Catalog(this.setup, this.#cache, () => this.#scans++);
     this.#current = { catalog, version };
     return catalog;
   }

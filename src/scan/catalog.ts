@@ -34,10 +34,16 @@ export class Catalog {
   #cache?: WatchedCache;
   #realRoots?: string[];
 
-  /** Creates a catalog over a setup's roots and plugins, optionally backed by a watched cache. */
-  constructor(setup: Setup, cache?: WatchedCache) {
+  #onScan?: (root: string) => void;
+
+  /**
+   * Creates a catalog over a setup's roots and plugins, optionally backed by a watched
+   * cache; `onScan` hears of every root actually walked (for counts of work done).
+   */
+  constructor(setup: Setup, cache?: WatchedCache, onScan?: (root: string) => void) {
     this.setup = setup;
     this.#cache = cache;
+    this.#onScan = onScan;
   }
 
   /** The walk bounds the config asks for. */
@@ -56,6 +62,7 @@ export class Catalog {
     if (!scanned) {
       const generation = this.#cache?.begin(root.path);
       scanned = scanRoot(root, this.limits, this.realRoots);
+      this.#onScan?.(root.path);
       this.#cache?.commit(root.path, generation, scanned);
     }
     this.#roots.set(root.path, scanned);
@@ -75,6 +82,7 @@ export class Catalog {
     const roots = among.filter((r) => !this.#roots.has(r.path));
     if (roots.length === 0) return;
     const scanned = await scanWithHelper(roots, this.limits, helper, undefined, this.realRoots);
+    for (const root of roots) this.#onScan?.(root.path);
     roots.forEach((root, i) => this.#roots.set(root.path, scanned.roots[i]));
   }
 
