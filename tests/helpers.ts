@@ -3,6 +3,7 @@
  * process with the warden's flags, and a snapshot of a tree to prove nothing changed.
  */
 import { resolve } from "node:path";
+import { load } from "js-yaml";
 import { WARDEN_FLAGS } from "../src/sandbox/warden_flags.ts";
 import type { HostFacts } from "../src/home/host.ts";
 
@@ -244,4 +245,14 @@ export async function startSwapper(path: string, ready: string): Promise<Deno.Ch
     }
   }
   return child;
+}
+
+/**
+ * The length of the `description` of a SKILL.md as js-yaml reads it, for tests whose
+ * expected "Description is N characters" comes from the file, not from skillrt.
+ */
+export function descriptionLength(file: string): number {
+  const text = Deno.readTextFileSync(file).replace(/^\uFEFF/, "").replace(/\r\n/g, "\n");
+  const yaml = text.split(/^---$/m)[1];
+  return String((load(yaml) as { description: unknown }).description).length;
 }
