@@ -1,5 +1,5 @@
 import { deepEqual, equal, match, ok } from "node:assert/strict";
-import { cli, cliJson, makeTree, skill, snapshot, USAGE_FILES } from "./helpers.ts";
+import { cli, cliJson, makeTree, skill, snapshot, tempFile, USAGE_FILES } from "./helpers.ts";
 
 const approvalHome = (files: Record<string, string> = {}) =>
   makeTree({
@@ -9,7 +9,7 @@ const approvalHome = (files: Record<string, string> = {}) =>
   });
 
 async function withFile(content: string): Promise<string> {
-  const file = await Deno.makeTempFile();
+  const file = tempFile();
   await Deno.writeTextFile(file, content);
   return file;
 }

@@ -2,7 +2,17 @@ import { deepEqual, equal, match, ok } from "node:assert/strict";
 import denoJson from "../deno.json" with { type: "json" };
 import { WARDEN_FLAGS } from "../src/sandbox/warden_flags.ts";
 import { SkillRuntime } from "../src/runtime.ts";
-import { cli, cliJson, DEMO_HOME, makeTree, skill, snapshot, USAGE_FILES } from "./helpers.ts";
+import {
+  cli,
+  cliJson,
+  type CliResult,
+  DEMO_HOME,
+  makeTree,
+  skill,
+  snapshot,
+  tempFile,
+  USAGE_FILES,
+} from "./helpers.ts";
 
 /** The commands of the core issue: each must have help and a completion. */
 const CORE_COMMANDS = [
@@ -144,7 +154,7 @@ Deno.test("[C-5] completions for bash, zsh and fish name every command; bash's i
     ) ok(r.stdout.includes(c), `${shell}: ${c}`);
   }
   const bash = await cli(["completions", "bash"]);
-  const file = Deno.makeTempFileSync();
+  const file = tempFile();
   Deno.writeTextFileSync(file, bash.stdout);
   equal((await new Deno.Command("bash", { args: ["-n", file] }).output()).code, 0);
   const bad = await cli(["completions", "tcsh"]);
@@ -278,17 +288,28 @@ Deno.test("[§18] reading commands never write: list/search/view/prompt/validate
   equal(big.json.error, `SKILL.md of skill 'big' is ${size} bytes; the limit is 1048576 bytes.`);
   const nonutf = await cliJson(["--home", home, "view", "nonutf"]);
   equal(nonutf.json.error, "SKILL.md of skill 'nonutf' is not valid UTF-8.");
-  for (
-    const args of [
-      ["search", "a"],
-      ["view", "a"],
+  const bomb = Deno.readTextFileSync(`${home}/skills/bomb/SKILL.md`);
+  // Each command's exit code and one fact of its output: a crash cannot pass for "wrote nothing".
+  const expected: [string[], number, (r: CliResult) => boolean][] = [
+    [["search", "a"], 0, (r) => r.stdout.endsWith("\n2 skills\n") && / a +- +A\n/.test(r.stdout)],
+    [["view", "a"], 0, (r) => r.stdout === skill("a", "A")],
+    [
       ["prompt"],
+      0,
+      (r) => r.stdout.startsWith("<available_skills>\n") && r.stderr.startsWith("7 skills, "),
+    ],
+    [
       ["validate"],
-      ["doctor"],
-      ["view", "bomb"],
-    ]
-  ) {
-    await cli(["--home", home, ...args]);
+      1,
+      (r) => r.stdout.includes(`${home}/skills/bad/SKILL.md:2  error  frontmatter.yaml  `),
+    ],
+    [["doctor"], 1, (r) => r.stdout.includes("frontmatter.alias_bomb")],
+    [["view", "bomb"], 0, (r) => r.stdout === bomb],
+  ];
+  for (const [args, code, fact] of expected) {
+    const r = await cli(["--home", home, ...args]);
+    equal(r.code, code, `${args.join(" ")}: ${r.stderr}`);
+    ok(fact(r), `${args.join(" ")} printed: ${r.stdout.slice(0, 300)}`);
   }
   equal(snapshot(home, USAGE_FILES), before);
 });

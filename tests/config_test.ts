@@ -1,5 +1,5 @@
 import { deepEqual, equal, ok, throws } from "node:assert/strict";
-import { loadConfig, parseBool, parseConfig } from "../src/home/config.ts";
+import { configParses, loadConfig, parseBool, parseConfig } from "../src/home/config.ts";
 import { expandPath, type HostFacts } from "../src/home/host.ts";
 import { findProjectRoot, resolveHome, resolveSetup } from "../src/home/setup.ts";
 import { SkillrtError } from "../src/errors.ts";
@@ -47,11 +47,15 @@ Deno.test("[H-2] a config.yaml that does not parse is an error naming the file a
 
 Deno.test("[H-3] the parse is cached by file identity and callers get copies", () => {
   const home = makeTree({ "config.yaml": "skills:\n  disabled: [a]\n" });
+  const parsed = configParses();
   const a = loadConfig(`${home}/config.yaml`);
+  equal(configParses(), parsed + 1, "the first load parses");
   a.config.disabled.push("mutated");
   deepEqual(loadConfig(`${home}/config.yaml`).config.disabled, ["a"]);
+  equal(configParses(), parsed + 1, "the second load of the unchanged file is a cache hit");
   Deno.writeTextFileSync(`${home}/config.yaml`, "skills:\n  disabled: [a, bb]\n");
   deepEqual(loadConfig(`${home}/config.yaml`).config.disabled, ["a", "bb"]);
+  equal(configParses(), parsed + 2, "a changed file is parsed again");
   equal(loadConfig(`${home}/missing.yaml`).exists, false);
 });
 

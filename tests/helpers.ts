@@ -3,6 +3,7 @@
  * process with the warden's flags, and a snapshot of a tree to prove nothing changed.
  */
 import { resolve } from "node:path";
+import { load } from "js-yaml";
 import { WARDEN_FLAGS } from "../src/sandbox/warden_flags.ts";
 import type { HostFacts } from "../src/home/host.ts";
 
@@ -43,21 +44,42 @@ export function needsBench(name: string): { name: string; ignore: boolean } {
     ? { name: `${name} (${bench.missing})`, ignore: true }
     : { name, ignore: false };
 }
+/** Temp folders and files made through these helpers, removed when the test module unloads. */
+const made = new Set<string>();
+globalThis.addEventListener("unload", () => removeTrees(...made));
+
+/** A new temp folder, removed (with all it holds) when the test module unloads. */
+export function tempDir(prefix = "skillrt-test-"): string {
+  const dir = Deno.makeTempDirSync({ prefix });
+  made.add(dir);
+  return dir;
+}
+
+/** A new empty temp file, removed when the test module unloads. */
+export function tempFile(prefix = "skillrt-test-"): string {
+  const file = Deno.makeTempFileSync({ prefix });
+  made.add(file);
+  return file;
+}
+
 /** A private copy of the demo home (`view` counts uses in it; the repository stays clean). */
 export const DEMO_HOME: string = copyTree(`${REPO}/examples/home`);
 
-/** Copies a folder to a new temp folder and returns the copy's path. */
+/** Copies a folder to a new temp folder (removed at unload) and returns the copy's path. */
 export function copyTree(from: string): string {
-  const to = Deno.makeTempDirSync({ prefix: "skillrt-copy-" });
+  const to = tempDir("skillrt-copy-");
   const out = new Deno.Command("cp", { args: ["-a", `${from}/.`, to] }).outputSync();
   if (!out.success) throw new Error(`cp failed: ${new TextDecoder().decode(out.stderr)}`);
   return to;
 }
 
-/** Writes files (path → content; a `Uint8Array` is written as bytes) below a new temp folder. */
+/**
+ * Writes files (path → content; a `Uint8Array` is written as bytes) below a new temp
+ * folder (removed at unload) or below `dir`.
+ */
 export function makeTree(
   files: Record<string, string | Uint8Array>,
-  dir = Deno.makeTempDirSync({ prefix: "skillrt-test-" }),
+  dir = tempDir(),
 ): string {
   for (const [path, content] of Object.entries(files)) {
     const full = `${dir}/${path}`;
@@ -156,10 +178,21 @@ export function removeTrees(...dirs: string[]): void {
   for (const dir of dirs) {
     try {
       Deno.removeSync(dir, { recursive: true });
-    } catch {
-      // Already gone.
+    } catch (error) {
+      if (!(error instanceof Deno.errors.NotFound)) throw error;
     }
   }
+}
+
+/** Asserts that nothing is at `path` (not even a dangling link): lstat fails with NotFound. */
+export function assertAbsent(path: string, message = `${path} should not exist`): void {
+  try {
+    Deno.lstatSync(path);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return;
+    throw new Error(`${message}: lstat failed with ${error}, not NotFound`);
+  }
+  throw new Error(message);
 }
 
 /** A file outside every home and root whose content must never appear in any output. */
@@ -212,4 +245,14 @@ export async function startSwapper(path: string, ready: string): Promise<Deno.Ch
     }
   }
   return child;
+}
+
+/**
+ * The length of the `description` of a SKILL.md as js-yaml reads it, for tests whose
+ * expected "Description is N characters" comes from the file, not from skillrt.
+ */
+export function descriptionLength(file: string): number {
+  const text = Deno.readTextFileSync(file).replace(/^\uFEFF/, "").replace(/\r\n/g, "\n");
+  const yaml = text.split(/^---$/m)[1];
+  return String((load(yaml) as { description: unknown }).description).length;
 }

@@ -1,6 +1,6 @@
 import { deepEqual, equal, match, ok } from "node:assert/strict";
 import { verifyAudit } from "../src/hub/audit.ts";
-import { cliJson, makeTree, skill, snapshot } from "./helpers.ts";
+import { assertAbsent, cliJson, makeTree, skill, snapshot } from "./helpers.ts";
 
 const source = (extra: Record<string, string> = {}, body = "# Tool\n\nUse it.\n") =>
   makeTree({
@@ -129,13 +129,7 @@ Deno.test("[HUB-5] a dangerous local skill needs a typed yes or --force: --yes a
     Deno.readTextFileSync(`${home}/skills/.hub/audit.log`),
     / BLOCKED tool \S+:local dangerous 1 finding chain=/,
   );
-  let installed = true;
-  try {
-    Deno.statSync(`${home}/skills/tool`);
-  } catch {
-    installed = false;
-  }
-  equal(installed, false);
+  assertAbsent(`${home}/skills/tool`);
   equal(
     (await cliJson(["--home", home, "hub", "install", `${src}/tool`, "--force"])).json.scan_verdict,
     "dangerous",
@@ -168,13 +162,7 @@ Deno.test("[HUB-6] uninstall (hub skills only) and verify (lists changed, added 
   );
   const u = await cliJson(["--home", home, "hub", "uninstall", "tool"]);
   deepEqual(u.json, { success: true, name: "tool", removed: "tool" });
-  let gone = false;
-  try {
-    Deno.statSync(`${home}/skills/tool`);
-  } catch {
-    gone = true;
-  }
-  equal(gone, true);
+  assertAbsent(`${home}/skills/tool`);
   ok(Deno.statSync(`${home}/skills/mine/SKILL.md`).isFile);
   deepEqual(JSON.parse(Deno.readTextFileSync(`${home}/skills/.hub/lock.json`)).installed, {});
   equal((await cliJson(["--home", home, "hub", "audit", "--verify"])).json.lines, 2);

@@ -1,9 +1,9 @@
 import { deepEqual, equal, ok } from "node:assert/strict";
 import { parseSource } from "../src/hub/source.ts";
-import { cliJson, makeTree, REPO } from "./helpers.ts";
+import { assertAbsent, cliJson, makeTree, REPO, tempDir } from "./helpers.ts";
 
 async function archive(kind: string, ext: string): Promise<Uint8Array<ArrayBuffer>> {
-  const out = `${Deno.makeTempDirSync()}/a.${ext}`;
+  const out = `${tempDir()}/a.${ext}`;
   const r = await new Deno.Command("python3", {
     args: [`${REPO}/tests/fixtures/make_archive.py`, kind, out],
   }).output();
@@ -53,7 +53,7 @@ Deno.test("[HUB-1][HUB-5] http archives and GitHub-style tarballs from a real se
   const tgz = await archive("good-tgz", "tar.gz");
   const zip = await archive("good-zip", "zip");
   // A GitHub-style tarball: one top folder, the skill under a path.
-  const gh = `${Deno.makeTempDirSync()}/gh`;
+  const gh = `${tempDir()}/gh`;
   Deno.mkdirSync(`${gh}/anthropics-skills-abc123/skills/packed`, { recursive: true });
   Deno.writeTextFileSync(
     `${gh}/anthropics-skills-abc123/skills/packed/SKILL.md`,
@@ -178,13 +178,7 @@ Deno.test("[HUB-1] a git repository made in a temp folder, with #ref and //subpa
   equal(r.code, 0, r.stderr);
   deepEqual([r.json.name, r.json.trust_level], ["tool", "community"]);
   ok(Deno.readTextFileSync(`${home}/skills/tool/SKILL.md`).includes("v1"));
-  let hasGit = true;
-  try {
-    Deno.statSync(`${home}/skills/tool/.git`);
-  } catch {
-    hasGit = false;
-  }
-  equal(hasGit, false);
+  assertAbsent(`${home}/skills/tool/.git`);
   deepEqual(Array.from(Deno.readDirSync(`${home}/skills/.hub/quarantine`)), []);
   const bad = await cliJson([
     "--home",

@@ -4,7 +4,7 @@ import { sha256Hex } from "../src/hash/sha256.ts";
 import { indexUrl, matchSkills, parseIndex, skillDigest } from "../src/hub/well_known_index.ts";
 import { parseSource } from "../src/hub/source.ts";
 import { downloadLine, formatBytes } from "../src/hub/progress.ts";
-import { cliJson, makeTree, REPO, snapshot } from "./helpers.ts";
+import { cliJson, makeTree, REPO, snapshot, tempDir } from "./helpers.ts";
 import { WARDEN_FLAGS } from "../src/sandbox/warden_flags.ts";
 
 const enc = new TextEncoder();
@@ -113,7 +113,7 @@ interface Served {
 
 async function tarGz(files: Record<string, string>): Promise<Uint8Array> {
   const dir = makeTree(files);
-  const out = `${Deno.makeTempDirSync()}/p.tar.gz`;
+  const out = `${tempDir()}/p.tar.gz`;
   const r = await new Deno.Command("tar", { args: ["-czf", out, "-C", dir, ...Object.keys(files)] })
     .output();
   equal(r.success, true);

@@ -3,6 +3,8 @@ import type { PluginRoot, Root } from "../src/home/setup.ts";
 import { scanRoot } from "../src/scan/index.ts";
 import { walksRoot } from "../src/resolve/resolve.ts";
 import {
+  BATCH,
+  helperBatchesParsed,
   helperResult,
   type ScanHelper,
   scanWithHelper,
@@ -47,7 +49,10 @@ function tree(bulk = 0): { dir: string; roots: (Root | PluginRoot)[] } {
   };
 }
 
-/** A real scan helper Worker reading only `dir`, ready once its first answer comes back. */
+/**
+ * A real scan helper Worker reading only `dir`, ready once its first answer comes back.
+ * It takes every batch it is sent (`takesAll`), so the test sees its records, every time.
+ */
 async function readyHelper(dir: string): Promise<{ helper: ScanHelper; worker: Worker }> {
   const worker = new Worker(new URL("../src/scan/scan_helper.ts", import.meta.url), {
     type: "module",
@@ -60,24 +65,26 @@ async function readyHelper(dir: string): Promise<{ helper: ScanHelper; worker: W
   channel.port1.postMessage({ kind: "batch", id: 0, root: dir, source: "local", items: [] });
   await new Promise((resolve) => (channel.port1.onmessage = resolve));
   channel.port1.onmessage = null;
-  return { helper: { port: channel.port1 }, worker };
+  return { helper: { port: channel.port1, takesAll: true }, worker };
+}
+
+/** The batches a scan of these roots makes: each root's skills in batches of `size`. */
+function batchesOf(roots: { records: unknown[] }[], size: number): number {
+  return roots.reduce((n, r) => n + Math.ceil(r.records.length / size), 0);
 }
 
 Deno.test("[PERF-1][S-2] a scan shared with a helper Worker equals the one-thread scan, record for record", async () => {
-  // Enough skills that the walk lasts long enough for the (ready) helper to take batches.
   const { dir, roots } = tree(400);
   const expected = roots.map((root) => scanRoot(root, DEFAULT_WALK_LIMITS));
-  let helped = 0;
-  // The helper reads the batches it reaches first; a few tries make sure it took part.
-  for (let attempt = 0; attempt < 5 && helped === 0; attempt++) {
-    const { helper, worker } = await readyHelper(dir);
-    const scan = await scanWithHelper(roots, DEFAULT_WALK_LIMITS, () => helper, 4);
-    worker.terminate();
-    deepEqual(scan.roots, expected);
-    equal(scan.batches, expected.reduce((n, r) => n + Math.ceil(r.records.length / 4), 0));
-    helped = scan.helped;
-  }
-  ok(helped > 0, "the helper read none of the batches in five tries");
+  const { helper, worker } = await readyHelper(dir);
+  const before = helperBatchesParsed();
+  const scan = await scanWithHelper(roots, DEFAULT_WALK_LIMITS, () => helper, 4);
+  worker.terminate();
+  deepEqual(scan.roots, expected);
+  // Root a's first batch is full, so the helper is asked for at once and sent every batch.
+  equal(scan.batches, batchesOf(expected, 4));
+  equal(scan.helped, scan.batches, "the helper parsed every batch");
+  equal(helperBatchesParsed() - before, scan.batches);
   const odd = expected[0].records.find((r) => r.name === "odd")!;
   ok(Number.isNaN(odd.frontmatter.weight) && odd.frontmatter.floor === -Infinity);
   // Such a record goes by structured clone, which keeps NaN and -Infinity; the rest as JSON.
@@ -203,12 +210,21 @@ Deno.test("[PERF-1][X-1] the CLI's list, search and prompt with the helper match
   Deno.renameSync(`${dir}/a`, `${home}/skills`);
   const { SkillRuntime } = await import("../src/runtime.ts");
   const runtime = new SkillRuntime({ home, env: () => undefined });
-  const list = await cli(["--home", home, "list", "--json"]);
+  // SKILLRT_SCAN_TRACE=1: the helper takes every batch and the CLI says how many it parsed.
+  const env = { SKILLRT_SCAN_TRACE: "1" };
+  const roots = [...runtime.setup.roots, ...runtime.setup.plugins];
+  const batches = batchesOf(roots.map((r) => scanRoot(r, DEFAULT_WALK_LIMITS)), BATCH);
+  equal(batches, 4, "home: 655 skills in 3 batches, the external root 2 skills in 1");
+  const traced = `skillrt: scan helper parsed ${batches} batches\n`;
+  const list = await cli(["--home", home, "list", "--json"], { env });
   equal(list.code, 0, list.stderr);
+  equal(list.stderr, traced);
   deepEqual(JSON.parse(list.stdout), await runtime.list());
-  const search = await cli(["--home", home, "search", "s-1", "--json"]);
+  const search = await cli(["--home", home, "search", "s-1", "--json"], { env });
+  equal(search.stderr, traced);
   deepEqual(JSON.parse(search.stdout), await runtime.search("s-1"));
-  const prompt = await cli(["--home", home, "prompt", "--format", "json", "--json"]);
+  const prompt = await cli(["--home", home, "prompt", "--format", "json", "--json"], { env });
+  equal(prompt.stderr, traced);
   deepEqual(JSON.parse(prompt.stdout), await runtime.prompt({ format: "json" }));
 });
 
@@ -229,8 +245,16 @@ Deno.test("[PERF-2][X-1] a bare-name view through the CLI (helper on) loads what
   Deno.renameSync(`${dir}/a`, `${home}/skills`);
   const { SkillRuntime } = await import("../src/runtime.ts");
   const expected = await new SkillRuntime({ home, env: () => undefined }).view("s-4-6");
-  const out = await cli(["--home", home, "view", "s-4-6", "--json"]);
+  const out = await cli(["--home", home, "view", "s-4-6", "--json"], {
+    env: { SKILLRT_SCAN_TRACE: "1" },
+  });
   equal(out.code, 0, out.stderr);
+  // Only the first root is walked for a bare name: its 655 skills in 3 batches, all the helper's.
+  const batches = batchesOf([
+    scanRoot({ path: `${home}/skills`, source: "local" }, DEFAULT_WALK_LIMITS),
+  ], BATCH);
+  equal(batches, 3);
+  equal(out.stderr, `skillrt: scan helper parsed ${batches} batches\n`);
   const doc = JSON.parse(out.stdout);
   for (const key of ["name", "path", "skill_dir", "content", "description"] as const) {
     deepEqual(doc[key], expected[key as keyof typeof expected], key);

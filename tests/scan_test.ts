@@ -1,5 +1,6 @@
 import { deepEqual, equal, ok } from "node:assert/strict";
-import { walkRoot } from "../src/scan/walk.ts";
+import { DEFAULT_WALK_LIMITS, walkRoot } from "../src/scan/walk.ts";
+import { readRecord, scanRoot } from "../src/scan/index.ts";
 import { SkillRuntime } from "../src/runtime.ts";
 import { makeTree, skill, testHost } from "./helpers.ts";
 
@@ -40,8 +41,57 @@ Deno.test("[S-3] depth and directory bounds stop the walk with a diagnostic", ()
   equal(few.skills.length, 0);
 });
 
-Deno.test("[S-3] a missing root is skipped quietly; an unreadable file is a diagnostic", () => {
-  equal(walkRoot("/nonexistent/root", "/nonexistent/root").diagnostics.length, 0);
+Deno.test("[S-3] a missing root is skipped quietly", () => {
+  const walk = walkRoot("/nonexistent/root", "/nonexistent/root");
+  deepEqual([walk.skills, walk.flat, walk.diagnostics], [[], [], []]);
+});
+
+/** The record of a skill whose SKILL.md could not be read: the folder's name, one diagnostic. */
+function unreadable(root: string, dir: string, why: string) {
+  return {
+    name: dir,
+    description: "",
+    category: null,
+    tags: [],
+    related_skills: [],
+    path: dir,
+    skill_dir: `${root}/${dir}`,
+    file: `${root}/${dir}/SKILL.md`,
+    root,
+    source: "local",
+    frontmatter: {},
+    diagnostics: [{
+      severity: "error",
+      code: "file.unreadable",
+      message: `SKILL.md could not be read (${why}).`,
+      path: `${root}/${dir}/SKILL.md`,
+    }],
+  };
+}
+
+Deno.test({
+  name: Deno.build.os === "linux"
+    ? "[S-3] an unreadable SKILL.md is a file.unreadable diagnostic on its record"
+    : "[S-3] an unreadable SKILL.md is a file.unreadable diagnostic (ignored: needs Linux /proc)",
+  ignore: Deno.build.os !== "linux",
+  fn: () => {
+    // Tests run as root, for whom no mode bit makes a file unreadable. /proc/self/mem is a
+    // regular file (so the walk takes the folder for a skill) that Deno opens only with
+    // --allow-all (NotCapable under the suite's flags); with --allow-all its read at offset 0
+    // fails with EIO (a plain Error). Either way: found by the walk, not readable.
+    const allowAll = Deno.permissions.querySync({ name: "ffi" }).state === "granted";
+    const root = makeTree({ "ok/SKILL.md": skill("ok", "fine") });
+    Deno.mkdirSync(`${root}/mem`);
+    Deno.symlinkSync("/proc/self/mem", `${root}/mem/SKILL.md`);
+    const scan = scanRoot({ path: root, source: "local" }, DEFAULT_WALK_LIMITS);
+    deepEqual(scan.records.map((r) => [r.name, r.diagnostics.length]), [["mem", 1], ["ok", 0]]);
+    deepEqual(scan.records[0], unreadable(root, "mem", allowAll ? "Error" : "NotCapable"));
+    // A SKILL.md gone between the walk and the read (a concurrent delete) is told the same way.
+    const walk = walkRoot(root, root);
+    Deno.removeSync(`${root}/ok/SKILL.md`);
+    const ok = walk.skills.find((s) => s.rel === "ok")!;
+    deepEqual(readRecord(ok.dir, ok.rel, root, "local"), unreadable(root, "ok", "NotFound"));
+  },
 });
 
 Deno.test("[S-4] no index on disk: an edit is visible to the very next list", async () => {

@@ -1,6 +1,6 @@
 import { deepEqual, equal } from "node:assert/strict";
 import { createHash } from "node:crypto";
-import { cliJson, makeTree, skill } from "./helpers.ts";
+import { assertAbsent, cliJson, makeTree, skill } from "./helpers.ts";
 
 function md5Of(files: [string, string][]): string {
   const h = createHash("md5");
@@ -59,13 +59,7 @@ Deno.test("[SY-1] sync: new, updated, user-modified, user-deleted and external c
   );
   equal(Deno.readTextFileSync(`${home}/skills/core/alpha/SKILL.md`), skill("alpha", "A2"));
   equal(Deno.readTextFileSync(`${home}/skills/core/beta/SKILL.md`), skill("beta", "mine"));
-  let restored = true;
-  try {
-    Deno.statSync(`${home}/skills/gamma`);
-  } catch {
-    restored = false;
-  }
-  equal(restored, false);
+  assertAbsent(`${home}/skills/gamma`);
   equal(
     Deno.readTextFileSync(`${home}/skills/.bundled_manifest`).split("\n")[0],
     `alpha:${md5Of([["SKILL.md", skill("alpha", "A2")]])}`,

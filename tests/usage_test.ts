@@ -3,7 +3,7 @@ import { SkillRuntime } from "../src/runtime.ts";
 import { readUsage, updateUsage, usageFile } from "../src/usage/usage.ts";
 import { withLock } from "../src/manage/lock.ts";
 import { listPending } from "../src/approval/pending.ts";
-import { cli, cliJson, makeTree, REPO, skill, testHost } from "./helpers.ts";
+import { assertAbsent, cli, cliJson, makeTree, REPO, skill, testHost } from "./helpers.ts";
 
 const flags = ["run", "--allow-read", "--allow-write", "--no-prompt", `--config=${REPO}/deno.json`];
 
@@ -46,13 +46,7 @@ Deno.test("[U-1] a read-only root gets no counters and no error (through the CLI
     equal(r.code, 0);
     equal(r.stderr, "");
     equal(r.json.name, "b");
-    let exists = true;
-    try {
-      Deno.statSync(`${home}/ro/.usage.json`);
-    } catch {
-      exists = false;
-    }
-    equal(exists, false);
+    assertAbsent(`${home}/ro/.usage.json`);
     equal((await cliJson(["--home", home, "view", "a"])).code, 0);
     equal(readUsage(`${home}/skills`).a.view_count, 1);
   } finally {

@@ -152,6 +152,7 @@ async function runParsed(
       setup,
       plan: planned.plan,
       writeStdout: options.writeStdout,
+      scanTrace: readEnv("SKILLRT_SCAN_TRACE") === "1",
     });
   } catch (error) {
     if (request) return outcomeOfError(error, request);

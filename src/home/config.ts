@@ -216,6 +216,15 @@ interface CacheEntry {
   loaded: LoadedConfig;
 }
 const cache = new Map<string, CacheEntry>();
+let parses = 0;
+
+/**
+ * How many times {@linkcode loadConfig} has read and parsed a file in this isolate (its
+ * cache misses): a diagnostic counter, so that a test can observe a cache hit.
+ */
+export function configParses(): number {
+  return parses;
+}
 
 /**
  * Loads `<home>/config.yaml`. A missing file is an empty config. The parse is cached
@@ -235,6 +244,7 @@ export function loadConfig(file: string): LoadedConfig & { exists: boolean } {
   let entry = cache.get(file);
   if (!entry || entry.key !== key) {
     entry = { key, loaded: parseConfig(Deno.readTextFileSync(file), file) };
+    parses++;
     cache.set(file, entry);
   }
   return { ...structuredClone(entry.loaded), exists: true };

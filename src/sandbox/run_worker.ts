@@ -33,6 +33,12 @@ export interface WorkerMessage {
    * then carries none), sparing a large document the trip through the warden.
    */
   writeStdout?: boolean;
+  /**
+   * Test hook ([PERF-1]), set by the warden when `SKILLRT_SCAN_TRACE=1`: the scan helper
+   * reads every batch it is sent, and the outcome's stderr ends with a line saying how
+   * many batches it parsed.
+   */
+  scanTrace?: boolean;
 }
 
 /**

@@ -9,7 +9,7 @@ import { executeCommand } from "../cli/execute.ts";
 import { writeAll } from "../cli/write_all.ts";
 import type { JSONRPCMessage } from "../deps/mcp.ts";
 import type { Channel } from "../mcp/channel_transport.ts";
-import type { ScanHelper } from "../scan/parallel.ts";
+import { helperBatchesParsed, type ScanHelper } from "../scan/parallel.ts";
 import type { EnvAsk } from "../preprocess/env_access.ts";
 import type { ProcessGroups } from "../preprocess/process_group.ts";
 import type { FromWorker, ToWorker, WorkerMessage } from "./run_worker.ts";
@@ -30,6 +30,7 @@ let mcpClose: (() => void) | undefined;
 let helperFailed = () => {};
 const scanHelperFailed = new Promise<void>((resolve) => (helperFailed = resolve));
 let helper: ScanHelper | undefined;
+let takesAll = false;
 
 /**
  * The scan helper Worker: the one the warden started along with this Worker, else one
@@ -41,7 +42,7 @@ function askScanHelper(): ScanHelper {
   if (!helper) {
     const channel = new MessageChannel();
     scope.postMessage({ kind: "scan-helper", port: channel.port2 }, [channel.port2]);
-    helper = { port: channel.port1, failed: scanHelperFailed };
+    helper = { port: channel.port1, failed: scanHelperFailed, takesAll };
   }
   return helper;
 }
@@ -94,7 +95,8 @@ scope.onmessage = async (event) => {
     else early.push("close");
     return;
   }
-  if (data.scanPort) helper = { port: data.scanPort, failed: scanHelperFailed };
+  takesAll = data.scanTrace === true;
+  if (data.scanPort) helper = { port: data.scanPort, failed: scanHelperFailed, takesAll };
   const outcome = await executeCommand(data.request, {
     setup: data.setup,
     plan: data.plan,
@@ -104,6 +106,7 @@ scope.onmessage = async (event) => {
     channel,
     scanHelper: askScanHelper,
   });
+  if (takesAll) outcome.stderr += `skillrt: scan helper parsed ${helperBatchesParsed()} batches\n`;
   if (data.writeStdout) {
     writeAll(Deno.stdout, outcome.stdout);
     outcome.stdout = "";

@@ -23,6 +23,21 @@ export interface ScanHelper {
   port: MessagePort;
   /** Settles when the helper has failed: its batches are then read here. */
   failed?: Promise<unknown>;
+  /**
+   * Test hook: the helper reads every batch it is sent, and this thread only those it is
+   * not sent (or, should it fail, all it left), so that a test sees the helper's records.
+   */
+  takesAll?: boolean;
+}
+
+let helperBatches = 0;
+
+/**
+ * Diagnostic counter: the batches scan helpers have read and answered to this isolate
+ * (their records were used), since it started.
+ */
+export function helperBatchesParsed(): number {
+  return helperBatches;
 }
 
 /** Gets a scan helper when a scan turns out to be worth one; undefined: scan alone. */
@@ -130,7 +145,7 @@ export function helperResult(id: number, records: SkillRecord[]): HelperResult {
 /** Claim values: free, taken by the helper, taken by this thread. */
 export const FREE = 0, HELPER = 1, OWN = 2;
 /** Skill folders per batch. */
-const BATCH = 256;
+export const BATCH = 256;
 /** Batches the claims array has room for; later ones are read here. */
 const MAX_BATCHES = 1 << 14;
 
@@ -167,13 +182,16 @@ export async function scanWithHelper(
   let wake = () => {};
   let helper: ScanHelper | undefined;
   let asked = false;
-  const attach = () => {
+  let sentFrom = MAX_BATCHES; // the first batch posted to the helper
+  const attach = (first: number) => {
     asked = true;
     helper = source();
     if (!helper) return;
+    sentFrom = first;
     helper.port.onmessage = (event: MessageEvent<HelperResult>) => {
       const data = event.data;
       const batch = batches[data.id];
+      helperBatches++;
       results.set(
         data.id,
         "json" in data
@@ -200,7 +218,7 @@ export async function scanWithHelper(
         items,
       };
       batches.push(batch);
-      if (items.length === batchSize && !asked) attach();
+      if (items.length === batchSize && !asked) attach(batch.id);
       if (helper && batch.id < MAX_BATCHES) helper.port.postMessage(batch satisfies ToHelper);
       items = [];
     };
@@ -212,7 +230,9 @@ export async function scanWithHelper(
     return { walk, end: batches.length };
   });
   const read = new Map<number, SkillRecord[]>();
+  const leftToHelper = (id: number) => helper?.takesAll && id >= sentFrom && id < MAX_BATCHES;
   for (let id = batches.length - 1; id >= 0; id--) {
+    if (leftToHelper(id)) continue;
     if (id >= MAX_BATCHES || Atomics.compareExchange(claims, id, FREE, OWN) === FREE) {
       read.set(id, readBatch(batches[id]));
     }
