@@ -121,6 +121,26 @@ export const COMMANDS: readonly CommandSpec[] = [
       { flags: "--name <name>", description: "for hub install: the name to install under" },
       { flags: "--index <url>", description: "for hub search, hub install: the well-known index" },
       {
+        flags: "--out <path>",
+        description: "for hub publish, hub keygen: the output",
+        complete: "file",
+      },
+      {
+        flags: "--sign <keyfile>",
+        description: "for hub publish: the signing key",
+        complete: "file",
+      },
+      { flags: "--base-url <url>", description: "for hub publish: the site's public URL" },
+      { flags: "--allow-writes", description: "for mcp: with skill_manage" },
+      { flags: "--http", description: "for mcp: over Streamable HTTP" },
+      { flags: "--host <host>", description: "for mcp --http: the listen address" },
+      { flags: "--port <port>", description: "for mcp --http: the listen port" },
+      {
+        flags: "--token-file <file>",
+        description: "for mcp --http: the bearer token file",
+        complete: "file",
+      },
+      {
         flags: "--try-read <path>",
         description: "try to read this path inside the sandbox",
         complete: "file",
@@ -272,7 +292,8 @@ export const COMMANDS: readonly CommandSpec[] = [
     arguments: [
       {
         spec: "<action>",
-        description: "install, search, list, uninstall, verify, check, update, scan or audit",
+        description:
+          "install, search, list, uninstall, verify, check, update, scan, audit, publish or keygen",
         complete: [
           "install",
           "search",
@@ -283,12 +304,14 @@ export const COMMANDS: readonly CommandSpec[] = [
           "update",
           "scan",
           "audit",
+          "publish",
+          "keygen",
         ],
       },
       {
-        spec: "[target]",
+        spec: "[target...]",
         description:
-          "install: a source; search: words; uninstall, check, update: a name; scan: a folder",
+          "install: a source; search: words; uninstall, check, update: a name; scan: a folder; publish: folders of skills",
         complete: "file",
       },
     ],
@@ -305,6 +328,17 @@ export const COMMANDS: readonly CommandSpec[] = [
       },
       { flags: "--yes", description: "install: do not ask for confirmation" },
       { flags: "--verify", description: "audit: check the hash chain of the audit log" },
+      {
+        flags: "--out <path>",
+        description: "publish: the site folder; keygen: the private key file",
+        complete: "file",
+      },
+      { flags: "--base-url <url>", description: "publish: the site's public URL" },
+      {
+        flags: "--sign <keyfile>",
+        description: "publish: sign the index with this private key",
+        complete: "file",
+      },
     ],
   },
   {

@@ -23,6 +23,7 @@ import { parseSource } from "../hub/source.ts";
 import { runInWorker } from "../sandbox/run_worker.ts";
 import { checkWrites } from "../sandbox/write_guard.ts";
 import { quickParse } from "./quick_parse.ts";
+import { namedOutputs } from "./commands/hub_publish.ts";
 import { terminalOutcome } from "./terminal_text.ts";
 import { failure, outcomeOfError, respond } from "./render.ts";
 import type { CommandRequest, Outcome } from "./request.ts";
@@ -53,6 +54,14 @@ export async function requestPaths(
   }
   const [action, source] = request.args;
   if (request.command === "hub" && action === "scan" && source) return [resolvePath(cwd, source)];
+  if (request.command === "hub" && (action === "publish" || action === "keygen")) {
+    // The folders to publish, the signing key, and the named output (read back to re-publish).
+    const sign = action === "publish" && typeof request.options.sign === "string"
+      ? [resolvePath(cwd, request.options.sign)]
+      : [];
+    const dirs = action === "publish" ? request.args.slice(1).map((p) => resolvePath(cwd, p)) : [];
+    return [...dirs, ...sign, ...namedOutputs(request, cwd)];
+  }
   if (request.command === "hub" && action === "install" && source) {
     // Remote sources are fetched, not read; a local one (or a bare name) may be a folder here.
     return parseSource(source).kind === "local" ? [resolvePath(cwd, source)] : [];
@@ -195,7 +204,13 @@ export async function planOf(
     net?: string[];
     run?: string[];
   };
-  checkWrites(request.command, writes, setup, realPathOrUndefined);
+  checkWrites(
+    request.command,
+    writes,
+    setup,
+    realPathOrUndefined,
+    namedOutputs(request, setup.host.cwd),
+  );
   const plan = planFor(request.command, setup, paths, writes);
   return {
     plan: {
@@ -222,7 +237,7 @@ async function sandbox(request: CommandRequest, setup: Setup): Promise<Outcome> 
   }
   const args = request.args.slice(1);
   const options: CommandRequest["options"] = {};
-  for (const key of ["category", "name", "index"]) {
+  for (const key of ["category", "name", "index", "out", "sign", "baseUrl"]) {
     const value = request.options[key];
     if (typeof value === "string") options[key] = value;
   }
@@ -248,7 +263,9 @@ async function sandbox(request: CommandRequest, setup: Setup): Promise<Outcome> 
   }
   const doc = sandboxDocument(plan, [
     ...args,
-    ...Object.entries(options).flatMap(([k, v]) => typeof v === "string" ? [`--${k}`, v] : []),
+    ...Object.entries(options).flatMap(([k, v]) =>
+      typeof v === "string" ? [`--${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`, v] : []
+    ),
   ]);
   return respond(request.global, doc, () => sandboxText(doc));
 }
