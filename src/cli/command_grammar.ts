@@ -356,11 +356,23 @@ export const COMMANDS: readonly CommandSpec[] = [
   },
   {
     name: "mcp",
-    description: "serve skills over MCP (stdio) from inside the sandbox",
+    description: "serve skills over MCP (stdio, or Streamable HTTP) from inside the sandbox",
     options: [
       {
         flags: "--allow-writes",
         description: "offer skill_manage (staged when write approval is on)",
+      },
+      { flags: "--http", description: "serve over Streamable HTTP at /mcp instead of stdio" },
+      { flags: "--host <host>", description: "--http: the address to listen on (127.0.0.1)" },
+      { flags: "--port <port>", description: "--http: the port to listen on (8765)" },
+      {
+        flags: "--token-file <file>",
+        description: "--http: clients must send this file's token as a bearer token",
+        complete: "file",
+      },
+      {
+        flags: "--session-ttl <seconds>",
+        description: "--http: close sessions idle this long (900)",
       },
     ],
   },

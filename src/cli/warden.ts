@@ -148,6 +148,9 @@ async function runParsed(
       if (ensureSkeleton(current, setup, explicitHome)) {
         setup = resolveSetup({ home: request.global.home });
       }
+      if (current.options.http === true) {
+        return await (await import("./mcp_http_relay.ts")).serveMcpHttp(current, setup, version);
+      }
       return await (await import("./mcp_relay.ts")).serveMcp(current, setup, version);
     }
     if (CONTENT_COMMANDS.includes(current.command)) {
@@ -226,6 +229,24 @@ function placeholderContent(command: string, name: string): string {
   return command === "write-file" ? "plan" : `---\nname: ${name}\ndescription: plan\n---\n\nplan\n`;
 }
 
+/** The plan `sandbox mcp [--allow-writes] [--http --host H --port P]` shows ([T-3]). */
+async function sandboxMcpPlan(
+  request: CommandRequest,
+  setup: Setup,
+  args: string[],
+  shown: CommandRequest["options"],
+): Promise<PermissionPlan> {
+  const { mcpPlan } = await import("./mcp_relay.ts");
+  const o = request.options;
+  const allowWrites = o.allowWrites === true || args.includes("--allow-writes");
+  if (o.http !== true) return mcpPlan(setup, allowWrites);
+  const listen = (await import("./mcp_http_relay.ts")).listenOf(o);
+  args.push("--http", ...(o.allowWrites === true ? ["--allow-writes"] : []));
+  Object.assign(shown, { host: listen.host, port: String(listen.port) });
+  if (typeof o.tokenFile === "string") shown.tokenFile = o.tokenFile;
+  return mcpPlan(setup, allowWrites, undefined, listen.grant);
+}
+
 async function sandbox(request: CommandRequest, setup: Setup): Promise<Outcome> {
   const target = request.args[0] ?? "list";
   if (!PLANNED_COMMANDS.includes(target)) {
@@ -245,7 +266,7 @@ async function sandbox(request: CommandRequest, setup: Setup): Promise<Outcome> 
     options.content = placeholderContent(target, args[0] ?? "x");
   }
   const planned = target === "mcp"
-    ? { plan: (await import("./mcp_relay.ts")).mcpPlan(setup, args.includes("--allow-writes")) }
+    ? { plan: await sandboxMcpPlan(request, setup, args, options) }
     : await planOf({ ...request, command: target, args, options }, setup);
   if ("outcome" in planned) return planned.outcome;
   const plan = planned.plan;
