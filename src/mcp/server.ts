@@ -148,8 +148,12 @@ export function createSkillServer(options: SkillServerOptions): Server {
     try {
       switch (request.params.name) {
         case "skills_list":
+          // From the snapshot: a watched runtime answers from its proven-fresh cache.
           return text(
-            rt.list({ category: typeof args.category === "string" ? args.category : undefined }),
+            rt.list(
+              { category: typeof args.category === "string" ? args.category : undefined },
+              await rt.snapshot(),
+            ),
           );
         case "skills_search":
           return text(rt.search(String(args.query ?? ""), await rt.snapshot()));
