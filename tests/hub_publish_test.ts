@@ -178,6 +178,41 @@ Deno.test("[T-1][HUB-4] a dangerous skill is refused unless --force, nothing wri
   }
 });
 
+Deno.test("[T-1][X-6] the plan of hub publish writes the named site only; the home, its parent or / as the site is refused", async () => {
+  const src = sources();
+  const work = makeTree({ "home/skills/.keep": "" });
+  const home = `${work}/home`;
+  try {
+    const plan = await cliJson([
+      "--home",
+      home,
+      "sandbox",
+      "hub",
+      "publish",
+      src,
+      "--out",
+      `${work}/site`,
+    ]);
+    equal(plan.code, 0, plan.stderr);
+    deepEqual((plan.json.plan as { write: string[] }).write, [`${work}/site`]);
+    ok((plan.json.plan as { read: string[] }).read.includes(src));
+    deepEqual((plan.json.plan as { net: string[] }).net, []);
+    for (const out of [home, work, "/"]) {
+      const r = await cli(["--home", home, "hub", "publish", src, "--out", out]);
+      equal(r.code, 3, `${out}: ${r.stderr}`);
+      match(
+        r.stderr,
+        /^skillrt: Refusing the sandbox plan of 'hub': it would grant write access to /,
+      );
+    }
+    ok(!existsPath(`${home}/.well-known`) && !existsPath(`${work}/.well-known`));
+    const none = await cli(["--home", home, "hub", "publish", "--out", `${work}/site`]);
+    deepEqual([none.code, none.stderr], [2, "skillrt: 'hub publish' needs at least one folder.\n"]);
+  } finally {
+    removeTrees(src, work);
+  }
+});
+
 function existsPath(p: string): boolean {
   try {
     Deno.lstatSync(p);

@@ -324,7 +324,8 @@ export const COMMANDS: readonly CommandSpec[] = [
       { flags: "--category <name>", description: "install: into this category" },
       {
         flags: "--force",
-        description: "install: replace an installed skill; override a block where policy allows",
+        description:
+          "install: replace an installed skill; override a block where policy allows; publish: dangerous skills too",
       },
       { flags: "--yes", description: "install: do not ask for confirmation" },
       { flags: "--verify", description: "audit: check the hash chain of the audit log" },

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { SkillrtError } from "../errors.ts";
+import { SkillrtError, UsageError } from "../errors.ts";
 import { splitFrontmatter } from "../frontmatter/fence.ts";
 import { parseFrontmatter } from "../frontmatter/parse.ts";
 import { basename, joinPath, resolvePath } from "../home/paths.ts";
@@ -104,7 +104,7 @@ function readSkill(dir: string): Omit<PublishSkill, "verdict" | "findings"> {
  * skill without `force`.
  */
 export function collectSkills(cwd: string, dirs: string[], force: boolean): PublishSkill[] {
-  if (dirs.length === 0) throw new SkillrtError("'hub publish' needs at least one folder.");
+  if (dirs.length === 0) throw new UsageError("'hub publish' needs at least one folder.");
   const seen = new Map<string, string>();
   const skills: PublishSkill[] = [];
   for (const raw of dirs) {
