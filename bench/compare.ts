@@ -179,7 +179,16 @@ const report = [
   ...sections.flatMap((section) => [section, ""]),
 ].join("\n");
 if (out) {
-  Deno.writeTextFileSync(out, report + "\n");
+  // Sections written by other benchmarks (from "## MCP over HTTP" on) are kept.
+  let kept = "";
+  try {
+    const old = Deno.readTextFileSync(out);
+    const at = old.indexOf("\n## MCP over HTTP");
+    if (at !== -1) kept = old.slice(at);
+  } catch {
+    // A new file.
+  }
+  Deno.writeTextFileSync(out, report + "\n" + kept);
   await sh(Deno.execPath(), ["fmt", out]); // the file is checked by `deno fmt --check`
 }
 console.log(report);

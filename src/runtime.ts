@@ -26,7 +26,8 @@ import { Catalog } from "./scan/catalog.ts";
 import type { HelperSource } from "./scan/parallel.ts";
 import { WatchedCache } from "./scan/watch_cache.ts";
 import { readUsageCounts } from "./usage/read_usage.ts";
-import { bumpView, tryUpdateUsage } from "./usage/usage.ts";
+import { bumpView } from "./usage/usage.ts";
+import { groupUpdateUsage } from "./usage/group_commit.ts";
 import { type FileResult, type ReadFile, readSkillFile } from "./files/file_view.ts";
 import { openSkillFile, reachOf } from "./scan/containment.ts";
 import { dotenvNames } from "./view/env_vars.ts";
@@ -380,7 +381,8 @@ export class SkillRuntime {
     });
     // Count the use ([U-1]) in the home's one counter file, whatever root the skill is in;
     // no other root is ever written. A home that cannot be written gets no counts.
-    const counted = await tryUpdateUsage(
+    // Concurrent views (a long-lived server) share one write of the file.
+    const counted = await groupUpdateUsage(
       this.setup.local_root,
       (map) => bumpView(map, loaded.view.name, new Date()),
     );

@@ -19,7 +19,7 @@ Deno.test("[C-5] bash completes commands, sub-actions, option values and skill n
     Deno.writeTextFileSync(`${bin}/complete.sh`, script);
     const lines: [string[], string][] = [
       [["--home", DEMO_HOME, "vi"], "view"],
-      [["hub", ""], "install search list uninstall verify check update scan audit"],
+      [["hub", ""], "install search list uninstall verify check update scan audit publish keygen"],
       [["prompt", "--format", ""], "xml markdown json"],
       [["graph", "--format", ""], "mermaid dot json"],
       [["validate", "--profile", "a"], "agentskills"],

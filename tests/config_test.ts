@@ -140,3 +140,20 @@ Deno.test("[H-2][HUB-1] skills.hub.indexes: a URL or a list of URLs; anything el
     "'skills.hub.indexes' must be a URL or a list of URLs; the default is used.",
   ]]);
 });
+
+Deno.test("[T-2] skills.hub.trusted_keys: label → ed25519 key line; bad entries dropped with a diagnostic", () => {
+  const good = `ed25519:${btoa(String.fromCharCode(...new Uint8Array(32).fill(7)))}`;
+  const ok1 = parseConfig(`skills:\n  hub:\n    trusted_keys:\n      team: "${good}"\n`);
+  deepEqual(ok1.config.hub.trusted_keys, { team: good });
+  deepEqual(ok1.problems, []);
+  const bad = parseConfig(
+    `skills:\n  hub:\n    trusted_keys:\n      team: "${good}"\n      other: "rsa:abc"\n`,
+  );
+  deepEqual(bad.config.hub.trusted_keys, { team: good });
+  deepEqual(bad.problems.map((p) => p.message), [
+    "'skills.hub.trusted_keys' must be a mapping of label to an 'ed25519:<base64>' key line; the default is used.",
+  ]);
+  const list = parseConfig(`skills:\n  hub:\n    trusted_keys: ["${good}"]\n`);
+  deepEqual(list.config.hub.trusted_keys, {});
+  equal(list.problems.length, 1);
+});

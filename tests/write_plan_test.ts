@@ -3,7 +3,7 @@
  * folder above a root — on fresh homes, populated homes, and homes with unreadable or
  * linked folders; the warden refuses a plan that breaks the rule (exit 3).
  */
-import { deepEqual, equal, match, ok } from "node:assert/strict";
+import { deepEqual, equal, match, ok, throws } from "node:assert/strict";
 import fc from "fast-check";
 import { planOf } from "../src/cli/warden.ts";
 import type { CommandRequest } from "../src/cli/request.ts";
@@ -59,7 +59,10 @@ Deno.test("[X-6] the fence: /, the user's home, the skillrt home and folders abo
     ["/u/me/.hermes/skills", undefined],
     ["/u/me/.hermes/skills/x", undefined],
     ["/u/me/.hermes/pending/skills", undefined],
-    ["/u/me/elsewhere", "it is outside the home and every skills folder"],
+    [
+      "/u/me/elsewhere",
+      "it is outside the home, every skills folder and every output named on the command line",
+    ],
     ["/u/me/.hermes/skills/../../x", "it is not an absolute, normal path"],
     ["relative/x", "it is not an absolute, normal path"],
   ];
@@ -72,6 +75,32 @@ Deno.test("[X-6] the fence: /, the user's home, the skillrt home and folders abo
   } catch (error) {
     equal((error as { exitCode: number }).exitCode, 3);
     match((error as Error).message, /Refusing the sandbox plan of 'sync'.*'\/'/);
+  }
+});
+
+Deno.test("[X-6][T-1] an output named on the command line is admitted, never /, the user's home, the home or above them", () => {
+  const setup = resolveSetup({
+    home: "/u/me/.hermes",
+    host: testHost("/u/me", { user_home: "/u/me" }),
+  });
+  const outputs = ["/u/me/site", "/", "/u/me", "/u", "/u/me/.hermes", "/srv/site"];
+  const fence = writeFence(setup, () => undefined, outputs);
+  deepEqual(fence.outputs, ["/u/me/site", "/srv/site"]);
+  equal(unsafeWrite("/u/me/site", fence), undefined);
+  equal(unsafeWrite("/u/me/site/.well-known/x", fence), undefined);
+  equal(unsafeWrite("/srv/site", fence), undefined);
+  equal(
+    unsafeWrite("/u/me/other", fence),
+    "it is outside the home, every skills folder and every output named on the command line",
+  );
+  // A named output that really is a link to the user's home is refused as that.
+  const linked = writeFence(setup, (p) => (p === "/srv/site" ? "/u/me" : undefined), outputs);
+  deepEqual(linked.outputs, ["/u/me/site"]);
+  for (const bad of ["/", "/u/me", "/u"]) {
+    throws(
+      () => checkWrites("hub", [bad], setup, () => undefined, [bad]),
+      /Refusing the sandbox plan of 'hub'/,
+    );
   }
 });
 

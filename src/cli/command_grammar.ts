@@ -129,6 +129,26 @@ export const COMMANDS: readonly CommandSpec[] = [
       { flags: "--name <name>", description: "for hub install: the name to install under" },
       { flags: "--index <url>", description: "for hub search, hub install: the well-known index" },
       {
+        flags: "--out <path>",
+        description: "for hub publish, hub keygen: the output",
+        complete: "file",
+      },
+      {
+        flags: "--sign <keyfile>",
+        description: "for hub publish: the signing key",
+        complete: "file",
+      },
+      { flags: "--base-url <url>", description: "for hub publish: the site's public URL" },
+      { flags: "--allow-writes", description: "for mcp: with skill_manage" },
+      { flags: "--http", description: "for mcp: over Streamable HTTP" },
+      { flags: "--host <host>", description: "for mcp --http: the listen address" },
+      { flags: "--port <port>", description: "for mcp --http: the listen port" },
+      {
+        flags: "--token-file <file>",
+        description: "for mcp --http: the bearer token file",
+        complete: "file",
+      },
+      {
         flags: "--try-read <path>",
         description: "try to read this path inside the sandbox",
         complete: "file",
@@ -296,7 +316,8 @@ export const COMMANDS: readonly CommandSpec[] = [
     arguments: [
       {
         spec: "<action>",
-        description: "install, search, list, uninstall, verify, check, update, scan or audit",
+        description:
+          "install, search, list, uninstall, verify, check, update, scan, audit, publish or keygen",
         complete: [
           "install",
           "search",
@@ -307,12 +328,14 @@ export const COMMANDS: readonly CommandSpec[] = [
           "update",
           "scan",
           "audit",
+          "publish",
+          "keygen",
         ],
       },
       {
-        spec: "[target]",
+        spec: "[target...]",
         description:
-          "install: a source; search: words; uninstall, check, update: a name; scan: a folder",
+          "install: a source; search: words; uninstall, check, update: a name; scan: a folder; publish: folders of skills",
         complete: "file",
       },
     ],
@@ -325,10 +348,22 @@ export const COMMANDS: readonly CommandSpec[] = [
       { flags: "--category <name>", description: "install: into this category" },
       {
         flags: "--force",
-        description: "install: replace an installed skill; override a block where policy allows",
+        description:
+          "install: replace an installed skill; override a block where policy allows; publish: dangerous skills too",
       },
       { flags: "--yes", description: "install: do not ask for confirmation" },
       { flags: "--verify", description: "audit: check the hash chain of the audit log" },
+      {
+        flags: "--out <path>",
+        description: "publish: the site folder; keygen: the private key file",
+        complete: "file",
+      },
+      { flags: "--base-url <url>", description: "publish: the site's public URL" },
+      {
+        flags: "--sign <keyfile>",
+        description: "publish: sign the index with this private key",
+        complete: "file",
+      },
     ],
   },
   {
@@ -346,11 +381,23 @@ export const COMMANDS: readonly CommandSpec[] = [
   },
   {
     name: "mcp",
-    description: "serve skills over MCP (stdio) from inside the sandbox",
+    description: "serve skills over MCP (stdio, or Streamable HTTP) from inside the sandbox",
     options: [
       {
         flags: "--allow-writes",
         description: "offer skill_manage (staged when write approval is on)",
+      },
+      { flags: "--http", description: "serve over Streamable HTTP at /mcp instead of stdio" },
+      { flags: "--host <host>", description: "--http: the address to listen on (127.0.0.1)" },
+      { flags: "--port <port>", description: "--http: the port to listen on (8765)" },
+      {
+        flags: "--token-file <file>",
+        description: "--http: clients must send this file's token as a bearer token",
+        complete: "file",
+      },
+      {
+        flags: "--session-ttl <seconds>",
+        description: "--http: close sessions idle this long (900)",
       },
     ],
   },

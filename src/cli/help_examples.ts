@@ -50,9 +50,16 @@ export const HELP_EXAMPLES: Readonly<Record<string, readonly string[]>> = {
     "skillrt hub scan ./downloaded-skill",
     "skillrt hub install ./my-skill",
     "skillrt hub audit --verify",
+    "skillrt hub keygen --out team.key",
+    "skillrt hub publish ./team-skills --out ./site --sign team.key",
   ],
   sync: ["skillrt sync --from /opt/agent/skills"],
-  mcp: ["skillrt mcp", "skillrt mcp --allow-writes"],
+  mcp: [
+    "skillrt mcp",
+    "skillrt mcp --allow-writes",
+    "skillrt mcp --http --port 8765",
+    "skillrt mcp --http --host 10.0.0.5 --token-file /etc/skillrt/token",
+  ],
   completions: [
     'eval "$(skillrt completions bash)"',
     "skillrt completions fish > ~/.config/fish/completions/skillrt.fish",

@@ -17,8 +17,22 @@ import { readLine } from "../mcp/jsonrpc_line.ts";
 import { writeAll } from "./write_all.ts";
 import type { CommandRequest, Outcome } from "./request.ts";
 
-/** The plan of `mcp`: like `view`; with `--allow-writes`, the local root (or only the pending queue under write approval). */
-export function mcpPlan(setup: Setup, allowWrites: boolean, sentinel?: string): PermissionPlan {
+/**
+ * The plan of `mcp`: like `view`; with `--allow-writes`, the local root (or only the
+ * pending queue under write approval); with `--http`, `net` for the listening address
+ * `listen` (`host:port`) and nothing else ([T-3]).
+ */
+export function mcpPlan(
+  setup: Setup,
+  allowWrites: boolean,
+  sentinel?: string,
+  listen?: string,
+): PermissionPlan {
+  const plan = mcpFilePlan(setup, allowWrites, sentinel);
+  return listen ? { ...plan, net: [listen] } : plan;
+}
+
+function mcpFilePlan(setup: Setup, allowWrites: boolean, sentinel?: string): PermissionPlan {
   const own = sentinel ? [sentinel] : [];
   if (!allowWrites) return planFor("mcp", setup, own, own);
   const queue = [

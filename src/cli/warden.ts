@@ -23,6 +23,7 @@ import { parseSource } from "../hub/source.ts";
 import { runInWorker } from "../sandbox/run_worker.ts";
 import { checkWrites } from "../sandbox/write_guard.ts";
 import { quickParse } from "./quick_parse.ts";
+import { namedOutputs } from "./commands/hub_publish.ts";
 import { terminalOutcome } from "./terminal_text.ts";
 import { failure, outcomeOfError, respond } from "./render.ts";
 import type { CommandRequest, Outcome } from "./request.ts";
@@ -53,6 +54,14 @@ export async function requestPaths(
   }
   const [action, source] = request.args;
   if (request.command === "hub" && action === "scan" && source) return [resolvePath(cwd, source)];
+  if (request.command === "hub" && (action === "publish" || action === "keygen")) {
+    // The folders to publish, the signing key, and the named output (read back to re-publish).
+    const sign = action === "publish" && typeof request.options.sign === "string"
+      ? [resolvePath(cwd, request.options.sign)]
+      : [];
+    const dirs = action === "publish" ? request.args.slice(1).map((p) => resolvePath(cwd, p)) : [];
+    return [...dirs, ...sign, ...namedOutputs(request, cwd)];
+  }
   if (request.command === "hub" && action === "install" && source) {
     // Remote sources are fetched, not read; a local one (or a bare name) may be a folder here.
     return parseSource(source).kind === "local" ? [resolvePath(cwd, source)] : [];
@@ -132,6 +141,9 @@ async function runParsed(
       if (ensureSkeleton(current, setup, explicitHome)) {
         setup = resolveSetup({ home: request.global.home });
       }
+      if (current.options.http === true) {
+        return await (await import("./mcp_http_relay.ts")).serveMcpHttp(current, setup, version);
+      }
       return await (await import("./mcp_relay.ts")).serveMcp(current, setup, version);
     }
     if (CONTENT_COMMANDS.includes(current.command)) {
@@ -189,7 +201,13 @@ export async function planOf(
     net?: string[];
     run?: string[];
   };
-  checkWrites(request.command, writes, setup, realPathOrUndefined);
+  checkWrites(
+    request.command,
+    writes,
+    setup,
+    realPathOrUndefined,
+    namedOutputs(request, setup.host.cwd),
+  );
   const plan = planFor(request.command, setup, paths, writes);
   return {
     plan: {
@@ -205,6 +223,24 @@ function placeholderContent(command: string, name: string): string {
   return command === "write-file" ? "plan" : `---\nname: ${name}\ndescription: plan\n---\n\nplan\n`;
 }
 
+/** The plan `sandbox mcp [--allow-writes] [--http --host H --port P]` shows ([T-3]). */
+async function sandboxMcpPlan(
+  request: CommandRequest,
+  setup: Setup,
+  args: string[],
+  shown: CommandRequest["options"],
+): Promise<PermissionPlan> {
+  const { mcpPlan } = await import("./mcp_relay.ts");
+  const o = request.options;
+  const allowWrites = o.allowWrites === true || args.includes("--allow-writes");
+  if (o.http !== true) return mcpPlan(setup, allowWrites);
+  const listen = (await import("./mcp_http_relay.ts")).listenOf(o);
+  args.push("--http", ...(o.allowWrites === true ? ["--allow-writes"] : []));
+  Object.assign(shown, { host: listen.host, port: String(listen.port) });
+  if (typeof o.tokenFile === "string") shown.tokenFile = o.tokenFile;
+  return mcpPlan(setup, allowWrites, undefined, listen.grant);
+}
+
 async function sandbox(request: CommandRequest, setup: Setup): Promise<Outcome> {
   const target = request.args[0] ?? "list";
   if (!PLANNED_COMMANDS.includes(target)) {
@@ -216,7 +252,7 @@ async function sandbox(request: CommandRequest, setup: Setup): Promise<Outcome> 
   }
   const args = request.args.slice(1);
   const options: CommandRequest["options"] = {};
-  for (const key of ["category", "name", "index"]) {
+  for (const key of ["category", "name", "index", "out", "sign", "baseUrl"]) {
     const value = request.options[key];
     if (typeof value === "string") options[key] = value;
   }
@@ -224,7 +260,7 @@ async function sandbox(request: CommandRequest, setup: Setup): Promise<Outcome> 
     options.content = placeholderContent(target, args[0] ?? "x");
   }
   const planned = target === "mcp"
-    ? { plan: (await import("./mcp_relay.ts")).mcpPlan(setup, args.includes("--allow-writes")) }
+    ? { plan: await sandboxMcpPlan(request, setup, args, options) }
     : await planOf({ ...request, command: target, args, options }, setup);
   if ("outcome" in planned) return planned.outcome;
   const plan = planned.plan;
@@ -242,7 +278,9 @@ async function sandbox(request: CommandRequest, setup: Setup): Promise<Outcome> 
   }
   const doc = sandboxDocument(plan, [
     ...args,
-    ...Object.entries(options).flatMap(([k, v]) => typeof v === "string" ? [`--${k}`, v] : []),
+    ...Object.entries(options).flatMap(([k, v]) =>
+      typeof v === "string" ? [`--${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`, v] : []
+    ),
   ]);
   return respond(request.global, doc, () => sandboxText(doc));
 }

@@ -4,6 +4,7 @@
  * @module
  */
 export { Server } from "npm:@modelcontextprotocol/sdk@^1.32.2/server/index.js";
+export { WebStandardStreamableHTTPServerTransport } from "npm:@modelcontextprotocol/sdk@^1.32.2/server/webStandardStreamableHttp.js";
 export type { Transport } from "npm:@modelcontextprotocol/sdk@^1.32.2/shared/transport.js";
 export type {
   CallToolRequest,
@@ -14,6 +15,7 @@ export {
   CallToolRequestSchema,
   ErrorCode,
   GetPromptRequestSchema,
+  isInitializeRequest,
   type JSONRPCMessage,
   ListPromptsRequestSchema,
   ListResourcesRequestSchema,

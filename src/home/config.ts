@@ -208,6 +208,18 @@ export function parseConfig(text: string, file = "config.yaml"): LoadedConfig {
     bad("hub.indexes", "a URL or a list of URLs");
     delete config.hub.indexes;
   }
+  // [T-2]: label → public key line (`ed25519:<base64 of 32 bytes>`); a bad entry is dropped.
+  const keys = config.hub.trusted_keys;
+  if (keys !== undefined && keys !== null) {
+    const lines = isMapping(keys) ? Object.entries(keys) : [];
+    const good = lines.filter(([, line]) =>
+      typeof line === "string" && /^ed25519:[A-Za-z0-9+/]{43}=$/.test(line.trim())
+    );
+    if (!isMapping(keys) || good.length !== lines.length) {
+      bad("hub.trusted_keys", "a mapping of label to an 'ed25519:<base64>' key line");
+    }
+    config.hub.trusted_keys = Object.fromEntries(good);
+  }
   return { config, problems };
 }
 

@@ -38,10 +38,18 @@ function random(): string {
 }
 
 /** The content hash of a source as it is now (fetched into a scratch folder, then removed). */
-export async function sourceHash(setup: Setup, source: string): Promise<string> {
+export async function sourceHash(
+  setup: Setup,
+  source: string,
+  signedBy?: string,
+): Promise<string> {
   const scratch = joinPath(setup.local_root, ".hub", "quarantine", `check-${random()}`);
   try {
     const fetched = await fetchSource(setup, source, `${scratch}-git`);
+    if (signedBy !== undefined && fetched.signedBy !== signedBy) {
+      // A skill installed from a signed index stays bound to its key ([T-2]).
+      throw new SkillrtError(`The index is no longer signed by the trusted key '${signedBy}'.`);
+    }
     fetched.fill(scratch);
     return hashFolder(scratch).content_hash;
   } finally {
@@ -74,7 +82,7 @@ async function checkOne(setup: Setup, name: string, record: LockRecord): Promise
   }
   if (local !== record.content_hash) return { name, status: "locally_modified" };
   try {
-    const remote = await sourceHash(setup, refetchSource(record));
+    const remote = await sourceHash(setup, refetchSource(record), record.signed_by);
     return { name, status: remote === record.content_hash ? "up_to_date" : "update_available" };
   } catch (error) {
     return {

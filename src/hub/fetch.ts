@@ -28,6 +28,7 @@ import { progress } from "./progress.ts";
 import { assertCleanFileName } from "../manage/file_names.ts";
 import { ARCHIVE, parseSource, type Source, sourceName } from "./source.ts";
 import { configuredIndexes, fetchWellKnown } from "./well_known.ts";
+import { trustedKeysOf } from "./signing.ts";
 
 /** Copies a folder into the quarantine, refusing links, devices and oversize trees. */
 export function copyIntoQuarantine(source: string, target: string): void {
@@ -79,6 +80,8 @@ export interface Fetched {
   remote?: boolean;
   /** Integrity warnings to pass on to the user. */
   warnings?: string[];
+  /** The label of the trusted key that signed the index it came from ([T-2]). */
+  signedBy?: string;
 }
 
 /** The skill inside an archive's files: its folder, SKILL.md text and how to unpack it. */
@@ -257,10 +260,22 @@ export async function fetchSource(
   const source = sourceOf(setup, raw, index);
   const name = sourceName(source);
   if (source.kind === "well-known") {
-    const got = await fetchWellKnown(source.indexes, source.name);
+    const got = await fetchWellKnown(
+      source.indexes,
+      source.name,
+      trustedKeysOf(setup.config.hub),
+    );
+    // A signature that verifies against a trusted key makes the skill `trusted` ([T-2]).
+    const label = got.signature?.label;
     return {
-      ...fromFiles(got.files, got.identifier, trustOf({ kind: "other" }), name),
+      ...fromFiles(
+        got.files,
+        got.identifier,
+        label !== undefined ? "trusted" : trustOf({ kind: "other" }),
+        name,
+      ),
       warnings: got.warnings,
+      ...(label !== undefined ? { signedBy: label } : {}),
     };
   }
   if (source.kind === "local") return await fetchLocal(resolvePath(setup.host.cwd, source.path));

@@ -63,6 +63,8 @@ export interface InstallResult {
   content_hash: string;
   /** Integrity warnings (for example an index without digests). */
   warnings: string[];
+  /** The label of the trusted key that signed the index ([T-2]). */
+  signed_by?: string;
 }
 
 function randomSuffix(): string {
@@ -191,6 +193,7 @@ export async function installSkill(
         files: hashed.files,
         installed_at: previous?.installed_at ?? now.toISOString(),
         updated_at: now.toISOString(),
+        ...(fetched.signedBy !== undefined ? { signed_by: fetched.signedBy } : {}),
       };
     });
     await appendAudit(
@@ -206,6 +209,7 @@ export async function installSkill(
       findings: report.findings,
       content_hash: hashed.content_hash,
       warnings: fetched.warnings ?? [],
+      ...(fetched.signedBy !== undefined ? { signed_by: fetched.signedBy } : {}),
     };
   } finally {
     for (const scratch of [quarantine, work]) {

@@ -33,6 +33,8 @@ export interface LockRecord {
   installed_at: string;
   /** Last install or update, ISO time. */
   updated_at: string;
+  /** The label (in `skills.hub.trusted_keys`) of the key that signed its index ([T-2]). */
+  signed_by?: string;
 }
 
 /** The audit log's chain head ([HUB-3]): the last line's `chain` value and the line count. */

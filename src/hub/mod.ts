@@ -65,3 +65,12 @@ export {
   skillDigest,
   type WellKnownIndex,
 } from "./well_known_index.ts";
+export {
+  generateKeyPair,
+  parseKeyLine,
+  type SignatureCheck,
+  signBytes,
+  trustedKeysOf,
+  verifySignature,
+} from "./signing.ts";
+export { type PublishOptions, type PublishResult, publishSite } from "./publish.ts";

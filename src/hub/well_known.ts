@@ -11,6 +11,7 @@ import { sha256Hex } from "../hash/sha256.ts";
 import { SkillrtError, UsageError } from "../errors.ts";
 import type { Setup } from "../home/setup.ts";
 import { ARCHIVE_LIMITS, type ArchiveFile, download, readArchiveBytes } from "./archive.ts";
+import { SIGNATURE_SUFFIX, type SignatureCheck, verifySignature } from "./signing.ts";
 import {
   type IndexSkill,
   indexUrl,
@@ -31,6 +32,45 @@ export function configuredIndexes(setup: Setup, option?: string): string[] {
 /** Downloads and parses one index. */
 export async function fetchIndex(url: string): Promise<WellKnownIndex> {
   return parseIndex(new TextDecoder().decode(await download(url)), url);
+}
+
+/** The detached signature beside an index, or undefined when the host has none (404). */
+async function fetchSignature(url: string): Promise<string | undefined> {
+  const sigUrl = url + SIGNATURE_SUFFIX;
+  let response: Response;
+  try {
+    response = await fetch(sigUrl, { redirect: "follow" });
+  } catch (error) {
+    throw new SkillrtError(
+      `Cannot download '${sigUrl}': ${(error as Error).message.split("\n")[0]}`,
+    );
+  }
+  if (response.status === 404 || response.status === 410) {
+    await response.body?.cancel();
+    return undefined;
+  }
+  await response.body?.cancel();
+  return new TextDecoder().decode(await download(sigUrl, 4096));
+}
+
+/**
+ * Downloads an index and checks its detached signature ([T-2]): none → unsigned; one
+ * that does not verify → refused; one that verifies → its key, and its label when the
+ * key is in `trustedKeys`.
+ */
+export async function fetchSignedIndex(
+  url: string,
+  trustedKeys: Record<string, string>,
+): Promise<{ doc: WellKnownIndex; signature?: SignatureCheck }> {
+  const bytes = await download(url);
+  const sig = await fetchSignature(url);
+  const signature = sig === undefined
+    ? undefined
+    : await verifySignature(bytes, sig, trustedKeys, url);
+  return {
+    doc: parseIndex(new TextDecoder().decode(bytes), url),
+    ...(signature ? { signature } : {}),
+  };
 }
 
 /** One search hit. */
@@ -102,6 +142,8 @@ export interface WellKnownSkill {
   files: ArchiveFile[];
   /** Integrity warnings (a v0.1 index has no digests to check). */
   warnings: string[];
+  /** The index's verified signature, when it has one. */
+  signature?: SignatureCheck;
 }
 
 function sameHost(url: string, index: string): string {
@@ -166,11 +208,18 @@ export function verifyAgainstIndex(skill: IndexSkill, files: ArchiveFile[]): str
     : [];
 }
 
-/** Finds `name` in the indexes (first index that lists it wins) and fetches its files. */
-export async function fetchWellKnown(indexes: string[], name: string): Promise<WellKnownSkill> {
+/**
+ * Finds `name` in the indexes (first index that lists it wins) and fetches its files;
+ * each index's signature is checked against `trustedKeys` ([T-2]).
+ */
+export async function fetchWellKnown(
+  indexes: string[],
+  name: string,
+  trustedKeys: Record<string, string> = {},
+): Promise<WellKnownSkill> {
   const tried: string[] = [];
   for (const index of indexes) {
-    const doc = await fetchIndex(index);
+    const { doc, signature } = await fetchSignedIndex(index, trustedKeys);
     const skill = doc.skills.find((s) => s.name === name);
     if (!skill) {
       tried.push(index);
@@ -180,7 +229,12 @@ export async function fetchWellKnown(indexes: string[], name: string): Promise<W
       ? await packageFiles(skill, index)
       : await singleFiles(skill, index);
     const warnings = verifyAgainstIndex(skill, files);
-    return { identifier: `${index}#${name}`, files, warnings };
+    if (signature && signature.label === undefined) {
+      warnings.push(
+        `The index is signed by ${signature.key}, which is not in skills.hub.trusted_keys.`,
+      );
+    }
+    return { identifier: `${index}#${name}`, files, warnings, ...(signature ? { signature } : {}) };
   }
   throw new SkillrtError(
     `No skill '${name}' in the index${tried.length > 1 ? "es" : ""}: ${tried.join(", ")}.`,

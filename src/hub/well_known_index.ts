@@ -47,6 +47,11 @@ const NAME = /^[a-z0-9](?:[a-z0-9]|-(?!-)){0,62}(?<!-)$/;
 const DIGEST = /^sha256:[0-9a-f]{64}$/;
 const VERSION = /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)$/;
 
+/** True when `name` is a valid skill name in an index (1–64 lowercase letters, digits, single hyphens). */
+export function indexNameOk(name: string): boolean {
+  return NAME.test(name);
+}
+
 /** The index URL for a configured entry: a full `….json` URL as is, else a site with the well-known path. */
 export function indexUrl(entry: string): string {
   let url: URL;

@@ -1,9 +1,10 @@
 /**
- * The fence around every write grant ([X-6]): a plan may write only below the home or
- * inside a root, and never `/`, the user's home directory, the skillrt home itself, or
- * any folder above a root. A plan that breaks the rule is refused (exit 3) before
- * any Worker holds it — fail closed, whatever computed the targets. Pure: paths in, a
- * verdict out.
+ * The fence around every write grant ([X-6]): a plan may write only below the home, inside
+ * a root, or inside an output the user named on the command line (`hub publish --out
+ * SITE`, `hub keygen --out KEYFILE`), and never `/`, the user's home directory, the
+ * skillrt home itself, or any folder above a root or the home. A plan that breaks the
+ * rule is refused (exit 3) before any Worker holds it — fail closed, whatever computed
+ * the targets. Pure: paths in, a verdict out.
  *
  * @module
  */
@@ -19,13 +20,24 @@ export interface WriteFence {
   roots: string[];
   /** The skillrt home (real and as written): grants strictly below it are allowed. */
   homes: string[];
+  /** Outputs the user named explicitly: grants at or below them are allowed. */
+  outputs: string[];
 }
 
-/** The fence of a setup: computed from paths only. */
-export function writeFence(setup: Setup, realPath: (p: string) => string | undefined): WriteFence {
+/**
+ * The fence of a setup: computed from paths only. `outputs` are the outputs the user
+ * named on the command line; each is admitted only when it is itself a safe grant (not
+ * forbidden, containing no root and not the home or above it — checked as written and
+ * as its real path).
+ */
+export function writeFence(
+  setup: Setup,
+  realPath: (p: string) => string | undefined,
+  outputs: readonly string[] = [],
+): WriteFence {
   const both = (p: string | undefined) => (p ? [p, realPath(p) ?? p] : []);
   const homes = both(setup.home);
-  return {
+  const fence: WriteFence = {
     forbidden: ["/", ...both(setup.host.user_home), ...homes],
     roots: [
       setup.local_root,
@@ -33,7 +45,15 @@ export function writeFence(setup: Setup, realPath: (p: string) => string | undef
       ...setup.plugins.map((p) => p.path),
     ].flatMap(both),
     homes,
+    outputs: [],
   };
+  fence.outputs = outputs.filter((o) =>
+    both(o).every((p) =>
+      unsafeWrite(p, { ...fence, homes: [], outputs: [p] }) === undefined &&
+      !fence.forbidden.some((f) => isInside(p, f))
+    )
+  );
+  return fence;
 }
 
 /** Why a write grant of `path` is refused, or undefined when it is allowed. */
@@ -47,14 +67,16 @@ export function unsafeWrite(path: string, fence: WriteFence): string | undefined
   const root = fence.roots.find((r) => r !== path && isInside(path, r));
   if (root !== undefined) return `it contains the skills folder '${root}'`;
   const inHome = fence.homes.some((h) => h !== path && isInside(h, path));
-  if (!inHome && !fence.roots.some((r) => isInside(r, path))) {
-    return "it is outside the home and every skills folder";
+  const named = fence.outputs.some((o) => isInside(o, path));
+  if (!inHome && !named && !fence.roots.some((r) => isInside(r, path))) {
+    return "it is outside the home, every skills folder and every output named on the command line";
   }
   return undefined;
 }
 
 /**
- * Refuses a plan whose write list breaks the fence.
+ * Refuses a plan whose write list breaks the fence; `outputs` are the outputs the user
+ * named on the command line (see {@linkcode writeFence}).
  * @throws {NotPermittedError} naming the first path refused and why (exit 3).
  */
 export function checkWrites(
@@ -62,8 +84,9 @@ export function checkWrites(
   writes: readonly string[],
   setup: Setup,
   realPath: (p: string) => string | undefined,
+  outputs: readonly string[] = [],
 ): void {
-  const fence = writeFence(setup, realPath);
+  const fence = writeFence(setup, realPath, outputs);
   for (const path of writes) {
     const why = unsafeWrite(path, fence);
     if (why !== undefined) {

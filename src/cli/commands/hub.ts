@@ -1,5 +1,6 @@
 /**
- * `hub install|search|list|uninstall|verify|check|update|scan|audit` ([HUB-1..6]).
+ * `hub install|search|list|uninstall|verify|check|update|scan|audit` ([HUB-1..6]);
+ * `publish` and `keygen` are in `hub_publish.ts` ([T-1], [T-2]).
  *
  * @module
  */
@@ -13,6 +14,7 @@ import { installSkill } from "../../hub/install.ts";
 import { listInstalled, uninstall, verifyInstalled } from "../../hub/installed.ts";
 import { configuredIndexes, searchIndexes } from "../../hub/well_known.ts";
 import { checkInstalled, updateInstalled } from "../../hub/check.ts";
+import { PUBLISH_ACTIONS, runPublish } from "./hub_publish.ts";
 import type { ExecuteContext } from "../execute.ts";
 import type { SkillRuntime } from "../../runtime.ts";
 import { clip, paint, plural, respond, table } from "../render.ts";
@@ -29,6 +31,7 @@ export const HUB_ACTIONS: readonly string[] = [
   "update",
   "scan",
   "audit",
+  ...PUBLISH_ACTIONS,
 ];
 
 /** Runs `hub`. */
@@ -45,6 +48,7 @@ export async function run(
     throw new UsageError(`Unknown hub action '${action}'; use ${HUB_ACTIONS.join(", ")}.`);
   }
   if (action === "audit") return audit(runtime, request);
+  if (PUBLISH_ACTIONS.includes(action)) return await runPublish(runtime, request);
   if (action === "search") {
     const doc = await searchIndexes(
       configuredIndexes(runtime.setup, str(request.options.index)),

@@ -1,12 +1,14 @@
 /**
- * `mcp [--allow-writes]` ([MCP-1]): serves the runtime over MCP from inside the sandbox
- * Worker; the warden relays stdio. Ends when the client closes its input.
+ * `mcp [--allow-writes] [--http …]` ([MCP-1], [T-3]): serves the runtime over MCP from
+ * inside the sandbox Worker; the warden relays stdio, or the Worker listens on HTTP
+ * itself. Ends when the client closes its input (stdio) or the warden is interrupted.
  *
  * @module
  */
 import { SkillrtError } from "../../errors.ts";
 import { ChannelTransport } from "../../mcp/channel_transport.ts";
 import { createSkillServer } from "../../mcp/server.ts";
+import { serveHttp } from "../../mcp/http.ts";
 import { SkillRuntime } from "../../runtime.ts";
 import type { ExecuteContext } from "../execute.ts";
 import type { CommandRequest, Outcome } from "../request.ts";
@@ -28,11 +30,27 @@ export async function run(
       ? request.options.sentinel
       : undefined,
   });
-  const server = createSkillServer({
+  const serverOptions = {
     runtime: watching,
     allowWrites: request.options.allowWrites === true,
     version: String(request.options.version ?? "0"),
-  });
+  };
+  if (request.options.http === true) {
+    // [T-3]: served from here; the warden's close signal (SIGINT, SIGTERM) stops it.
+    const stop = new AbortController();
+    ctx.channel.listen(() => {}, () => stop.abort());
+    const { host, port, token, sessionTtl } = request.options;
+    await serveHttp({
+      ...serverOptions,
+      host: String(host),
+      port: Number(port),
+      token: typeof token === "string" ? token : undefined,
+      sessionTtlMs: typeof sessionTtl === "string" ? Number(sessionTtl) * 1000 : undefined,
+    }, stop.signal);
+    watching.close();
+    return { exitCode: 0, stdout: "", stderr: "" };
+  }
+  const server = createSkillServer(serverOptions);
   const closed = new Promise<void>((resolve) => (server.onclose = resolve));
   await server.connect(new ChannelTransport(ctx.channel));
   await closed;

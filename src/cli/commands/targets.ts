@@ -24,6 +24,7 @@ import type { SkillRuntime } from "../../runtime.ts";
 import { readUsage, usageWritePaths } from "../../usage/usage.ts";
 import { actionOf, MANAGE_COMMANDS } from "../manage_args.ts";
 import type { CommandRequest, Outcome } from "../request.ts";
+import { namedOutputs, PUBLISH_ACTIONS } from "./hub_publish.ts";
 
 /** Network hosts and programs a writing request needs besides its write paths. */
 interface Grants {
@@ -86,6 +87,10 @@ export async function writePathsFor(
     if (action === "approve" && arg) return manager.approveTargets(arg);
     if (action === "reject" && arg) return manager.queueTargets();
     return [];
+  }
+  if (request.command === "hub" && PUBLISH_ACTIONS.includes(action)) {
+    // Only the output the user named; the warden checks it against the fence ([X-6]).
+    return namedOutputs(request, runtime.setup.host.cwd);
   }
   if (request.command === "hub" && action === "search") {
     const index = typeof request.options.index === "string" ? request.options.index : undefined;

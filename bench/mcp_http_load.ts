@@ -1,0 +1,166 @@
+/**
+ * [T-3] load: C concurrent MCP clients (the SDK's Streamable HTTP client) × N calls each,
+ * alternating `skills_list` and `skill_view` (by `category/name` path), against
+ * `skillrt mcp --http` run as a real CLI process on 127.0.0.1 with a generated home.
+ * Reports p50/p99 latency per tool, throughput and errors.
+ *
+ * usage: deno run -A bench/mcp_http_load.ts [HOME] [--skills 1000] [--clients 32] [--calls 200]
+ *        [--only skills_list|skill_view] [--markdown]
+ *   Without HOME, a home of --skills skills is generated with $SKILLRT_BENCH/gen_tree.py
+ *   (default ../shared/bench) in a temporary folder, removed afterwards.
+ */
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { WARDEN_FLAGS } from "../src/sandbox/warden_flags.ts";
+
+const REPO = new URL("..", import.meta.url).pathname.replace(/\/$/, "");
+const args = [...Deno.args];
+const flag = (name: string, fallback: number) => {
+  const i = args.indexOf(name);
+  if (i === -1) return fallback;
+  const v = Number(args[i + 1]);
+  args.splice(i, 2);
+  return v;
+};
+const skills = flag("--skills", 1000);
+const clients = flag("--clients", 32);
+const calls = flag("--calls", 200);
+const markdown = args.includes("--markdown");
+const onlyAt = args.indexOf("--only");
+const only = onlyAt === -1 ? undefined : args.splice(onlyAt, 2)[1];
+const given = args.find((a) => !a.startsWith("--"));
+
+function generate(): string {
+  const home = Deno.makeTempDirSync({ prefix: "skillrt-load-" });
+  const bench = Deno.env.get("SKILLRT_BENCH") ?? `${REPO}/../shared/bench`;
+  const out = new Deno.Command("python3", {
+    args: [`${bench}/gen_tree.py`, home, String(skills)],
+  }).outputSync();
+  if (!out.success) throw new Error(new TextDecoder().decode(out.stderr));
+  return home;
+}
+
+const home = given ?? generate();
+const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+const port = (listener.addr as Deno.NetAddr).port;
+listener.close();
+const server = new Deno.Command(Deno.execPath(), {
+  args: [
+    "run",
+    ...WARDEN_FLAGS,
+    `${REPO}/main.ts`,
+    "--home",
+    home,
+    "mcp",
+    "--http",
+    "--port",
+    `${port}`,
+  ],
+  stdin: "null",
+  stdout: "null",
+  stderr: "piped",
+}).spawn();
+let logLines = 0;
+const listening = new Promise<void>((resolve) => {
+  (async () => {
+    for await (const chunk of server.stderr.pipeThrough(new TextDecoderStream())) {
+      if (chunk.includes("listening on")) resolve();
+      logLines += chunk.split("\n").length - 1;
+    }
+    resolve();
+  })();
+});
+await listening;
+const url = new URL(`http://127.0.0.1:${port}/mcp`);
+
+type Text = { content: { text: string }[]; isError?: boolean };
+async function connect(): Promise<Client> {
+  const client = new Client({ name: "skillrt-load", version: "1" });
+  await client.connect(new StreamableHTTPClientTransport(url));
+  return client;
+}
+
+const first = await connect();
+const listed = JSON.parse(
+  ((await first.callTool({ name: "skills_list", arguments: {} })) as Text).content[0].text,
+) as { skills: { name: string; category: string | null }[] };
+await first.close();
+const paths = listed.skills.filter((s) => !s.name.includes(":")).map((s) =>
+  s.category ? `${s.category}/${s.name}` : s.name
+);
+
+const times: Record<string, number[]> = { skills_list: [], skill_view: [] };
+let errors = 0;
+const errorSamples: string[] = [];
+async function worker(id: number): Promise<void> {
+  const client = await connect();
+  for (let i = 0; i < calls; i++) {
+    const tool = only ?? (i % 2 === 0 ? "skill_view" : "skills_list");
+    const params = tool === "skill_view" ? { name: paths[(id * calls + i) % paths.length] } : {};
+    const t = performance.now();
+    try {
+      const r = (await client.callTool({ name: tool, arguments: params })) as Text;
+      if (r.isError) {
+        errors++;
+        if (errorSamples.length < 3) errorSamples.push(r.content[0].text.slice(0, 200));
+      }
+    } catch (error) {
+      errors++;
+      if (errorSamples.length < 3) errorSamples.push(String(error).slice(0, 200));
+    }
+    times[tool].push(performance.now() - t);
+  }
+  await client.close();
+}
+
+const start = performance.now();
+await Promise.all(Array.from({ length: clients }, (_, i) => worker(i)));
+const wall = (performance.now() - start) / 1000;
+server.kill("SIGTERM");
+await server.status;
+if (!given) Deno.removeSync(home, { recursive: true });
+
+const pct = (xs: number[], p: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
+};
+const total = times.skills_list.length + times.skill_view.length;
+const rows = Object.entries(times).filter(([, xs]) => xs.length > 0).map(([tool, xs]) =>
+  `| \`${tool}\` | ${xs.length} | ${pct(xs, 50).toFixed(1)} ms | ${pct(xs, 99).toFixed(1)} ms |`
+);
+if (markdown) {
+  console.log(
+    [
+      `${clients} clients × ${calls} calls, ${paths.length} visible skills, ${total} calls in ${
+        wall.toFixed(1)
+      } s: **${(total / wall).toFixed(0)} calls/s**, **${errors} errors**, ${logLines} log lines.`,
+      "",
+      "| tool | calls | p50 | p99 |",
+      "|---|---:|---:|---:|",
+      ...rows,
+    ].join("\n"),
+  );
+} else {
+  console.log(
+    JSON.stringify(
+      {
+        clients,
+        calls,
+        skills: paths.length,
+        total,
+        seconds: Number(wall.toFixed(2)),
+        throughput: Number((total / wall).toFixed(1)),
+        errors,
+        error_samples: errorSamples,
+        latency_ms: Object.fromEntries(
+          Object.entries(times).filter(([, xs]) => xs.length > 0).map(([tool, xs]) => [tool, {
+            p50: Number(pct(xs, 50).toFixed(2)),
+            p99: Number(pct(xs, 99).toFixed(2)),
+          }]),
+        ),
+      },
+      null,
+      2,
+    ),
+  );
+}

@@ -1,0 +1,107 @@
+/**
+ * The warden's side of `mcp --http` ([T-3]): checks the listen address and the token
+ * file, reads the token (the user's own file), and runs the MCP HTTP server in a sandbox
+ * Worker whose `net` grant is exactly that address. A bind that is not loopback needs a
+ * token file. SIGINT or SIGTERM stops the server cleanly.
+ *
+ * @module
+ */
+import { UsageError } from "../errors.ts";
+import { resolvePath } from "../home/paths.ts";
+import type { Setup } from "../home/setup.ts";
+import { isLoopback } from "../mcp/http.ts";
+import { startWorker } from "../sandbox/run_worker.ts";
+import { mcpPlan } from "./mcp_relay.ts";
+import type { CommandRequest, Outcome } from "./request.ts";
+
+/** The listen address of `mcp --http`: host, port and the `net` grant (`host:port`). */
+export interface Listen {
+  /** The address. */
+  host: string;
+  /** The port. */
+  port: number;
+  /** The Deno `net` grant for it. */
+  grant: string;
+}
+
+/** The default listen address of `mcp --http`. */
+export const DEFAULT_LISTEN = { host: "127.0.0.1", port: 8765 };
+
+/**
+ * The listen address of a request (`--host`, `--port`).
+ * @throws {UsageError} for a bad port or host, or a non-loopback bind without `--token-file`.
+ */
+export function listenOf(options: CommandRequest["options"]): Listen {
+  const host = typeof options.host === "string" ? options.host : DEFAULT_LISTEN.host;
+  const rawPort = options.port === undefined ? String(DEFAULT_LISTEN.port) : String(options.port);
+  if (!/^\d{1,5}$/.test(rawPort) || Number(rawPort) < 1 || Number(rawPort) > 65535) {
+    throw new UsageError(`--port '${rawPort}' is not a port number (1–65535).`);
+  }
+  if (!/^[A-Za-z0-9.:-]+$/.test(host)) throw new UsageError(`--host '${host}' is not an address.`);
+  if (!isLoopback(host) && typeof options.tokenFile !== "string") {
+    throw new UsageError(
+      `Serving on '${host}' (not loopback) needs --token-file FILE: clients must send its token.`,
+    );
+  }
+  const ttl = options.sessionTtl;
+  if (ttl !== undefined && !/^[1-9]\d{0,6}$/.test(String(ttl))) {
+    throw new UsageError(`--session-ttl '${ttl}' is not a number of seconds.`);
+  }
+  const port = Number(rawPort);
+  return { host, port, grant: host.includes(":") ? `[${host}]:${port}` : `${host}:${port}` };
+}
+
+/** Reads the bearer token of `--token-file` (its first line, trimmed; at least 16 characters). */
+export function readToken(setup: Setup, file: string): string {
+  const path = resolvePath(setup.host.cwd, file);
+  let text: string;
+  try {
+    text = Deno.readTextFileSync(path);
+  } catch (error) {
+    throw new UsageError(`Cannot read the token file '${path}': ${(error as Error).name}.`);
+  }
+  const token = text.split("\n")[0].trim();
+  if (token.length < 16 || /[^\x21-\x7e]/.test(token)) {
+    throw new UsageError(
+      `The token file '${path}' must hold one token of at least 16 printable characters.`,
+    );
+  }
+  return token;
+}
+
+/** Serves MCP over HTTP until the process is interrupted. */
+export async function serveMcpHttp(
+  request: CommandRequest,
+  setup: Setup,
+  version: string,
+): Promise<Outcome> {
+  const listen = listenOf(request.options);
+  const token = typeof request.options.tokenFile === "string"
+    ? readToken(setup, request.options.tokenFile)
+    : undefined;
+  const allowWrites = request.options.allowWrites === true;
+  const sentinel = Deno.makeTempDirSync({ prefix: "skillrt-mcp-" });
+  const options = {
+    ...request.options,
+    version,
+    sentinel,
+    host: listen.host,
+    port: listen.port,
+    tokenFile: undefined,
+    ...(token ? { token } : {}),
+  };
+  const worker = startWorker({
+    request: { ...request, options },
+    setup,
+    plan: mcpPlan(setup, allowWrites, sentinel, listen.grant),
+  });
+  const stop = () => worker.post({ kind: "mcp-close" });
+  const signals: Deno.Signal[] = ["SIGINT", "SIGTERM"];
+  for (const s of signals) Deno.addSignalListener(s, stop);
+  try {
+    return await worker.done;
+  } finally {
+    for (const s of signals) Deno.removeSignalListener(s, stop);
+    Deno.removeSync(sentinel, { recursive: true });
+  }
+}

@@ -1,0 +1,213 @@
+/**
+ * `hub publish DIR… --out SITE [--base-url URL] [--sign KEYFILE] [--force]` ([T-1],
+ * [T-2]): a static site any host can serve — `SITE/.well-known/agent-skills/index.json`
+ * in the format `hub install` reads, each skill's files under `<name>/`, a reproducible
+ * package `<name>.tar.gz`, every file, skill and package with its `sha256:` digest, and
+ * with `--sign` a detached `index.json.sig`. The same input gives the same bytes; a file
+ * whose bytes are already there is not rewritten and a skill whose digest is unchanged
+ * is not re-packed. Writes stay inside the site's real folder, never through a link.
+ *
+ * @module
+ */
+import { SkillrtError } from "../errors.ts";
+import { isInside, joinPath, resolvePath } from "../home/paths.ts";
+import { atomicWrite, linkRefusal } from "../manage/atomic.ts";
+import { sha256Hex } from "../hash/sha256.ts";
+import { filesBelow } from "./lock_write.ts";
+import { collectSkills, type PublishSkill } from "./publish_collect.ts";
+import { SIGNATURE_SUFFIX, signBytes } from "./signing.ts";
+import { tarGzBytes } from "./tar_write.ts";
+import { parseIndex, type WellKnownIndex } from "./well_known_index.ts";
+import { WELL_KNOWN_PATH } from "./source.ts";
+
+/** How to publish. */
+export interface PublishOptions {
+  /** The working folder the paths are relative to. */
+  cwd: string;
+  /** The folders of skills. */
+  dirs: string[];
+  /** The site folder. */
+  out: string;
+  /** The public URL of the site; package URLs are then absolute. */
+  baseUrl?: string;
+  /** Publish `dangerous` skills too. */
+  force?: boolean;
+  /** A private key file to sign the index with. */
+  signKey?: string;
+}
+
+/** What a publish did. */
+export interface PublishResult {
+  /** Always true. */
+  success: true;
+  /** The index file written. */
+  index: string;
+  /** Each skill with its digest and verdict. */
+  skills: { name: string; digest: string; verdict: string; files: number }[];
+  /** Skills whose package was (re)written. */
+  packed: string[];
+  /** Skills of the previous index that are no longer published (removed). */
+  removed: string[];
+  /** The signer's public key line, when signed. */
+  signed_by?: string;
+}
+
+/** The folder of the index inside the site. */
+export function indexFolder(site: string): string {
+  return joinPath(site, ...WELL_KNOWN_PATH.split("/").slice(1, -1));
+}
+
+/** Makes `rel` below the real folder `base`, refusing any part that is a link or not a folder. */
+function ensureInside(base: string, rel: string): string {
+  let dir = base;
+  for (const part of rel.split("/").filter((p) => p !== "")) {
+    dir = joinPath(dir, part);
+    try {
+      const info = Deno.lstatSync(dir);
+      if (!info.isDirectory) throw linkRefusal(dir);
+    } catch (error) {
+      if (!(error instanceof Deno.errors.NotFound)) throw error;
+      Deno.mkdirSync(dir);
+    }
+  }
+  return dir;
+}
+
+function sameBytes(path: string, data: Uint8Array): boolean {
+  try {
+    const info = Deno.lstatSync(path);
+    if (!info.isFile || info.size !== data.length) return false;
+    const old = Deno.readFileSync(path);
+    return old.every((b, i) => b === data[i]);
+  } catch {
+    return false;
+  }
+}
+
+/** Writes `data` at `rel` below the site's real folder unless the same bytes are there. */
+function writeInSite(site: string, rel: string, data: Uint8Array): boolean {
+  const slash = rel.lastIndexOf("/");
+  const dir = slash === -1 ? site : ensureInside(site, rel.slice(0, slash));
+  const path = joinPath(dir, rel.slice(slash + 1));
+  if (sameBytes(path, data)) return false;
+  atomicWrite(path, data, { within: site });
+  return true;
+}
+
+function removeInSite(site: string, rel: string): void {
+  const path = joinPath(site, rel);
+  if (!isInside(site, path) || path === site) return;
+  try {
+    Deno.removeSync(path, { recursive: Deno.lstatSync(path).isDirectory });
+  } catch (error) {
+    if (!(error instanceof Deno.errors.NotFound)) throw error;
+  }
+}
+
+function previousIndex(folder: string): WellKnownIndex | undefined {
+  try {
+    return parseIndex(Deno.readTextFileSync(joinPath(folder, "index.json")), "index.json");
+  } catch {
+    return undefined;
+  }
+}
+
+function packageUrl(name: string, baseUrl?: string): string {
+  if (!baseUrl) return `${name}.tar.gz`;
+  return `${baseUrl.replace(/\/+$/, "")}${
+    WELL_KNOWN_PATH.replace(/index\.json$/, "")
+  }${name}.tar.gz`;
+}
+
+/** The index entry of a skill. */
+function entryOf(skill: PublishSkill, pkg: { url: string; digest: string }) {
+  return {
+    name: skill.name,
+    description: skill.description,
+    digest: skill.digest,
+    files: skill.files.map((f) => ({ path: f.path, digest: `sha256:${f.hex}` })),
+    package: pkg,
+    scan: { verdict: skill.verdict, findings: skill.findings.length },
+  };
+}
+
+/** Publishes the skills of `options.dirs` into `options.out` ([T-1]). */
+export async function publishSite(options: PublishOptions): Promise<PublishResult> {
+  if (options.baseUrl !== undefined && !/^https?:\/\/[^\s]+$/.test(options.baseUrl)) {
+    throw new SkillrtError(`--base-url '${options.baseUrl}' is not an http(s) URL.`);
+  }
+  const skills = collectSkills(options.cwd, options.dirs, options.force === true);
+  const keyText = options.signKey
+    ? Deno.readTextFileSync(resolvePath(options.cwd, options.signKey))
+    : undefined;
+  if (keyText !== undefined) await signBytes(keyText, new Uint8Array()); // a bad key fails first
+  const out = resolvePath(options.cwd, options.out);
+  try {
+    Deno.mkdirSync(out, { recursive: true });
+  } catch (error) {
+    if (!(error instanceof Deno.errors.AlreadyExists)) throw error;
+  }
+  const site = Deno.realPathSync(out);
+  const folder = ensureInside(site, WELL_KNOWN_PATH.split("/").slice(1, -1).join("/"));
+  const rel = folder.slice(site.length + 1);
+  const before = previousIndex(folder);
+  const packed: string[] = [];
+  const entries = [];
+  for (const skill of skills) {
+    const listed = new Set(skill.files.map((f) => f.path));
+    for (const f of skill.files) writeInSite(site, `${rel}/${skill.name}/${f.path}`, f.data);
+    try {
+      for (const old of filesBelow(joinPath(folder, skill.name))) {
+        if (!listed.has(old)) removeInSite(site, `${rel}/${skill.name}/${old}`);
+      }
+    } catch {
+      // A new skill: no folder before.
+    }
+    const pkgRel = `${rel}/${skill.name}.tar.gz`;
+    const old = before?.skills.find((s) => s.name === skill.name);
+    let digest = old?.package?.digest;
+    let current = false;
+    try {
+      current = old?.digest === skill.digest &&
+        `sha256:${sha256Hex(Deno.readFileSync(joinPath(site, pkgRel)))}` === digest;
+    } catch {
+      current = false;
+    }
+    if (!current) {
+      const bytes = await tarGzBytes(skill.files.map((f) => ({ path: f.path, data: f.data })));
+      digest = `sha256:${sha256Hex(bytes)}`;
+      writeInSite(site, pkgRel, bytes);
+      packed.push(skill.name);
+    }
+    entries.push(entryOf(skill, { url: packageUrl(skill.name, options.baseUrl), digest: digest! }));
+  }
+  const names = new Set(skills.map((s) => s.name));
+  const removed = (before?.skills ?? []).map((s) => s.name).filter((n) => !names.has(n)).sort();
+  for (const name of removed) {
+    removeInSite(site, `${rel}/${name}`);
+    removeInSite(site, `${rel}/${name}.tar.gz`);
+  }
+  const indexBytes = new TextEncoder().encode(
+    JSON.stringify({ version: "0.2.0", skills: entries }, null, 2) + "\n",
+  );
+  writeInSite(site, `${rel}/index.json`, indexBytes);
+  let signedBy: string | undefined;
+  if (keyText !== undefined) {
+    const sig = await signBytes(keyText, indexBytes);
+    signedBy = sig.split(" ")[0];
+    writeInSite(site, `${rel}/index.json${SIGNATURE_SUFFIX}`, new TextEncoder().encode(sig));
+  } else removeInSite(site, `${rel}/index.json${SIGNATURE_SUFFIX}`); // a stale signature would refuse the index
+  return {
+    success: true,
+    index: joinPath(out, rel, "index.json"),
+    skills: skills.map((s) => ({
+      name: s.name,
+      digest: s.digest,
+      verdict: s.verdict,
+      files: s.files.length,
+    })),
+    packed,
+    removed,
+    ...(signedBy ? { signed_by: signedBy } : {}),
+  };
+}

@@ -1,0 +1,217 @@
+/**
+ * MCP over Streamable HTTP ([T-3]): the same server as stdio, one SDK server and
+ * web-standard transport per session, served with `Deno.serve` from inside the sandbox
+ * Worker (whose only `net` grant is the listening address). Every request is checked
+ * before the SDK sees it: the bearer token when one is set (compared in constant time;
+ * 401 and nothing else), the Host and Origin headers on a tokenless loopback bind (no
+ * DNS rebinding from a browser), the path (`/mcp`), the body size (413). Sessions expire
+ * when idle and are freed when the client deletes them; one line per request goes to
+ * stderr (method, JSON-RPC method and tool, status, milliseconds).
+ *
+ * @module
+ */
+import { isInitializeRequest, WebStandardStreamableHTTPServerTransport } from "../deps/mcp.ts";
+import { sha256Hex } from "../hash/sha256.ts";
+import { createSkillServer, type SkillServerOptions } from "./server.ts";
+
+/** How the HTTP server is set up. */
+export interface HttpServeOptions extends SkillServerOptions {
+  /** The address to listen on. */
+  host: string;
+  /** The port to listen on. */
+  port: number;
+  /** The bearer token clients must send, when set. */
+  token?: string;
+  /** Idle sessions are closed after this many milliseconds. */
+  sessionTtlMs?: number;
+  /** The largest request body, in bytes. */
+  maxBodyBytes?: number;
+  /** The most sessions open at once. */
+  maxSessions?: number;
+  /** Where the request log lines go (stderr by default). */
+  log?: (line: string) => void;
+}
+
+/** Defaults of {@linkcode HttpServeOptions}. */
+export const HTTP_DEFAULTS = {
+  sessionTtlMs: 15 * 60_000,
+  maxBodyBytes: 1024 * 1024,
+  maxSessions: 256,
+};
+
+interface Session {
+  transport: WebStandardStreamableHTTPServerTransport;
+  seen: number;
+}
+
+/** True for a loopback address (127.0.0.0/8, ::1, localhost). */
+export function isLoopback(host: string): boolean {
+  const h = host.replace(/^\[|\]$/g, "").toLowerCase();
+  return h === "localhost" || h === "::1" || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h);
+}
+
+/** Compares a presented token with the expected one in time that does not depend on where they differ. */
+export function tokenMatches(presented: string, expected: string): boolean {
+  const a = sha256Hex(presented);
+  const b = sha256Hex(expected);
+  let diff = 0;
+  for (let i = 0; i < a.length; i++) diff |= a.charCodeAt(i) ^ b.charCodeAt(i);
+  return diff === 0;
+}
+
+function jsonError(status: number, message: string, extra: HeadersInit = {}): Response {
+  return new Response(
+    JSON.stringify({ jsonrpc: "2.0", error: { code: -32000, message }, id: null }),
+    { status, headers: { "content-type": "application/json", ...extra } },
+  );
+}
+
+/** Reads a body up to `limit` bytes; undefined when it is larger. */
+async function readBody(req: Request, limit: number): Promise<string | undefined> {
+  const declared = Number(req.headers.get("content-length") ?? "0");
+  if (declared > limit) {
+    await req.body?.cancel();
+    return undefined;
+  }
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for await (const chunk of req.body ?? []) {
+    total += chunk.length;
+    if (total > limit) return undefined;
+    chunks.push(chunk);
+  }
+  return new TextDecoder().decode(await new Blob(chunks.map((c) => c.slice())).arrayBuffer());
+}
+
+/** What a JSON-RPC body asks, for the log: `tools/call skill_view`, `initialize`, … */
+function describe(body: unknown): string {
+  const one = Array.isArray(body) ? body[0] : body;
+  if (typeof one !== "object" || one === null) return "-";
+  const m = one as { method?: unknown; params?: { name?: unknown } };
+  if (typeof m.method !== "string") return "response";
+  const tool = m.method === "tools/call" && typeof m.params?.name === "string"
+    ? ` ${m.params.name}`
+    : "";
+  return `${m.method}${tool}`.replace(/[^\x20-\x7e]/g, "?").slice(0, 120);
+}
+
+/** The hosts a tokenless loopback server answers to (Host and Origin checks). */
+function localNames(host: string, port: number): Set<string> {
+  const names = new Set<string>();
+  for (const h of ["127.0.0.1", "localhost", "[::1]", host.includes(":") ? `[${host}]` : host]) {
+    names.add(`${h}:${port}`);
+  }
+  return names;
+}
+
+/** Starts the HTTP server; resolves when it stops (on `signal`). */
+export async function serveHttp(options: HttpServeOptions, signal?: AbortSignal): Promise<void> {
+  const ttl = options.sessionTtlMs ?? HTTP_DEFAULTS.sessionTtlMs;
+  const limit = options.maxBodyBytes ?? HTTP_DEFAULTS.maxBodyBytes;
+  const maxSessions = options.maxSessions ?? HTTP_DEFAULTS.maxSessions;
+  const log = options.log ??
+    ((line: string) => Deno.stderr.writeSync(new TextEncoder().encode(line + "\n")));
+  const sessions = new Map<string, Session>();
+  const local = localNames(options.host, options.port);
+  const sweep = setInterval(() => {
+    const now = Date.now();
+    for (const [id, s] of sessions) {
+      if (now - s.seen > ttl) {
+        sessions.delete(id);
+        void s.transport.close();
+      }
+    }
+  }, Math.max(50, Math.min(ttl / 2, 30_000)));
+
+  const open = async (): Promise<WebStandardStreamableHTTPServerTransport> => {
+    const transport: WebStandardStreamableHTTPServerTransport =
+      new WebStandardStreamableHTTPServerTransport({
+        sessionIdGenerator: () => crypto.randomUUID(),
+        enableJsonResponse: true,
+        maxRequestBodySize: limit,
+        onsessioninitialized: (id: string) =>
+          void sessions.set(id, { transport, seen: Date.now() }),
+        onsessionclosed: (id: string) => void sessions.delete(id),
+      });
+    transport.onclose = () => {
+      if (transport.sessionId) sessions.delete(transport.sessionId);
+    };
+    await createSkillServer(options).connect(transport);
+    return transport;
+  };
+
+  const handle = async (req: Request): Promise<Response> => {
+    if (options.token !== undefined) {
+      const auth = req.headers.get("authorization") ?? "";
+      const m = /^Bearer (.+)$/.exec(auth);
+      if (!m || !tokenMatches(m[1], options.token)) {
+        await req.body?.cancel();
+        return new Response("Unauthorized\n", {
+          status: 401,
+          headers: { "www-authenticate": 'Bearer realm="skillrt"' },
+        });
+      }
+    } else {
+      const origin = req.headers.get("origin");
+      const originHost = origin ? URL.parse(origin)?.host : undefined;
+      if (!local.has(req.headers.get("host") ?? "") || (origin && !local.has(originHost ?? ""))) {
+        await req.body?.cancel();
+        return jsonError(403, "Forbidden: this server answers only to its local address.");
+      }
+    }
+    if (new URL(req.url).pathname !== "/mcp") {
+      await req.body?.cancel();
+      return jsonError(404, "Not found: the MCP endpoint is /mcp.");
+    }
+    const id = req.headers.get("mcp-session-id");
+    const session = id ? sessions.get(id) : undefined;
+    if (id && !session) {
+      await req.body?.cancel();
+      return jsonError(404, "Session not found (it expired or was closed).");
+    }
+    if (session) session.seen = Date.now();
+    if (req.method !== "POST") {
+      if (!session) return jsonError(400, "Bad request: no session.");
+      return await session.transport.handleRequest(req);
+    }
+    const text = await readBody(req, limit);
+    if (text === undefined) return jsonError(413, `Request body over ${limit} bytes.`);
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      return jsonError(400, "Parse error: the body is not JSON.");
+    }
+    (req as Request & { skillrt?: string }).skillrt = describe(body);
+    if (session) return await session.transport.handleRequest(req, { parsedBody: body });
+    const init = Array.isArray(body) ? body.some(isInitializeRequest) : isInitializeRequest(body);
+    if (!init) return jsonError(400, "Bad request: no session; send initialize first.");
+    if (sessions.size >= maxSessions) return jsonError(503, "Too many sessions; try later.");
+    return await (await open()).handleRequest(req, { parsedBody: body });
+  };
+
+  const server = Deno.serve({
+    hostname: options.host,
+    port: options.port,
+    signal,
+    onListen: ({ port }) => log(`skillrt mcp: listening on http://${options.host}:${port}/mcp`),
+  }, async (req) => {
+    const start = performance.now();
+    let status = 500;
+    try {
+      const response = await handle(req);
+      status = response.status;
+      return response;
+    } catch {
+      return jsonError(500, "Internal error.");
+    } finally {
+      const what = (req as Request & { skillrt?: string }).skillrt ?? "-";
+      log(
+        `skillrt mcp: ${req.method} ${what} ${status} ${(performance.now() - start).toFixed(1)}ms`,
+      );
+    }
+  });
+  await server.finished;
+  clearInterval(sweep);
+  for (const s of sessions.values()) await s.transport.close();
+}
