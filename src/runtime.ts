@@ -376,7 +376,12 @@ export class SkillRuntime {
       preprocess: (record) => this.preprocessContext(record, options.args),
       env: (asks) => this.envValues(asks),
       envPassthrough: this.setup.config.env_passthrough,
-      trust: (record) => hubTrustOf(this.setup.local_root, record.skill_dir),
+      // [P-7]: only the local root's skills may name variables of their own; a skill of
+      // an external, project, plugin or agent root (a cloned repository) counts as community.
+      trust: (record) =>
+        record.source === "local"
+          ? hubTrustOf(this.setup.local_root, record.skill_dir)
+          : "community",
       realRoots: catalog.realRoots,
     });
     // Count the use ([U-1]) in the home's one counter file, whatever root the skill is in;

@@ -159,6 +159,13 @@ async function runParsed(
       planned = await planOf(current, setup);
       if ("outcome" in planned) return planned.outcome;
     }
+    // Workers that write start in the local root, which they may read: a delete there is
+    // pinned by the working directory and can return to it (src/manage/pinned.ts).
+    if (
+      WRITING_COMMANDS.includes(current.command) && setup.roots.some((r) => r.source === "local")
+    ) {
+      Deno.chdir(setup.local_root);
+    }
     return await runInWorker({
       request: current,
       setup,

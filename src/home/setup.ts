@@ -6,7 +6,7 @@
  * @module
  */
 import { type Diagnostic, diagnostic } from "../diagnostics.ts";
-import { isPermissionError } from "../errors.ts";
+import { isPermissionError, SkillrtError } from "../errors.ts";
 import { loadConfig, type SkillsConfig } from "./config.ts";
 import { detectHost, expandPath, type HostFacts, readEnv } from "./host.ts";
 import { isDirectory, isInside, joinPath, realPathOrUndefined, resolvePath } from "./paths.ts";
@@ -69,8 +69,17 @@ export function resolveHome(
   env: (name: string) => string | undefined,
   host: HostFacts,
 ): string {
-  const chosen = home ?? env("HERMES_HOME") ??
-    (host.user_home ? joinPath(host.user_home, ".hermes") : ".hermes");
+  const chosen = home ?? env("HERMES_HOME");
+  if (chosen === undefined || chosen === "") {
+    // Never a `.hermes` found relative to the working directory: a cloned repository
+    // would then be the trusted home ([H-1]).
+    if (!host.user_home?.startsWith("/")) {
+      throw new SkillrtError(
+        "Cannot tell where the home is: HOME is not set to an absolute path. Pass --home DIR or set HERMES_HOME.",
+      );
+    }
+    return resolvePath(host.user_home, ".hermes");
+  }
   return resolvePath(host.cwd, expandPath(chosen, env, host.user_home));
 }
 

@@ -208,7 +208,8 @@ async function gitClone(url: string, ref: string | undefined, dir: string): Prom
       stdin: "null",
       stdout: "piped",
       stderr: "piped",
-      env: { GIT_TERMINAL_PROMPT: "0" },
+      // Only ordinary transports: never `ext::` (runs a command) or any other helper.
+      env: { GIT_TERMINAL_PROMPT: "0", GIT_ALLOW_PROTOCOL: "https:http:ssh:git:file" },
     }).output();
   } catch (error) {
     progress(`${what}: failed.`, true);

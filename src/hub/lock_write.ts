@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { EXCLUDED_DIRS } from "../scan/walk.ts";
 import { Sha256, sha256Hex } from "../hash/sha256.ts";
 import { SkillrtError } from "../errors.ts";
 import { ensureDir, joinPath } from "../home/paths.ts";
@@ -92,17 +93,30 @@ export function hashFolder(dir: string): { content_hash: string; files: Record<s
   return { content_hash: `sha256:${total.hex()}`, files };
 }
 
+/** True for `name` or `category/name`: plain folder names, none hidden or reserved. */
+export function plainInstallPath(path: unknown): boolean {
+  if (typeof path !== "string") return false;
+  const parts = path.split("/");
+  return parts.length >= 1 && parts.length <= 2 &&
+    parts.every((p) => /^[A-Za-z0-9_][A-Za-z0-9._-]*$/.test(p) && !EXCLUDED_DIRS.has(p));
+}
+
 /** Reads the lock for writing: missing → empty; unparseable → an error (never reset). */
 export function readLockDocument(localRoot: string): LockDocument {
   const json = readLockJson(localRoot);
   if (json.state === "absent") return { version: 1, installed: {} };
   if (json.state === "ok") {
     const audit = auditHeadOf(json.audit);
-    return {
-      version: 1,
-      installed: json.installed as Record<string, LockRecord>,
-      ...(audit ? { audit } : {}),
-    };
+    const installed = json.installed as Record<string, LockRecord>;
+    for (const [name, record] of Object.entries(installed)) {
+      if (!plainInstallPath(record.install_path)) {
+        throw new SkillrtError(
+          `Hub lock file '${json.file}' records '${name}' at '${record.install_path}', which is not a skill folder of the local root; it was left as it is.`,
+          { file: json.file },
+        );
+      }
+    }
+    return { version: 1, installed, ...(audit ? { audit } : {}) };
   }
   throw new SkillrtError(
     `Hub lock file '${json.file}' does not parse; it was left as it is. Fix or remove it first.`,

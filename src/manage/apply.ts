@@ -9,6 +9,7 @@ import { SkillrtError } from "../errors.ts";
 import { basename, dirname, isInside, joinPath, realPathOrUndefined } from "../home/paths.ts";
 import { bumpPatch, tryUpdateUsage, type UpdateResult, usageWritePaths } from "../usage/usage.ts";
 import { atomicWrite, linkRefusal, uniqueTempFor } from "./atomic.ts";
+import { inFolder } from "./pinned.ts";
 import type { PreparedChange } from "./actions.ts";
 
 /** The document a successful write prints. */
@@ -65,8 +66,14 @@ export function writeTargets(change: PreparedChange, usageRoot: string): string[
   return paths;
 }
 
+const sameEntry = (a: Deno.FileInfo) => (b: Deno.FileInfo) => a.dev === b.dev && a.ino === b.ino;
+
 /** The real path of `name` in `parent`, looked for again while `parent` may be swapping. */
-function locate(parent: string, name: string): string | undefined {
+function locate(
+  parent: string,
+  name: string,
+  is: (info: Deno.FileInfo) => boolean = (info) => info.isDirectory,
+): string | undefined {
   for (let attempt = 0; attempt < 64; attempt++) {
     const candidates = [joinPath(parent, name)];
     try {
@@ -76,7 +83,11 @@ function locate(parent: string, name: string): string | undefined {
     }
     for (const candidate of candidates) {
       try {
-        if (Deno.lstatSync(candidate).isDirectory) return Deno.realPathSync(candidate);
+        const seen = Deno.lstatSync(candidate);
+        if (!is(seen)) continue;
+        // Where it really is, proved: the real path holds the very entry just seen.
+        const real = joinPath(Deno.realPathSync(dirname(candidate)), basename(candidate));
+        if (sameEntry(seen)(Deno.lstatSync(real))) return real;
       } catch {
         // Not there (now).
       }
@@ -100,12 +111,19 @@ function makeDirInside(realBase: string, parent: string, name: string): void {
     Deno.removeSync(made); // ours: a fresh, empty folder with a name nobody could guess
     throw linkRefusal(joinPath(parent, name));
   }
+  const ours = Deno.lstatSync(made);
   try {
     Deno.lstatSync(joinPath(dirname(made), name));
     Deno.removeSync(made); // made meanwhile by someone else: theirs stays
+    return;
   } catch {
     Deno.renameSync(made, joinPath(dirname(made), name));
   }
+  // The rename looks its two paths up apart: prove our folder took its name inside.
+  const landed = locate(dirname(made), name, sameEntry(ours));
+  if (landed !== undefined && isInside(realBase, landed)) return;
+  if (landed !== undefined) Deno.removeSync(landed); // ours, still empty: not left outside
+  throw linkRefusal(joinPath(parent, name));
 }
 
 /** Makes `path` in place; one that landed outside `realBase` (a swapped folder) is removed. */
@@ -180,11 +198,27 @@ function below(base: string, path: string): string {
 
 /** Removes a file or (recursively) a folder whose folder lies inside `within`, never through a link. */
 function removeInside(path: string, within: string, recursive = false): void {
+  const refusal = () => new SkillrtError(`Refusing to delete through a symbolic link: '${path}'.`);
   const parent = Deno.realPathSync(dirname(path));
-  if (!isInside(within, parent) || Deno.lstatSync(path).isSymlink && recursive) {
-    throw new SkillrtError(`Refusing to delete through a symbolic link: '${path}'.`);
+  const target = joinPath(parent, basename(path));
+  const info = Deno.lstatSync(target);
+  if (!isInside(within, parent) || (info.isSymlink && recursive)) throw refusal();
+  // Best: in the folder pinned as the working directory, by its name alone.
+  const pinned = inFolder(parent, within, refusal, () => {
+    if (recursive && Deno.lstatSync(basename(path)).isSymlink) throw refusal();
+    Deno.removeSync(basename(path), { recursive });
+  });
+  if (pinned) return;
+  // Else: moved aside under a name nobody knows, found again and proved inside before it
+  // is deleted, so the delete itself can only ever reach that new name.
+  const aside = basename(uniqueTempFor(target));
+  Deno.renameSync(target, joinPath(parent, aside));
+  const landed = locate(parent, aside, () => true); // the name is ours alone
+  if (landed === undefined || !isInside(within, dirname(landed))) {
+    if (landed !== undefined) Deno.renameSync(landed, joinPath(dirname(landed), basename(path)));
+    throw refusal();
   }
-  Deno.removeSync(joinPath(parent, path.slice(path.lastIndexOf("/") + 1)), { recursive });
+  Deno.removeSync(landed, { recursive });
 }
 
 /** Writes and removes the files of a change, inside its real skill folder only. */

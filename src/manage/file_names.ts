@@ -1,6 +1,7 @@
 /**
  * Names of files written or installed ([X-7]): no control characters (C0 including
- * newline and ESC, DEL, and C1), so no name can break a line of output, a manifest or an
+ * newline and ESC, DEL, and C1) and no bidirectional controls (a right-to-left override
+ * makes `evil\u202Edm.sh` show as `evilhs.md`), so no name can break a line of output, a manifest or an
  * audit line, or send a terminal escape. One predicate for every writing path: `write-file`,
  * `create`, hub installs (archives, folders, git checkouts) and `sync`.
  *
@@ -9,7 +10,7 @@
 import { SkillrtError } from "../errors.ts";
 
 // deno-lint-ignore no-control-regex
-const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
+const CONTROL = /[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
 
 /** True when `name` holds a control character. */
 export function hasControlChar(name: string): boolean {

@@ -24,7 +24,7 @@ import {
   ReadResourceRequestSchema,
   Server,
 } from "../deps/mcp.ts";
-import { SkillrtError } from "../errors.ts";
+import { explainPermissionError, SkillrtError } from "../errors.ts";
 import { SkillManager } from "../manage/manager.ts";
 import type { SkillRuntime } from "../runtime.ts";
 import { budgetedList, type ListBudget, page } from "./list_budget.ts";
@@ -52,7 +52,11 @@ function text(value: unknown, isError = false) {
 /** A failed tool call: a result with `isError`, the error document inside ([MCP-1]). */
 function toolError(error: unknown) {
   if (error instanceof RpcError) throw error;
-  if (error instanceof SkillrtError) return text(error.toJSON(), true);
+  const explained = explainPermissionError(
+    error,
+    "the sandbox plan of 'mcp'; see 'skillrt sandbox mcp'",
+  );
+  if (explained instanceof SkillrtError) return text(explained.toJSON(), true);
   return text({
     success: false,
     error: error instanceof Error ? error.message.split("\n")[0] : String(error),

@@ -13,6 +13,7 @@ import { linkRefusal, realParent } from "../manage/atomic.ts";
 import { hasControlChar } from "../manage/file_names.ts";
 import { NAME_PATTERN, validateName } from "../manage/validation.ts";
 import { hasTraversal } from "../resolve/name_guard.ts";
+import { EXCLUDED_DIRS } from "../scan/walk.ts";
 import type { SkillRecord } from "../scan/record.ts";
 import { entryOf, readUsage, updateUsage, type UsageEntry } from "./usage.ts";
 
@@ -184,13 +185,15 @@ export async function setPinned(
 
 /**
  * Where an archived skill goes back to: its recorded `origin_path` when that is a plain
- * relative path inside the local root ([U-1], [S-9]), else its name at the top.
+ * relative path inside the local root, outside its reserved folders (`.hub`, `.archive`, …) ([U-1], [S-9]), else its name at the top.
  */
 export function restoreOrigin(name: string, origin: string | null | undefined): string {
   if (typeof origin !== "string" || origin === "") return name;
   const parts = origin.split("/");
   const plain = !isAbsoluteAnywhere(origin) && !hasTraversal(origin) &&
-    parts.every((p) => p !== "" && p !== "." && !hasControlChar(p));
+    parts.every((p) =>
+      p !== "" && !p.startsWith(".") && !EXCLUDED_DIRS.has(p) && !hasControlChar(p)
+    );
   if (!plain) {
     throw new SkillrtError(
       `Cannot restore '${name}': its recorded origin '${origin}' is not a path inside the skills folder.`,

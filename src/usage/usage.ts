@@ -78,7 +78,7 @@ export function readUsage(root: string): UsageMap {
   try {
     text = Deno.readTextFileSync(file);
   } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return {};
+    if (error instanceof Deno.errors.NotFound) return Object.create(null);
     throw error;
   }
   let data: unknown;
@@ -95,7 +95,7 @@ export function readUsage(root: string): UsageMap {
       file,
     });
   }
-  const out: UsageMap = {};
+  const out: UsageMap = Object.create(null); // skill names like `constructor` are plain keys
   for (const [name, entry] of Object.entries(data)) {
     if (isMapping(entry)) out[name] = { ...emptyEntry(), ...(entry as Partial<UsageEntry>) };
   }
@@ -145,7 +145,8 @@ export async function tryUpdateUsage(
 
 /** The entry for a name, created when missing. */
 export function entryOf(map: UsageMap, name: string): UsageEntry {
-  return map[name] ??= emptyEntry();
+  if (!Object.hasOwn(map, name)) map[name] = emptyEntry();
+  return map[name];
 }
 
 /** Records a view (and use) of a skill. */
