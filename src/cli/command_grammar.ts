@@ -4,7 +4,42 @@
  *
  * @module
  */
-import type { CommandSpec } from "./grammar.ts";
+import type { ArgumentSpec, CommandSpec, OptionSpec } from "./grammar.ts";
+
+/** The actions of `hub` (its dispatcher and the completions read this list). */
+export const HUB_ACTIONS: readonly string[] = [
+  "install",
+  "search",
+  "list",
+  "uninstall",
+  "verify",
+  "check",
+  "update",
+  "scan",
+  "audit",
+  "publish",
+  "keygen",
+];
+
+/** A skill named as `view` and `invoke` take it. */
+const SKILL_ARGUMENT: ArgumentSpec = {
+  spec: "<name>",
+  description: "skill name, category/name path, or plugin:name",
+  complete: "skill",
+};
+
+/** The options of the commands that load a skill at Level 1 (`view`, `invoke`). */
+const LOAD_OPTIONS: OptionSpec[] = [
+  { flags: "--strict", description: "refuse a skill whose content has warnings" },
+  {
+    flags: "--allow-untrusted",
+    description: "load a community hub skill even when it holds an injection instruction",
+  },
+  {
+    flags: "--args <text>",
+    description: "arguments for $ARGUMENTS, $ARGUMENTS[N] and $N (Claude Code skills)",
+  },
+];
 
 /** Every command, in the order help lists them. */
 export const COMMANDS: readonly CommandSpec[] = [
@@ -31,47 +66,19 @@ export const COMMANDS: readonly CommandSpec[] = [
     name: "view",
     description: "show one skill (Level 1) or one of its files (Level 2)",
     arguments: [
-      {
-        spec: "<name>",
-        description: "skill name, category/name path, or plugin:name",
-        complete: "skill",
-      },
+      SKILL_ARGUMENT,
       { spec: "[path]", description: "a file inside the skill, e.g. references/api.md" },
     ],
-    options: [
-      { flags: "--strict", description: "refuse a skill whose content has warnings" },
-      {
-        flags: "--allow-untrusted",
-        description: "load a community hub skill even when it holds an injection instruction",
-      },
-      {
-        flags: "--args <text>",
-        description: "arguments for $ARGUMENTS, $ARGUMENTS[N] and $N (Claude Code skills)",
-      },
-    ],
+    options: LOAD_OPTIONS,
   },
   {
     name: "invoke",
     description: "the message for a slash-command invocation of a skill",
     arguments: [
-      {
-        spec: "<name>",
-        description: "skill name, category/name path, or plugin:name",
-        complete: "skill",
-      },
+      SKILL_ARGUMENT,
       { spec: "[instruction...]", description: "what the user asked alongside the invocation" },
     ],
-    options: [
-      { flags: "--strict", description: "refuse a skill whose content has warnings" },
-      {
-        flags: "--allow-untrusted",
-        description: "load a community hub skill even when it holds an injection instruction",
-      },
-      {
-        flags: "--args <text>",
-        description: "arguments for $ARGUMENTS, $ARGUMENTS[N] and $N (Claude Code skills)",
-      },
-    ],
+    options: LOAD_OPTIONS,
   },
   {
     name: "prompt",
@@ -318,19 +325,7 @@ export const COMMANDS: readonly CommandSpec[] = [
         spec: "<action>",
         description:
           "install, search, list, uninstall, verify, check, update, scan, audit, publish or keygen",
-        complete: [
-          "install",
-          "search",
-          "list",
-          "uninstall",
-          "verify",
-          "check",
-          "update",
-          "scan",
-          "audit",
-          "publish",
-          "keygen",
-        ],
+        complete: HUB_ACTIONS,
       },
       {
         spec: "[target...]",

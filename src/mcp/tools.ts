@@ -6,6 +6,7 @@
  * @module
  */
 import type { ManageAction } from "../manage/actions.ts";
+import { MANAGE_COMMANDS } from "../sandbox/plan.ts";
 
 /** A JSON-RPC error with its code and a message without any prefix (clients add their own). */
 export class RpcError extends Error {
@@ -53,17 +54,11 @@ export interface ToolSpec {
 
 const str = (description: string): Property => ({ type: "string", description });
 
-/** The `skill_manage` actions, skillrt's names and Hermes's. */
-export const MANAGE_ACTIONS = [
-  "create",
-  "edit",
-  "patch",
-  "delete",
-  "write-file",
-  "remove-file",
-  "write_file",
-  "remove_file",
-] as const;
+/** The `skill_manage` actions: skillrt's names, and Hermes's (`write_file`, `remove_file`). */
+export const MANAGE_ACTIONS: readonly string[] = [
+  ...MANAGE_COMMANDS,
+  ...MANAGE_COMMANDS.filter((c) => c.includes("-")).map((c) => c.replace("-", "_")),
+];
 
 const MANAGE_PROPERTIES: Record<string, Property> = {
   action: { type: "string", enum: [...MANAGE_ACTIONS], description: "What to do" },

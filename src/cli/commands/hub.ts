@@ -14,25 +14,12 @@ import { installSkill } from "../../hub/install.ts";
 import { listInstalled, uninstall, verifyInstalled } from "../../hub/installed.ts";
 import { configuredIndexes, searchIndexes } from "../../hub/well_known.ts";
 import { checkInstalled, updateInstalled } from "../../hub/check.ts";
+import { HUB_ACTIONS } from "../command_grammar.ts";
 import { PUBLISH_ACTIONS, runPublish } from "./hub_publish.ts";
 import type { ExecuteContext } from "../execute.ts";
 import type { SkillRuntime } from "../../runtime.ts";
 import { clip, paint, plural, respond, table } from "../render.ts";
 import type { CommandRequest, Outcome } from "../request.ts";
-
-/** The actions of `hub`. */
-export const HUB_ACTIONS: readonly string[] = [
-  "install",
-  "search",
-  "list",
-  "uninstall",
-  "verify",
-  "check",
-  "update",
-  "scan",
-  "audit",
-  ...PUBLISH_ACTIONS,
-];
 
 /** Runs `hub`. */
 export async function run(
