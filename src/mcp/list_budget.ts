@@ -76,17 +76,17 @@ export function page(list: ListResult, request: PageRequest): PagedList {
  * The answer to `skills_list`: the (paged) list, or — with no category, limit or cursor and
  * a list over the budget — the category map.
  */
-export function budgetedList(
+export async function budgetedList(
   list: ListResult,
-  categories: () => CategoryInfo[],
+  categories: () => Promise<CategoryInfo[]>,
   request: PageRequest,
   budget: ListBudget,
-): PagedList | CategoryMap {
+): Promise<PagedList | CategoryMap> {
   const unpaged = request.category === undefined && request.limit === undefined &&
     request.cursor === undefined;
   if (!unpaged) return page(list, request);
   if (list.count <= budget.skills && JSON.stringify(list).length <= budget.chars) return list;
-  const map = categories();
+  const map = await categories(); // read only when the map is the answer
   const categorized = map.reduce((n, c) => n + c.count, 0);
   return {
     success: true,

@@ -114,8 +114,8 @@ async function callTool(rt: SkillRuntime, options: SkillServerOptions, request: 
       case "skills_list": {
         const category = args.category as string | undefined;
         const list = await rt.list({ category, catalog });
-        const categories = (await rt.categories({ catalog })).categories;
-        return text(budgetedList(list, () => categories, { category, ...paging }, budgetOf(rt)));
+        const categories = async () => (await rt.categories({ catalog })).categories;
+        return text(await budgetedList(list, categories, { category, ...paging }, budgetOf(rt)));
       }
       case "skills_search":
         return text(page(await rt.search(String(args.query), { catalog }), paging));
