@@ -33,7 +33,17 @@ export {
   type ViewOptions,
 } from "./src/runtime.ts";
 export { openSandboxedRuntime, type SandboxedRuntime } from "./src/sandbox/sandboxed_runtime.ts";
-export { NotPermittedError, SkillrtError, UsageError } from "./src/errors.ts";
+export {
+  AmbiguousError,
+  type ErrorCode,
+  errorOfCode,
+  HubBlockedError,
+  NotFoundError,
+  NotPermittedError,
+  SkillrtError,
+  UsageError,
+  ValidationError,
+} from "./src/errors.ts";
 export type { Diagnostic, Severity } from "./src/diagnostics.ts";
 export type { SkillsConfig } from "./src/home/config.ts";
 export type { HostFacts } from "./src/home/host.ts";

@@ -82,7 +82,9 @@ async function connect(): Promise<Client> {
 
 const first = await connect();
 const listed = JSON.parse(
-  ((await first.callTool({ name: "skills_list", arguments: {} })) as Text).content[0].text,
+  // Every skill, paged in one page (over the budget a bare skills_list answers the category map).
+  ((await first.callTool({ name: "skills_list", arguments: { limit: 1_000_000 } })) as Text)
+    .content[0].text,
 ) as { skills: { name: string; category: string | null }[] };
 await first.close();
 const paths = listed.skills.filter((s) => !s.name.includes(":")).map((s) =>

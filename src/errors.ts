@@ -8,12 +8,29 @@
 /** Extra fields carried into the `success:false` JSON of an error. */
 export type ErrorDetails = Record<string, unknown>;
 
+/**
+ * The stable code of every error, one per family ([C-7]): `not_found` (a skill, file or
+ * plugin), `ambiguous` (a name several skills share), `invalid` (content or names that do
+ * not validate), `usage` (the command line), `not_permitted` (the sandbox), `blocked` (the
+ * hub's trust policy) and `failed` (anything else).
+ */
+export type ErrorCode =
+  | "not_found"
+  | "ambiguous"
+  | "invalid"
+  | "usage"
+  | "not_permitted"
+  | "blocked"
+  | "failed";
+
 /** An operation failed (not found, ambiguous, invalid, blocked): exit code 1. */
 export class SkillrtError extends Error {
   /** The process exit code the CLI uses for this error. */
   readonly exitCode: number;
   /** Extra JSON fields, for example `hint`, `matches` or `available_skills`. */
   readonly details: ErrorDetails;
+  /** The error's family ({@linkcode ErrorCode}); each family has its class. */
+  readonly code: ErrorCode = "failed";
 
   /** Creates an error with a one-line message, extra fields and an exit code. */
   constructor(message: string, details: ErrorDetails = {}, exitCode = 1) {
@@ -29,8 +46,42 @@ export class SkillrtError extends Error {
   }
 }
 
+/** A skill, a file in a skill or a plugin that is not there: exit 1. */
+export class NotFoundError extends SkillrtError {
+  /** Always `not_found`. */
+  override readonly code: ErrorCode = "not_found";
+  /** `NotFoundError`. */
+  override name = "NotFoundError";
+}
+
+/** A name several skills of one root share ([R-3]): exit 1. */
+export class AmbiguousError extends SkillrtError {
+  /** Always `ambiguous`. */
+  override readonly code: ErrorCode = "ambiguous";
+  /** `AmbiguousError`. */
+  override name = "AmbiguousError";
+}
+
+/** Content, a name or a path that does not validate ([M-2]): exit 1. */
+export class ValidationError extends SkillrtError {
+  /** Always `invalid`. */
+  override readonly code: ErrorCode = "invalid";
+  /** `ValidationError`. */
+  override name = "ValidationError";
+}
+
+/** An install the hub's trust policy blocked ([HUB-5]): exit 1. */
+export class HubBlockedError extends SkillrtError {
+  /** Always `blocked`. */
+  override readonly code: ErrorCode = "blocked";
+  /** `HubBlockedError`. */
+  override name = "HubBlockedError";
+}
+
 /** The command line was wrong (unknown command or option, missing argument): exit 2. */
 export class UsageError extends SkillrtError {
+  /** Always `usage`. */
+  override readonly code: ErrorCode = "usage";
   /** Creates a usage error; `usage` is the command's usage line, shown after it. */
   constructor(message: string, usage?: string) {
     super(message, usage ? { usage } : {}, 2);
@@ -40,11 +91,39 @@ export class UsageError extends SkillrtError {
 
 /** The sandbox refused an access the command attempted: exit 3 ([X-2]). */
 export class NotPermittedError extends SkillrtError {
+  /** Always `not_permitted`. */
+  override readonly code: ErrorCode = "not_permitted";
   /** Creates the error from what was attempted and the sandbox rule that refused it. */
   constructor(message: string, details: ErrorDetails = {}) {
     super(message, details, 3);
     this.name = "NotPermittedError";
   }
+}
+
+const CLASSES: Record<ErrorCode, typeof SkillrtError> = {
+  not_found: NotFoundError,
+  ambiguous: AmbiguousError,
+  invalid: ValidationError,
+  blocked: HubBlockedError,
+  failed: SkillrtError,
+  usage: SkillrtError,
+  not_permitted: SkillrtError,
+};
+
+/**
+ * The error of a family again, from its code (after crossing the Worker boundary): the same
+ * class, message, details and exit code.
+ */
+export function errorOfCode(
+  code: string | undefined,
+  message: string,
+  details: ErrorDetails,
+  exitCode: number,
+): SkillrtError {
+  if (code === "usage") return new UsageError(message, details.usage as string | undefined);
+  if (code === "not_permitted") return new NotPermittedError(message, details);
+  const Class = CLASSES[code as ErrorCode] ?? SkillrtError;
+  return new Class(message, details, exitCode);
 }
 
 /** True for Deno's permission errors (`NotCapable`, and `PermissionDenied` from a prompt). */

@@ -39,6 +39,7 @@ export function failure(global: Pick<GlobalOptions, "json">, error: SkillrtError
     : "";
   return {
     exitCode: error.exitCode,
+    code: error.code,
     stdout: global.json ? JSON.stringify(error.toJSON(), null, 2) + "\n" : "",
     stderr: `skillrt: ${error.message}${global.json ? "" : didYouMean + usage}\n`,
   };

@@ -43,4 +43,6 @@ export interface Outcome {
   stdout: string;
   /** Text for stderr. */
   stderr: string;
+  /** The error's family when the command failed ([C-7]), for the library across the Worker. */
+  code?: string;
 }

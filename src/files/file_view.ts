@@ -7,7 +7,7 @@
  * @module
  */
 import { sha256Hex } from "../hash/sha256.ts";
-import { SkillrtError } from "../errors.ts";
+import { NotFoundError, SkillrtError } from "../errors.ts";
 import { decodeUtf8 } from "../frontmatter/read_head.ts";
 import { basename, isAbsoluteAnywhere, joinPath } from "../home/paths.ts";
 import { hasTraversal, quoted } from "../resolve/name_guard.ts";
@@ -104,7 +104,7 @@ export function readSkillFile(
   } finally {
     file?.close();
   }
-  throw new SkillrtError(`File '${path}' not found in skill '${record.name}'.`, {
+  throw new NotFoundError(`File '${path}' not found in skill '${record.name}'.`, {
     available_files: listSkillFiles(record.skill_dir, reach),
   });
 }

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { SkillrtError } from "../errors.ts";
+import { HubBlockedError, SkillrtError } from "../errors.ts";
 import { basename, dirname, ensureDir, joinPath } from "../home/paths.ts";
 import type { Setup } from "../home/setup.ts";
 import { splitFrontmatter } from "../frontmatter/fence.ts";
@@ -165,7 +165,7 @@ export async function installSkill(
           findingCount(report.findings.length),
         ),
       );
-      throw new SkillrtError(decision.reason, {
+      throw new HubBlockedError(decision.reason, {
         verdict: report.verdict,
         findings: report.findings,
       });

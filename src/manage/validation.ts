@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { SkillrtError } from "../errors.ts";
+import { ValidationError } from "../errors.ts";
 import { hasTraversal } from "../resolve/name_guard.ts";
 import { isAbsoluteAnywhere } from "../home/paths.ts";
 import { assertCleanFileName } from "./file_names.ts";
@@ -21,10 +21,12 @@ export function validateName(
   name: unknown,
   what: "Skill name" | "Category" = "Skill name",
 ): string {
-  if (typeof name !== "string" || name === "") throw new SkillrtError(`${what} is required.`);
-  if (name.length > 64) throw new SkillrtError(`${what} '${name}' is longer than 64 characters.`);
+  if (typeof name !== "string" || name === "") throw new ValidationError(`${what} is required.`);
+  if (name.length > 64) {
+    throw new ValidationError(`${what} '${name}' is longer than 64 characters.`);
+  }
   if (!NAME_PATTERN.test(name)) {
-    throw new SkillrtError(
+    throw new ValidationError(
       `Invalid ${
         what === "Category" ? "category" : "skill name"
       } '${name}'. Use lowercase letters, digits, dots, hyphens and underscores, starting with a letter or digit (^[a-z0-9][a-z0-9._-]*$).`,
@@ -35,33 +37,33 @@ export function validateName(
 
 /** Throws the first content error of [M-2] (YAML is checked strictly: a repairable error is still refused). */
 export function validateSkillContent(text: string): void {
-  if (text.trim() === "") throw new SkillrtError("Content cannot be empty.");
+  if (text.trim() === "") throw new ValidationError("Content cannot be empty.");
   if (text.length > MAX_SKILL_CHARS) {
-    throw new SkillrtError(
+    throw new ValidationError(
       `SKILL.md is ${text.length} characters; the limit is ${MAX_SKILL_CHARS}.`,
     );
   }
   const findings = checkSkill(text, "SKILL.md", "", "hermes").filter((f) =>
     f.severity === "error" || f.rule === "frontmatter.yaml"
   ).filter((f) => !f.rule.startsWith("hermes."));
-  if (findings.length) throw new SkillrtError(findings[0].message);
+  if (findings.length) throw new ValidationError(findings[0].message);
 }
 
 /** Throws unless `path` is a relative path under one of the support folders. */
 export function validateSupportPath(path: unknown): string {
   if (typeof path !== "string" || path.trim() === "") {
-    throw new SkillrtError("File path is required.");
+    throw new ValidationError("File path is required.");
   }
   assertCleanFileName(path);
-  if (hasTraversal(path)) throw new SkillrtError("Path traversal ('..') is not allowed.");
+  if (hasTraversal(path)) throw new ValidationError("Path traversal ('..') is not allowed.");
   if (isAbsoluteAnywhere(path)) {
-    throw new SkillrtError(`Absolute paths are not allowed: '${path}'.`);
+    throw new ValidationError(`Absolute paths are not allowed: '${path}'.`);
   }
   const parts = path.split("/");
   if (
     parts.length < 2 || !SUPPORT_DIRS.includes(parts[0]) || parts.some((p) => p === "" || p === ".")
   ) {
-    throw new SkillrtError(
+    throw new ValidationError(
       `File must be under one of: ${[...SUPPORT_DIRS].sort().join(", ")}. Got: '${path}'`,
     );
   }
@@ -71,7 +73,7 @@ export function validateSupportPath(path: unknown): string {
 /** Throws when a support file's content is larger than {@linkcode MAX_SUPPORT_BYTES}. */
 export function validateSupportContent(bytes: Uint8Array): void {
   if (bytes.length > MAX_SUPPORT_BYTES) {
-    throw new SkillrtError(
+    throw new ValidationError(
       `File is ${bytes.length} bytes; the limit is ${MAX_SUPPORT_BYTES} bytes.`,
     );
   }

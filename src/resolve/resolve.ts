@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { SkillrtError } from "../errors.ts";
+import { AmbiguousError, NotFoundError, SkillrtError } from "../errors.ts";
 import { readHeadOf } from "../frontmatter/read_head.ts";
 import { basename, dirname, joinPath, realPathOrUndefined } from "../home/paths.ts";
 import type { PluginRoot, Root } from "../home/setup.ts";
@@ -156,7 +156,7 @@ function dedupe(records: SkillRecord[]): Candidate[] {
 
 function decide(name: string, candidates: Candidate[]): Resolved {
   if (candidates.length === 1) return candidates[0];
-  throw new SkillrtError(
+  throw new AmbiguousError(
     `Ambiguous skill name '${name}': ${candidates.length} skills match. Refusing to guess — load one explicitly by its categorized path.`,
     { matches: candidates.map((c) => c.record.path), hint: AMBIGUOUS_HINT },
   );
@@ -184,7 +184,7 @@ export function resolveSkill(name: string, catalog: Catalog): Resolved {
       const candidates = plugin && skill ? candidatesIn(plugin, skill, catalog) : [];
       if (candidates.length === 0) {
         const names = plugin ? catalog.root(plugin).records.map((r) => r.name) : [];
-        throw new SkillrtError(`Skill '${skill}' not found in plugin '${ns}'.`, {
+        throw new NotFoundError(`Skill '${skill}' not found in plugin '${ns}'.`, {
           available_skills: closestNames(name, names),
           suggestions: suggestedNames(skill, names.map((n) => n.slice(ns.length + 1))).map((n) =>
             `${ns}:${n}`
@@ -205,7 +205,7 @@ function resolveInRoots(shown: string, name: string, catalog: Catalog): Resolved
     if (candidates.length) return decide(shown, candidates);
   }
   const names = [...catalog.index().entries.keys()];
-  throw new SkillrtError(`Skill '${shown}' not found.`, {
+  throw new NotFoundError(`Skill '${shown}' not found.`, {
     available_skills: closestNames(shown, names),
     suggestions: suggestedNames(shown, names),
     hint: NOT_FOUND_HINT,

@@ -5,7 +5,7 @@
  * @module
  */
 import type { CommandRequest } from "../cli/request.ts";
-import { SkillrtError } from "../errors.ts";
+import { errorOfCode, SkillrtError } from "../errors.ts";
 import type { FileResult } from "../files/file_view.ts";
 import type { ListResult } from "../level0/list.ts";
 import type { PromptResult } from "../level0/prompt.ts";
@@ -76,7 +76,7 @@ export function openSandboxedRuntime(options: RuntimeOptions = {}): SandboxedRun
     }
     if (doc.success === false) {
       const { error, success: _s, ...details } = doc;
-      throw new SkillrtError(String(error), details, outcome.exitCode);
+      throw errorOfCode(outcome.code, String(error), details, outcome.exitCode);
     }
     return doc as T;
   };
