@@ -68,7 +68,8 @@ export { type ParsedFrontmatter, parseFrontmatter } from "./src/frontmatter/pars
 export { type Fence, splitFrontmatter } from "./src/frontmatter/fence.ts";
 export type { Frontmatter } from "./src/frontmatter/parse.ts";
 export type { SkillFiles } from "./src/view/skill_files.ts";
-export { Catalog, type ScannedRoot } from "./src/scan/catalog.ts";
+export { Catalog } from "./src/scan/catalog.ts";
+export type { ScannedRoot } from "./src/scan/scanned.ts";
 export type { Resolved } from "./src/resolve/resolve.ts";
 export type { Availability, VisibilityFacts } from "./src/level0/visibility.ts";
 export type { ErrorDetails } from "./src/errors.ts";

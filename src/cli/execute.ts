@@ -6,34 +6,11 @@
  * @module
  */
 import { SkillrtError } from "../errors.ts";
-import type { Setup } from "../home/setup.ts";
-import type { PermissionPlan } from "../sandbox/plan.ts";
 import { SkillRuntime } from "../runtime.ts";
 import { outcomeOfError } from "./render.ts";
 import { terminalOutcome } from "./terminal_text.ts";
 import type { CommandRequest, Outcome } from "./request.ts";
-import type { Channel } from "../mcp/channel_transport.ts";
-import type { HelperSource } from "../scan/parallel.ts";
-import type { EnvAsk } from "../preprocess/env_access.ts";
-import type { ProcessGroups } from "../preprocess/process_group.ts";
-
-/** What a command runs with besides its request. */
-export interface ExecuteContext {
-  /** The setup the warden computed. */
-  setup: Setup;
-  /** The plan the Worker was created with. */
-  plan: PermissionPlan;
-  /** Values of environment variables, answered by the warden ([P-6], [P-7]); none when absent. */
-  envValues?: (asks: EnvAsk[]) => Promise<Record<string, string>>;
-  /** Has the warden kill inline-shell process groups ([P-4]). */
-  processGroups?: ProcessGroups;
-  /** Asks the user a yes/no question at the warden's terminal (undefined: no terminal). */
-  confirm?: (question: string) => Promise<boolean | undefined>;
-  /** The MCP channel to the warden's stdio relay (the `mcp` command). */
-  channel?: Channel;
-  /** Asks the warden for a scan helper Worker next to this one (SPEC §19). */
-  scanHelper?: HelperSource;
-}
+import type { ExecuteContext } from "./context.ts";
 
 /** One command's implementation. */
 export interface CommandModule {

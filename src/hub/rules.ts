@@ -4,6 +4,7 @@
  *
  * @module
  */
+import type { RuleSeverity } from "./scan/severity.ts";
 import { ENV_SECRET, judgeSecretRequest } from "./scan/secrets.ts";
 
 /** The categories of [HUB-4]. */
@@ -23,7 +24,7 @@ export type RuleCategory =
   | "structural";
 
 /** How bad a finding is. */
-export type RuleSeverity = "critical" | "high" | "medium" | "low";
+export type { RuleSeverity } from "./scan/severity.ts";
 
 /** A further judgement of a match on its line: a severity and a reason, or null (no finding). */
 export type Judge = (line: string) => { severity: RuleSeverity; reason: string } | null;

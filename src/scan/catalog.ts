@@ -10,19 +10,10 @@ import type { PluginRoot, Root, Setup } from "../home/setup.ts";
 import { realRootsOf } from "./containment.ts";
 import { indexRecords, scanRoot, type SkillIndex } from "./index.ts";
 import type { SkillRecord } from "./record.ts";
+import type { ScannedRoot } from "./scanned.ts";
 import type { FoundFlat, WalkLimits } from "./walk.ts";
 import { type HelperSource, scanWithHelper } from "./parallel.ts";
 import type { WatchedCache } from "./watch_cache.ts";
-
-/** One scanned root. */
-export interface ScannedRoot {
-  /** Its skills, in walk order. */
-  records: SkillRecord[];
-  /** Its legacy flat skills. */
-  flat: FoundFlat[];
-  /** Walk diagnostics. */
-  diagnostics: Diagnostic[];
-}
 
 /** Scans roots on demand and remembers them for the rest of the command. */
 export class Catalog {

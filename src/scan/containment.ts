@@ -11,7 +11,6 @@
 import { type Diagnostic, diagnostic } from "../diagnostics.ts";
 import { openInside, PathEscapeError } from "../files/open_inside.ts";
 import { isInside, joinPath, realPathOrUndefined } from "../home/paths.ts";
-import type { Setup } from "../home/setup.ts";
 import type { SkillSource } from "./record.ts";
 
 /**
@@ -20,8 +19,18 @@ import type { SkillSource } from "./record.ts";
  */
 export type Reach = readonly string[] | null;
 
+/** The roots of a setup, as far as containment needs them (a `Setup` is one). */
+export interface RootsOf {
+  /** The local root. */
+  local_root: string;
+  /** The roots in precedence order. */
+  roots: readonly { path: string }[];
+  /** The plugin roots. */
+  plugins: readonly { path: string }[];
+}
+
 /** The real paths of every root of the setup: the roots, the plugin roots and the local root. */
-export function realRootsOf(setup: Setup): string[] {
+export function realRootsOf(setup: RootsOf): string[] {
   const local = realPathOrUndefined(setup.local_root) ?? setup.local_root;
   return [
     ...new Set([...setup.roots.map((r) => r.path), ...setup.plugins.map((p) => p.path), local]),

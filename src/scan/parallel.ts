@@ -11,7 +11,7 @@
  * @module
  */
 import type { PluginRoot, Root } from "../home/setup.ts";
-import type { ScannedRoot } from "./catalog.ts";
+import type { ScannedRoot } from "./scanned.ts";
 import { reachOf } from "./containment.ts";
 import { readRecord, rootSource } from "./index.ts";
 import type { SkillRecord } from "./record.ts";

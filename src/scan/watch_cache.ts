@@ -10,7 +10,7 @@
  *
  * @module
  */
-import type { ScannedRoot } from "./catalog.ts";
+import type { ScannedRoot } from "./scanned.ts";
 import { EXCLUDED_DIRS } from "./walk.ts";
 
 interface Entry {

@@ -5,7 +5,7 @@
  */
 import { doctorReport } from "../../doctor/doctor.ts";
 import type { SkillRuntime } from "../../runtime.ts";
-import type { ExecuteContext } from "../execute.ts";
+import type { ExecuteContext } from "../context.ts";
 import { paint, plural, respond } from "../render.ts";
 import type { CommandRequest, Outcome } from "../request.ts";
 

@@ -16,7 +16,7 @@ import { configuredIndexes, searchIndexes } from "../../hub/well_known.ts";
 import { checkInstalled, updateInstalled } from "../../hub/check.ts";
 import { HUB_ACTIONS } from "../command_grammar.ts";
 import { PUBLISH_ACTIONS, runPublish } from "./hub_publish.ts";
-import type { ExecuteContext } from "../execute.ts";
+import type { ExecuteContext } from "../context.ts";
 import type { SkillRuntime } from "../../runtime.ts";
 import { clip, paint, plural, respond, table } from "../render.ts";
 import type { CommandRequest, Outcome } from "../request.ts";

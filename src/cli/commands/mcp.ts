@@ -10,7 +10,7 @@ import { ChannelTransport } from "../../mcp/channel_transport.ts";
 import { createSkillServer } from "../../mcp/server.ts";
 import { serveHttp } from "../../mcp/http.ts";
 import { SkillRuntime } from "../../runtime.ts";
-import type { ExecuteContext } from "../execute.ts";
+import type { ExecuteContext } from "../context.ts";
 import type { CommandRequest, Outcome } from "../request.ts";
 
 /** Runs the MCP server until the client goes away. */

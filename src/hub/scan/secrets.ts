@@ -7,7 +7,7 @@
  *
  * @module
  */
-import type { RuleSeverity } from "../rules.ts";
+import type { RuleSeverity } from "./severity.ts";
 
 const PART = String
   .raw`(?:KEY|KEYS|TOKEN|TOKENS|SECRET|SECRETS|PASS|PASSWD|PASSWORD|PWD|CRED|CREDS|CREDENTIALS|AUTH|APIKEY|PAT|SESSION|COOKIE)`;

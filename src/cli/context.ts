@@ -1,0 +1,31 @@
+/**
+ * What a command runs with besides its request: the setup and plan the warden computed and
+ * the warden's services (environment answers, process groups, confirmation, the MCP
+ * channel, a scan helper). Types only; below `execute.ts` and every command.
+ *
+ * @module
+ */
+import type { Setup } from "../home/setup.ts";
+import type { Channel } from "../mcp/channel_transport.ts";
+import type { EnvAsk } from "../preprocess/env_access.ts";
+import type { ProcessGroups } from "../preprocess/process_group.ts";
+import type { PermissionPlan } from "../sandbox/plan.ts";
+import type { HelperSource } from "../scan/parallel.ts";
+
+/** What a command runs with besides its request. */
+export interface ExecuteContext {
+  /** The setup the warden computed. */
+  setup: Setup;
+  /** The plan the Worker was created with. */
+  plan: PermissionPlan;
+  /** Values of environment variables, answered by the warden ([P-6], [P-7]); none when absent. */
+  envValues?: (asks: EnvAsk[]) => Promise<Record<string, string>>;
+  /** Has the warden kill inline-shell process groups ([P-4]). */
+  processGroups?: ProcessGroups;
+  /** Asks the user a yes/no question at the warden's terminal (undefined: no terminal). */
+  confirm?: (question: string) => Promise<boolean | undefined>;
+  /** The MCP channel to the warden's stdio relay (the `mcp` command). */
+  channel?: Channel;
+  /** Asks the warden for a scan helper Worker next to this one (SPEC §19). */
+  scanHelper?: HelperSource;
+}

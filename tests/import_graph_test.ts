@@ -1,0 +1,80 @@
+/**
+ * The module graph holds by test, not by care (issue 16): the warden, the sandbox Worker and
+ * the scan helper load no `node:` module and no npm package but the allowed ones at start
+ * (each costs start-up time in every isolate, SPEC §19), and no module of ours imports
+ * itself back, even through types only.
+ */
+import { deepEqual } from "node:assert/strict";
+import { REPO } from "./helpers.ts";
+
+interface Dependency {
+  code?: { specifier: string };
+  type?: { specifier: string };
+  isDynamic?: boolean;
+}
+interface Info {
+  roots: string[];
+  modules: { specifier: string; dependencies?: Dependency[] }[];
+}
+
+/** Third-party modules allowed in the static graph of an entry (js-yaml reads config and frontmatter). */
+const ALLOWED = ["npm:js-yaml@^5"];
+
+function info(entry: string): Info {
+  const out = new Deno.Command(Deno.execPath(), {
+    args: ["info", "--json", `${REPO}/${entry}`],
+    cwd: REPO,
+  }).outputSync();
+  return JSON.parse(new TextDecoder().decode(out.stdout));
+}
+
+function edges(graph: Info, withTypes: boolean): Map<string, string[]> {
+  const map = new Map<string, string[]>();
+  for (const m of graph.modules) {
+    const to: string[] = [];
+    for (const d of m.dependencies ?? []) {
+      if (d.isDynamic) continue;
+      for (const r of withTypes ? [d.code, d.type] : [d.code]) if (r) to.push(r.specifier);
+    }
+    map.set(m.specifier, to);
+  }
+  return map;
+}
+
+Deno.test("[PERF][X-1] start-up fence: no node: module and no npm package but js-yaml in the warden, the Worker or the scan helper", () => {
+  for (const entry of ["main.ts", "src/sandbox/worker.ts", "src/scan/scan_helper.ts"]) {
+    const graph = info(entry);
+    const next = edges(graph, false);
+    const seen = new Set<string>();
+    const stack = [...graph.roots];
+    while (stack.length) {
+      const s = stack.pop()!;
+      if (seen.has(s)) continue;
+      seen.add(s);
+      stack.push(...(next.get(s) ?? []));
+    }
+    const foreign = [...seen].filter((s) => !s.startsWith("file:") && !ALLOWED.includes(s));
+    deepEqual(foreign, [], `${entry} loads ${foreign.join(", ")} at start`);
+  }
+});
+
+Deno.test("[C-7] no import cycle among our modules, type-only imports included", () => {
+  for (const entry of ["main.ts", "mod.ts", "src/sandbox/worker.ts"]) {
+    const next = edges(info(entry), true);
+    const state = new Map<string, 1 | 2>();
+    const cycles: string[] = [];
+    const visit = (u: string, path: string[]) => {
+      state.set(u, 1);
+      for (const v of (next.get(u) ?? []).filter((s) => s.startsWith("file:"))) {
+        if (state.get(v) === 1) {
+          cycles.push(
+            [...path.slice(path.indexOf(v)), u, v].map((s) => s.slice(REPO.length + 8)).join(" > "),
+          );
+        } else if (!state.has(v)) visit(v, [...path, u]);
+      }
+      state.set(u, 2);
+    };
+    for (const s of next.keys()) if (s.startsWith("file:") && !state.has(s)) visit(s, []);
+    deepEqual(cycles, [], `${entry}: ${cycles.join("; ")}`);
+  }
+});
