@@ -242,3 +242,39 @@ Deno.test("[H-1][X-6] an explicit --home that does not exist: writing commands r
     removeTrees(parent);
   }
 });
+
+Deno.test("[X-3][X-6] sandbox shows the exact grant of commands with options of their own (sync --from, curator run --dry-run, -- hub install … --name)", async () => {
+  const home = makeTree({ "skills/.keep": "" });
+  const from = makeTree({ "a/SKILL.md": skill("a", "A."), "b/c/SKILL.md": skill("c", "C.") });
+  try {
+    const sync = await cliJson(["--home", home, "sandbox", "sync", "--from", from]);
+    equal(sync.code, 0, sync.stderr);
+    deepEqual((sync.json.plan as { write: string[] }).write, [
+      `${home}/skills/.bundled_manifest`,
+      `${home}/skills/.bundled_manifest.lock`,
+      `${home}/skills/.bundled_manifest.lock.break`,
+      `${home}/skills/.bundled_manifest.tmp`,
+      `${home}/skills/a`,
+      `${home}/skills/b`,
+    ]);
+    const dry = await cliJson(["--home", home, "sandbox", "curator", "run", "--dry-run"]);
+    deepEqual((dry.json.plan as { write: string[] }).write, []);
+    const named = await cliJson([
+      "--home",
+      home,
+      "sandbox",
+      "--",
+      "hub",
+      "install",
+      `${from}/a`,
+      "--name",
+      "baz",
+    ]);
+    deepEqual((named.json.plan as { write: string[] }).write, [
+      `${home}/skills/.hub`,
+      `${home}/skills/baz`,
+    ]);
+  } finally {
+    removeTrees(home, from);
+  }
+});

@@ -147,6 +147,12 @@ export const COMMANDS: readonly CommandSpec[] = [
       },
       { flags: "--base-url <url>", description: "for hub publish: the site's public URL" },
       { flags: "--allow-writes", description: "for mcp: with skill_manage" },
+      {
+        flags: "--from <dir>",
+        description: "for sync: the folder of bundled skills",
+        complete: "dir",
+      },
+      { flags: "--dry-run", description: "for curator run: report only" },
       { flags: "--http", description: "for mcp: over Streamable HTTP" },
       { flags: "--host <host>", description: "for mcp --http: the listen address" },
       { flags: "--port <port>", description: "for mcp --http: the listen port" },

@@ -257,11 +257,24 @@ async function sandbox(request: CommandRequest, setup: Setup): Promise<Outcome> 
       2,
     );
   }
-  const args = request.args.slice(1);
+  let args = request.args.slice(1);
   const options: CommandRequest["options"] = {};
-  for (const key of ["category", "name", "index", "out", "sign", "baseUrl"]) {
+  for (const key of ["category", "name", "index", "out", "sign", "baseUrl", "from"]) {
     const value = request.options[key];
     if (typeof value === "string") options[key] = value;
+  }
+  if (request.options.dryRun === true) options.dryRun = true;
+  if (args.some((a) => a.startsWith("-"))) {
+    // `sandbox -- COMMAND …options`: the command's own line, read by its own grammar ([X-3]).
+    const { parseArgs } = await import("./program.ts");
+    const inner = parseArgs([target, ...args], "", readEnv, false);
+    if (inner.kind === "command") {
+      args = inner.request.args;
+      Object.assign(options, inner.request.options);
+      if (inner.request.global.json) {
+        request = { ...request, global: { ...request.global, json: true } };
+      }
+    }
   }
   if (CONTENT_COMMANDS.includes(target)) {
     options.content = placeholderContent(target, args[0] ?? "x");
