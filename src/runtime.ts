@@ -132,7 +132,8 @@ export class SkillRuntime {
     this.setup = options.setup ?? resolveSetup(options);
   }
 
-  #cache?: WatchedCache | null;
+  #cache?: WatchedCache | null | "opening";
+  #listeners = new Set<() => void>();
   #current?: { catalog: Catalog; version: number };
 
   #scans = 0;
@@ -153,16 +154,19 @@ export class SkillRuntime {
    * `scanHelper` was given). Pass it to `list`, `search`, `prompt`.
    */
   async snapshot(): Promise<Catalog> {
-    if (!this.options.watch) {
+    if (this.options.watch && this.#cache === "opening") this.#open(); // the second call: now
+    if (!this.options.watch || this.#cache === undefined) {
+      // Not watching (yet): a fresh catalog. The first call of a watching runtime answers
+      // from one too and sets the watcher up right after, off its path ([PERF-5]).
+      if (this.options.watch) {
+        this.#cache = "opening";
+        setTimeout(() => this.#cache === "opening" && this.#open(), 0);
+      }
       const catalog = this.catalog();
       if (this.options.scanHelper) await catalog.prefetch(this.options.scanHelper);
       return catalog;
     }
-    if (this.#cache === undefined) {
-      const roots = [...this.setup.roots, ...this.setup.plugins].map((r) => r.path);
-      this.#cache = WatchedCache.open(roots, this.options.watchSentinel) ?? null;
-    }
-    if (this.#cache === null) return this.catalog();
+    if (!(this.#cache instanceof WatchedCache)) return this.catalog();
     await this.#cache.settle();
     // Nothing changed since the last call: the same catalog, its index already built.
     const version = this.#cache.version;
@@ -170,6 +174,14 @@ export class SkillRuntime {
     const catalog = new Catalog(this.setup, this.#cache, () => this.#scans++);
     this.#current = { catalog, version };
     return catalog;
+  }
+
+  /** Sets the watcher up (watching many folders takes a while: never before the first answer). */
+  #open(): void {
+    const roots = [...this.setup.roots, ...this.setup.plugins].map((r) => r.path);
+    const cache = WatchedCache.open(roots, this.options.watchSentinel) ?? null;
+    cache?.onChange(() => this.#listeners.forEach((listener) => listener()));
+    this.#cache = cache;
   }
 
   /**
@@ -188,18 +200,18 @@ export class SkillRuntime {
    */
   onChange(listener: () => void): () => void {
     if (!this.options.watch) return () => {};
-    if (this.#cache === undefined) {
-      const roots = [...this.setup.roots, ...this.setup.plugins].map((r) => r.path);
-      this.#cache = WatchedCache.open(roots, this.options.watchSentinel) ?? null;
-    }
-    return this.#cache?.onChange(listener) ?? (() => {});
+    // Changes are told only while watching: start now (a server wants every change).
+    if (this.#cache === undefined || this.#cache === "opening") this.#open();
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
   }
 
   /** Stops the file watchers of `watch: true`. */
   close(): void {
-    this.#cache?.close();
+    if (this.#cache instanceof WatchedCache) this.#cache.close();
     this.#cache = undefined;
     this.#current = undefined;
+    this.#listeners.clear();
   }
 
   /** The facts that decide who is visible at Level 0. */

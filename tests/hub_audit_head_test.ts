@@ -152,3 +152,26 @@ Deno.test("[HUB-3] through the CLI: install and uninstall keep the lock's record
     Deno.removeSync(src, { recursive: true });
   }
 });
+
+Deno.test("[HUB-3] a later append never washes a tampering out: the recorded head stays, verify still fails", async () => {
+  for (const tamper of ["truncate", "rechain", "remove"] as const) {
+    const { home, lines } = await homeWithLog();
+    try {
+      const root = `${home}/skills`;
+      const file = auditFile(root);
+      if (tamper === "truncate") Deno.writeTextFileSync(file, lines.slice(0, 2).join("\n") + "\n");
+      if (tamper === "rechain") {
+        const texts = lines.map((l) => l.slice(0, l.lastIndexOf(" chain=")));
+        texts[0] = texts[0].replace(" INSTALL a ", " INSTALL z "); // rewritten, chain recomputed
+        Deno.writeTextFileSync(file, rechain(texts));
+      }
+      if (tamper === "remove") Deno.removeSync(file);
+      await appendAudit(root, auditText(AT, "INSTALL", "c", "/src/c", "local", "safe"));
+      const [code, intact] = await verify(home);
+      equal(code, 1, `${tamper}: a later append made the log look intact`);
+      equal(intact === true, false, tamper);
+    } finally {
+      Deno.removeSync(home, { recursive: true });
+    }
+  }
+});

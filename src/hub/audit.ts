@@ -131,20 +131,27 @@ export async function appendAudit(localRoot: string, text: string): Promise<stri
   const file = auditFile(localRoot);
   ensureDir(joinPath(localRoot, ".hub"));
   return await withLock(lockFile(localRoot), () => {
-    readLockDocument(localRoot); // A lock.json that does not parse stops here, before the log.
-    let lines: string[] = [];
+    const lock = readLockDocument(localRoot); // A lock.json that does not parse stops here.
+    let log = "";
     try {
-      lines = Deno.readTextFileSync(file).split("\n").filter((l) => l !== "");
+      log = Deno.readTextFileSync(file);
     } catch {
       // No log yet: the chain starts here.
     }
+    // A log that no longer agrees with its recorded head (cut, extended, re-chained,
+    // removed) keeps that head: a new line never records a new head over the tampering,
+    // so `hub audit --verify` goes on reporting it.
+    const tampered = lock.audit !== undefined && !verifyAudit(log, lock.audit).intact;
+    const lines = log.split("\n").filter((l) => l !== "");
     const last = lines.length ? LINE.exec(lines[lines.length - 1]) : null;
     const chain = chainOf(last ? last[2] : GENESIS, text);
     const line = `${text} chain=${chain}\n`;
     Deno.writeTextFileSync(file, line, { append: true });
-    changeLockHeld(localRoot, (lock) => {
-      lock.audit = { chain, lines: lines.length + 1 };
-    });
+    if (!tampered) {
+      changeLockHeld(localRoot, (held) => {
+        held.audit = { chain, lines: lines.length + 1 };
+      });
+    }
     return line;
   });
 }

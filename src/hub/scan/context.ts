@@ -103,6 +103,28 @@ function isMatcherArgument(
   return false;
 }
 
+/** A line that runs what it holds: a pattern on it is never only a pattern. */
+const EXEC_SINK =
+  /\b(?:eval|exec(?:Sync|File|FileSync|vp?e?)?|system|popen|spawn(?:Sync)?|subprocess\.\w+|child_process|Invoke-Expression|iex)\b\s*[(\s"'`$]|\b(?:sh|bash|zsh|dash)\s+-c\b|\|\s*(?:sudo\s+)?(?:sh|bash|zsh|dash)\b/;
+
+/**
+ * True where no label can lower a finding ([HUB-4]: an attacker gains nothing by adding
+ * one): the prose of `SKILL.md` (what the agent is told — an inline command there is an
+ * instruction, whatever word surrounds it), and any line that also runs something.
+ */
+function toldOrRun(
+  kind: FileKind,
+  info: LineInfo,
+  line: string,
+  chain: readonly QuoteRegion[],
+): boolean {
+  const prose = kind === "skill" && !info.fenced && !info.indented && !info.table && !info.owner;
+  if (prose && chain[0].quote === "`") return true;
+  // What the line runs, outside its quoted strings (a pattern that names `| bash` runs nothing).
+  const code = line.replace(/"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|`[^`]*`/g, '""');
+  return EXEC_SINK.test(code);
+}
+
 /** True when the table cell holding `[start, end)` holds little besides it (a list of phrases). */
 function phraseCell(line: string, start: number, end: number): boolean {
   const open = line.lastIndexOf("|", start);
@@ -151,7 +173,7 @@ export function contextOf(
   end: number,
 ): ContextResult {
   const chain = regionsHolding(quoteRegions(line), start, end);
-  if (chain.length && isMatcherArgument(line, chain, info)) {
+  if (chain.length && !toldOrRun(kind, info, line, chain) && isMatcherArgument(line, chain, info)) {
     return {
       context: "detect",
       cap: "low",

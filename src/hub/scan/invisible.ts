@@ -21,9 +21,28 @@ function partOfEmoji(text: string, ch: string, i: number): boolean {
     return PICTOGRAPH.test(before) && PICTOGRAPH.test(after);
   }
   if (ch.length !== 2) return false;
-  let j = i;
-  while (j >= 2 && text.charCodeAt(j - 2) === 0xdb40) j -= 2;
-  return text.codePointAt(j - 2) === 0x1f3f4;
+  return flagTagRun(text, i);
+}
+
+/**
+ * True when the tag character at `i` belongs to a subdivision flag as Unicode writes them:
+ * 🏴, then 2 to 6 tag letters or digits, then the cancel tag (🏴󠁧󠁢󠁳󠁣󠁴󠁿 is `gbsct`). A longer run, or
+ * one carrying anything else, is text hidden in tags — never let go.
+ */
+function flagTagRun(text: string, i: number): boolean {
+  let start = i;
+  while (start >= 2 && text.charCodeAt(start - 2) === 0xdb40) start -= 2;
+  if (text.codePointAt(start - 2) !== 0x1f3f4) return false;
+  let end = start;
+  const letters: number[] = [];
+  while (text.charCodeAt(end) === 0xdb40) {
+    const cp = text.codePointAt(end)!;
+    if (cp === 0xe007f) return letters.length >= 2 && letters.length <= 6;
+    letters.push(cp);
+    if (!((cp >= 0xe0061 && cp <= 0xe007a) || (cp >= 0xe0030 && cp <= 0xe0039))) return false;
+    end += 2;
+  }
+  return false;
 }
 
 /** The first invisible character of a line that is not part of an emoji, as `U+XXXX`, or null. */
