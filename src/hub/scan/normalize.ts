@@ -99,6 +99,9 @@ const SEPARATORS = /[\x0b\x0c\x1c-\x1f]/g;
 const CODE_TAGS = /<\/?(?:code|kbd|q|samp|tt)>/gi;
 const MARKUP = /<\/?[a-zA-Z][\w-]{0,20}(?:\s[^<>\n]{0,80})?\/?>|\*\*|__|~~/g;
 const NON_ASCII = /[\u0080-\uffff]/;
+const LINK = /\[([^\]\n]{1,80})\]\([^)\s]{0,200}\)/g;
+const EMPHASIS =
+  /(?<![\w*])\*(?=[A-Za-z])|(?<=[A-Za-z])\*(?![\w*])|(?<!\w)_(?=[A-Za-z])|(?<=[A-Za-z])_(?!\w)/g;
 /** Every character that takes no room: zero-width, bidi, fillers, variation selectors, tags. */
 export const IGNORABLE =
   /[\u00AD\u034F\u061C\u115F\u1160\u17B4\u17B5\u180B-\u180F\u200B-\u200F\u202A-\u202E\u2060-\u206F\u3164\uFE00-\uFE0F\uFEFF\uFFA0]|\uDB40[\uDC00-\uDDEF]/g;
@@ -151,6 +154,10 @@ export function normalizeText(text: string): string {
   out = out.replace(CONTROLS, "").replace(SEPARATORS, " ");
   if (out.includes("<") || out.includes("**") || out.includes("__") || out.includes("~~")) {
     out = out.replace(CODE_TAGS, "`").replace(MARKUP, "");
+  }
+  if (out.includes("*") || out.includes("_") || out.includes("](")) {
+    // Markdown emphasis and links split a phrase without changing what it says.
+    out = out.replace(LINK, "$1").replace(EMPHASIS, "");
   }
   if (!ascii || NON_ASCII.test(out)) {
     out = out.split("\n").map((l) => NON_ASCII.test(l) ? unicodeLine(l) : l).join("\n");

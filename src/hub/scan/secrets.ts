@@ -94,7 +94,10 @@ function urlTokens(line: string): UrlToken[] {
       const next = /[\s,;)]/.exec(rest.slice(concat[0].length));
       end = end + 1 + concat[0].length + (next ? next.index : rest.length);
     }
-    const host = /^[a-z]+:\/\/(\[[^\]]+\]|[^\/\s"'`:?#<>]*)/i.exec(line.slice(start))?.[1] ?? "";
+    const authority = /^[a-z]+:\/\/(\[[^\]]+\]|[^\/\s"'`?#<>]*)/i.exec(line.slice(start))?.[1] ??
+      "";
+    // The host is what follows any `user:password@` (`https://api.github.com@evil.example/`).
+    const host = authority.slice(authority.lastIndexOf("@") + 1).replace(/:\d*$/, "");
     out.push({ start, end, host });
   }
   const conn = /\bHTTPS?Connection\(\s*["']([^"'\/:]+)/.exec(line);
@@ -109,7 +112,9 @@ function literalHost(host: string): boolean {
 
 /** True when a word of the variable's name (or its alias) is a label of the host. */
 function vendorMatches(name: string, host: string): boolean {
-  const labels = new Set(host.toLowerCase().split(/[.-]/));
+  // Only the registrable part counts: `api.github.com.evil.example.com` is example.com's.
+  const parts = host.toLowerCase().split(".");
+  const labels = new Set(parts.slice(-2).flatMap((p) => p.split("-")));
   const words = name.toLowerCase().split("_").filter((w) => w && !GENERIC.has(w));
   return words.some((w) => labels.has(w) || (ALIASES[w] ?? []).some((a) => labels.has(a)));
 }
