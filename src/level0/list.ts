@@ -4,7 +4,6 @@
  *
  * @module
  */
-import { firstProseLine } from "../frontmatter/fence.ts";
 import type { SkillIndex } from "../scan/index.ts";
 import type { SkillRecord } from "../scan/record.ts";
 import { isVisible, type VisibilityFacts } from "./visibility.ts";
@@ -158,7 +157,28 @@ export function categoryDescription(
   if (typeof frontmatter.description === "string" && frontmatter.description.trim()) {
     return frontmatter.description.trim();
   }
-  return firstProseLine(body) ?? null;
+  return firstParagraph(body);
+}
+
+/** The first paragraph of Markdown prose, its lines joined ([L0-9]); headings and fences skipped. */
+export function firstParagraph(body: string): string | null {
+  const lines: string[] = [];
+  let fenced = false;
+  for (const raw of body.split(/\r?\n/)) {
+    const line = raw.trim();
+    if (/^(```|~~~)/.test(line)) {
+      fenced = !fenced;
+      if (lines.length) break;
+      continue;
+    }
+    if (fenced) continue;
+    if (line === "" || line.startsWith("#")) {
+      if (lines.length) break;
+      continue;
+    }
+    lines.push(line);
+  }
+  return lines.length ? lines.join(" ") : null;
 }
 
 /** Relevance of a skill to a query ([L0-7]): name first, then tags, then description. */

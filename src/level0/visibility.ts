@@ -21,9 +21,15 @@ export function platformMatches(frontmatter: Frontmatter, platform: string): boo
   const list = Array.isArray(declared) ? declared : [declared];
   if (list.length === 0) return true;
   const current = platform.toLowerCase();
+  // As Hermes: Termux (Android) and FreeBSD count as linux; termux and android name Android.
+  const alike = current === "android"
+    ? [current, "linux", "termux"]
+    : current === "freebsd"
+    ? [current, "linux"]
+    : [current];
   return list.some((p) => {
     const name = String(p).trim().toLowerCase();
-    return current.startsWith(PLATFORM_ALIASES[name] ?? name);
+    return alike.some((c) => c.startsWith(PLATFORM_ALIASES[name] ?? name));
   });
 }
 

@@ -23,7 +23,7 @@ export function validateName(
 ): string {
   if (typeof name !== "string" || name === "") throw new ValidationError(`${what} is required.`);
   if (name.length > 64) {
-    throw new ValidationError(`${what} '${name}' is longer than 64 characters.`);
+    throw new ValidationError(`${what} exceeds 64 characters.`); // Hermes's words ([M-2])
   }
   if (!NAME_PATTERN.test(name)) {
     throw new ValidationError(

@@ -54,6 +54,16 @@ export function skillFilesAt(path: string): { files: string[]; findings: Finding
     severity: "warning",
     message: d.message,
   }));
+  if (walk.skills.length === 0) {
+    // An explicit path with no skill is an error, as skills-ref says ([M-6]).
+    findings.push({
+      file: path,
+      line: null,
+      rule: "skill.missing",
+      severity: "error",
+      message: "Missing required file: SKILL.md",
+    });
+  }
   return { files: walk.skills.map((s) => join(s.dir, "SKILL.md")), findings };
 }
 
