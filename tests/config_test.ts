@@ -111,10 +111,11 @@ Deno.test("[H-4][S-1] project skills only from a trusted project root, and never
     `skills:\n  trusted_project_dirs: ['${tree}/proj']\n`,
   );
   const trusted = resolveSetup({ home: `${tree}/home`, host: host(`${tree}/proj/sub/deep`) });
+  // [S-1] amended: the local root first, then the trusted project's roots.
   deepEqual(trusted.roots.map((r) => [r.source, r.path]), [
+    ["local", `${real}/home/skills`],
     ["project", `${real}/proj/.hermes/skills`],
     ["project", `${real}/proj/.agents/skills`],
-    ["local", `${real}/home/skills`],
   ]);
   Deno.writeTextFileSync(
     `${tree}/home/config.yaml`,

@@ -59,3 +59,21 @@ Deno.test("[L0-9] a category description is the first paragraph of DESCRIPTION.m
     removeTrees(home);
   }
 });
+
+Deno.test("[S-1] local first: the user's own version wins over a trusted project's", async () => {
+  const proj = makeTree({
+    ".git/HEAD": "ref: refs/heads/main\n",
+    ".agents/skills/dup/SKILL.md": skill("dup", "The project's."),
+  });
+  const home = makeTree({
+    "skills/dup/SKILL.md": skill("dup", "Mine."),
+    "config.yaml": `skills:\n  trusted_project_dirs: ['${proj}']\n`,
+  });
+  try {
+    const r = await cliJson(["--home", home, "view", "dup"], { cwd: proj });
+    equal(r.code, 0, r.stderr);
+    equal([r.json.source, r.json.description].join(" "), "local Mine.");
+  } finally {
+    removeTrees(proj, home);
+  }
+});

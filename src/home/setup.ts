@@ -140,6 +140,8 @@ export function resolveSetup(options: SetupOptions = {}): Setup {
     roots.push({ path, source });
   };
 
+  // The user's own skills come first: a local version always wins ([S-1], as the seeds say).
+  if (localReal && isDirectory(localReal)) add(localReal, "local");
   let projectRoot: string | null = null;
   if (config.project_discovery) {
     projectRoot = findProjectRoot(host.cwd, host.user_home);
@@ -157,7 +159,6 @@ export function resolveSetup(options: SetupOptions = {}): Setup {
       }
     }
   }
-  if (localReal && isDirectory(localReal)) add(localReal, "local");
   for (const declared of config.external_dirs) {
     const p = resolvePath(home, expandPath(declared, env, host.user_home));
     const real = realPathOrUndefined(p);
