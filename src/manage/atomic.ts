@@ -14,6 +14,7 @@
  */
 import { SkillrtError } from "../errors.ts";
 import { basename, dirname, isInside, joinPath } from "../home/paths.ts";
+import { inFolder } from "./pinned.ts";
 
 /** How a write is placed. */
 export interface WriteOptions {
@@ -160,7 +161,13 @@ export function atomicWrite(
     file.syncSync();
     assertPlaced();
     refuseLink(target);
-    Deno.renameSync(temp, target);
+    // rename(2) looks its two paths up one after the other: in the folder pinned as the
+    // working directory both names are found in the one directory proved above.
+    const pinned = inFolder(folder, options.within ?? folder, () => linkRefusal(path), () => {
+      refuseLink(basename(target));
+      Deno.renameSync(basename(temp), basename(target));
+    });
+    if (!pinned) Deno.renameSync(temp, target);
     renamed = true;
   } finally {
     if (!renamed) {
