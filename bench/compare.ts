@@ -9,7 +9,7 @@
 import { WARDEN_FLAGS } from "../src/sandbox/warden_flags.ts";
 
 const REPO = new URL("..", import.meta.url).pathname.replace(/\/$/, "");
-const SHARED = `${REPO}/../shared/bench`;
+const SHARED = Deno.env.get("SKILLRT_BENCH") ?? `${REPO}/../shared/bench`;
 const arg = (name: string, fallback: string) => {
   const i = Deno.args.indexOf(name);
   return i === -1 ? fallback : Deno.args[i + 1];

@@ -4,28 +4,14 @@
  * protocol's errors with clean messages, list_changed, Hermes's skill_manage names, and a
  * budgeted, paged skills_list. Also: a watched runtime walks each root once for all calls.
  */
+import { connectStdio, firstText } from "./mcp_helpers.ts";
+import { WARDEN_FLAGS } from "../src/sandbox/warden_flags.ts";
 import { deepEqual, equal, match, ok } from "node:assert/strict";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { ResourceListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { SkillRuntime } from "../src/runtime.ts";
-import { WARDEN_FLAGS } from "../src/sandbox/warden_flags.ts";
 import { copyTree, makeTree, removeTrees, REPO, skill } from "./helpers.ts";
 
-async function connect(home: string, extra: string[] = []) {
-  const transport = new StdioClientTransport({
-    command: Deno.execPath(),
-    args: ["run", ...WARDEN_FLAGS, `${REPO}/main.ts`, "--home", home, "mcp", ...extra],
-    cwd: REPO,
-    stderr: "pipe",
-  });
-  const client = new Client({ name: "skillrt-test", version: "1.0.0" });
-  await client.connect(transport);
-  return client;
-}
-
-type TextContent = { type: string; text: string };
-const firstText = (r: { content: unknown }) => JSON.parse((r.content as TextContent[])[0].text);
+const connect = connectStdio;
 const rpcError = (p: Promise<unknown>) =>
   p.then(() => undefined, (e: { code: number; message: string }) => e);
 

@@ -1,23 +1,8 @@
+import { connectStdio, firstText, type TextContent } from "./mcp_helpers.ts";
 import { deepEqual, equal, ok } from "node:assert/strict";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { WARDEN_FLAGS } from "../src/sandbox/warden_flags.ts";
 import { copyTree, REPO, skill } from "./helpers.ts";
 
-async function connect(home: string, extra: string[] = []) {
-  const transport = new StdioClientTransport({
-    command: Deno.execPath(),
-    args: ["run", ...WARDEN_FLAGS, `${REPO}/main.ts`, "--home", home, "mcp", ...extra],
-    cwd: REPO,
-    stderr: "pipe",
-  });
-  const client = new Client({ name: "skillrt-test", version: "1.0.0" });
-  await client.connect(transport);
-  return client;
-}
-
-type TextContent = { type: string; text: string };
-const firstText = (r: { content: unknown }) => JSON.parse((r.content as TextContent[])[0].text);
+const connect = connectStdio;
 
 Deno.test("[MCP-1] the SDK client lists tools, calls them, reads resources, gets a prompt, and sees edits live", async () => {
   const home = copyTree(`${REPO}/examples/home`);

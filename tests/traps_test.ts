@@ -1,6 +1,6 @@
 /**
  * [C-6] The traps the corpus tests rely on, in the project's own `fixtures/traps` home, so a
- * clone without `../shared` still tests each requirement they show.
+ * clone without the shared corpus (SKILLRT_CORPUS) still tests each requirement they show.
  */
 import { deepEqual, equal, ok } from "node:assert/strict";
 import { SkillRuntime } from "../src/runtime.ts";
