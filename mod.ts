@@ -17,7 +17,7 @@
  * const map = await runtime.list(); // Level 0
  * console.log(map.count, map.categories);
  * const skill = await runtime.view("docker-basics"); // Level 1
- * console.log(skill.linked_files?.references);
+ * console.log(skill.linkedFiles?.references);
  * const file = await runtime.viewFile("docker-basics", "references/layers.md"); // Level 2
  * console.log(file.bytes);
  * ```
@@ -64,26 +64,10 @@ export type { FileSummary, LinkedFiles } from "./src/view/skill_files.ts";
 export type { FileResult, ReadFile } from "./src/files/file_view.ts";
 export type { Finding, Profile } from "./src/validate/rules.ts";
 export type { ValidateResult } from "./src/validate/validate.ts";
-export { type ParsedFrontmatter, parseFrontmatter } from "./src/frontmatter/parse.ts";
-export { type Fence, splitFrontmatter } from "./src/frontmatter/fence.ts";
+export type { ErrorDetails } from "./src/errors.ts";
+export type { InvokeResult } from "./src/view/invoke.ts";
+export type { Catalog } from "./src/scan/catalog.ts";
+export type { Resolved } from "./src/resolve/resolve.ts";
 export type { Frontmatter } from "./src/frontmatter/parse.ts";
 export type { SkillFiles } from "./src/view/skill_files.ts";
-export { Catalog } from "./src/scan/catalog.ts";
-export type { ScannedRoot } from "./src/scan/scanned.ts";
-export type { Resolved } from "./src/resolve/resolve.ts";
-export type { Availability, VisibilityFacts } from "./src/level0/visibility.ts";
-export type { ErrorDetails } from "./src/errors.ts";
-export type { IndexEntry, SkillIndex } from "./src/scan/index.ts";
-export type { FoundFlat, FoundSkill, WalkLimits } from "./src/scan/walk.ts";
-export type { HelperSource, ScanHelper } from "./src/scan/parallel.ts";
-export type { LoadedSkill } from "./src/view/view.ts";
-export type { InvokeResult } from "./src/view/invoke.ts";
-export { preprocess, type PreprocessContext } from "./src/preprocess/preprocess.ts";
-export type { InlineShellOptions } from "./src/preprocess/inline_shell.ts";
-export type { VariableValues } from "./src/preprocess/variables.ts";
-export type { ProcessGroups } from "./src/preprocess/process_group.ts";
-export {
-  DEFAULT_ENV_PASSTHROUGH,
-  type EnvAsk,
-  type EnvGround,
-} from "./src/preprocess/env_access.ts";
+export type { PermissionPlan } from "./src/sandbox/plan.ts";

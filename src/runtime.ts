@@ -67,6 +67,8 @@ export interface RuntimeOptions extends SetupOptions {
    * Gets a scan helper Worker when a scan is big enough to share: `list`, `search` and
    * `prompt` through {@linkcode SkillRuntime.snapshot}, and a bare-name view, then read
    * skill heads on two threads (the CLI's sandbox Worker asks the warden for one).
+   *
+   * @ignore Internal: for the CLI's sandbox Worker and the MCP server.
    */
   scanHelper?: HelperSource;
   /** With `watch`: a folder this process may write in, used to prove freshness (a temp folder when absent). */
@@ -75,11 +77,15 @@ export interface RuntimeOptions extends SetupOptions {
    * Values of environment variables, for `${VAR}` in skill config ([P-6]), asked for only
    * on the grounds of [P-7]. Reads this process's environment (where permitted) when
    * absent; the sandbox Worker asks the warden.
+   *
+   * @ignore Internal: for the CLI's sandbox Worker and the MCP server.
    */
   envValues?: (asks: EnvAsk[]) => Promise<Record<string, string>>;
   /**
    * Who kills inline-shell process groups ([P-4]); when absent the runtime does it itself
    * (which needs an unrestricted run grant; the sandbox Worker asks the warden).
+   *
+   * @ignore Internal: for the CLI's sandbox Worker and the MCP server.
    */
   processGroups?: ProcessGroups;
 }
@@ -143,7 +149,11 @@ export class SkillRuntime {
     return this.#scans;
   }
 
-  /** A fresh catalog: every call sees the skills as they are now. */
+  /**
+   * A fresh catalog: every call sees the skills as they are now.
+   *
+   * @ignore Internal: for the CLI's sandbox Worker and the MCP server.
+   */
   catalog(): Catalog {
     return new Catalog(this.setup, undefined, () => this.#scans++);
   }
@@ -214,7 +224,11 @@ export class SkillRuntime {
     this.#listeners.clear();
   }
 
-  /** The facts that decide who is visible at Level 0. */
+  /**
+   * The facts that decide who is visible at Level 0.
+   *
+   * @ignore Internal: for the CLI's sandbox Worker and the MCP server.
+   */
   visibility(): VisibilityFacts {
     const env = this.options.env ?? readEnv;
     const platform = this.options.platform ?? env("HERMES_PLATFORM");
@@ -265,7 +279,7 @@ export class SkillRuntime {
   /** The Level-0 block for a system prompt ([L0-8]). */
   async prompt(options: PromptOptions = {}): Promise<PromptResult> {
     const index = (await this.#catalogOf(options, true)).index();
-    const uses = readUsageCounts(this.setup.local_root); // the home's counters ([U-1])
+    const uses = readUsageCounts(this.setup.localRoot); // the home's counters ([U-1])
     const skills = visibleSkills(index, this.visibility()).map((s) => ({
       name: s.name,
       description: s.description,
@@ -280,7 +294,11 @@ export class SkillRuntime {
     return this.resolveIn(name, await this.#catalogOf(options));
   }
 
-  /** {@linkcode resolve} in a given catalog, without waiting (for callers that hold one). */
+  /**
+   * {@linkcode resolve} in a given catalog, without waiting (for callers that hold one).
+   *
+   * @ignore Internal: for the CLI's sandbox Worker and the MCP server.
+   */
   resolveIn(name: string, catalog: Catalog): Resolved {
     const resolved = resolveSkill(name, catalog);
     if (this.visibility().disabled.has(resolved.record.name)) {
@@ -292,9 +310,13 @@ export class SkillRuntime {
     return resolved;
   }
 
-  /** Names of environment variables set in the process or in `<home>/.env`. */
+  /**
+   * Names of environment variables set in the process or in `<home>/.env`.
+   *
+   * @ignore Internal: for the CLI's sandbox Worker and the MCP server.
+   */
   envNames(): Set<string> {
-    const names = new Set(this.setup.host.env_names);
+    const names = new Set(this.setup.host.envNames);
     try {
       for (const n of dotenvNames(Deno.readTextFileSync(joinPath(this.setup.home, ".env")))) {
         names.add(n);
@@ -305,7 +327,11 @@ export class SkillRuntime {
     return names;
   }
 
-  /** Values of the variables asked for, only those whose ground holds ([P-7]). */
+  /**
+   * Values of the variables asked for, only those whose ground holds ([P-7]).
+   *
+   * @ignore Internal: for the CLI's sandbox Worker and the MCP server.
+   */
   envValues(asks: EnvAsk[]): Promise<Record<string, string>> {
     const rules = {
       passthrough: this.setup.config.env_passthrough,
@@ -322,21 +348,25 @@ export class SkillRuntime {
     return Promise.resolve(out);
   }
 
-  /** How a skill's content is preprocessed ([P-1..5]): template vars, arguments, gated inline shell. */
+  /**
+   * How a skill's content is preprocessed ([P-1..5]): template vars, arguments, gated inline shell.
+   *
+   * @ignore Internal: for the CLI's sandbox Worker and the MCP server.
+   */
   preprocessContext(record: SkillRecord, args?: string): PreprocessContext {
     const { config, host } = this.setup;
     const sessionId = this.options.sessionId;
     let inlineShell: InlineShellOptions | undefined;
     if (config.inline_shell) {
-      const trust = hubTrustOf(this.setup.local_root, record.skill_dir);
+      const trust = hubTrustOf(this.setup.localRoot, record.skillDir);
       inlineShell = {
-        cwd: record.skill_dir,
+        cwd: record.skillDir,
         groups: this.options.processGroups,
         allow: config.inline_shell_allow,
         timeoutSeconds: config.inline_shell_timeout,
         env: {
-          ...host.shell_env,
-          HERMES_SKILL_DIR: record.skill_dir,
+          ...host.shellEnv,
+          HERMES_SKILL_DIR: record.skillDir,
           ...(sessionId ? { HERMES_SESSION_ID: sessionId } : {}),
         },
         blocked: trust === "community"
@@ -345,7 +375,7 @@ export class SkillRuntime {
       };
     }
     return {
-      skillDir: record.skill_dir,
+      skillDir: record.skillDir,
       sessionId,
       templateVars: config.template_vars,
       args,
@@ -356,6 +386,8 @@ export class SkillRuntime {
   /**
    * Resolves and loads one skill at Level 1. Pass one `catalog` to several loads (a
    * bundle's members) so that each root is walked once for all of them.
+   *
+   * @ignore Internal: for the CLI's sandbox Worker and the MCP server.
    */
   async load(name: string, options: ViewOptions = {}): Promise<LoadedSkill> {
     const catalog = await this.#catalogOf(options);
@@ -371,13 +403,13 @@ export class SkillRuntime {
         r.name.slice(plugin.namespace.length + 1)
       )
       : undefined;
-    const hub = hubEntryOf(this.setup.local_root, resolved.record.skill_dir);
+    const hub = hubEntryOf(this.setup.localRoot, resolved.record.skillDir);
     const loaded = await loadSkill(resolved, {
       platform: this.setup.host.platform,
       envNames: this.envNames(),
       configValues: this.setup.config.config,
-      configFile: this.setup.config_file,
-      userHome: this.setup.host.user_home,
+      configFile: this.setup.configFile,
+      userHome: this.setup.host.userHome,
       maxBytes: this.setup.config.max_file_bytes,
       strict: options.strict,
       untrusted: hub?.trust_level === "community"
@@ -391,16 +423,14 @@ export class SkillRuntime {
       // [P-7]: only the local root's skills may name variables of their own; a skill of
       // an external, project, plugin or agent root (a cloned repository) counts as community.
       trust: (record) =>
-        record.source === "local"
-          ? hubTrustOf(this.setup.local_root, record.skill_dir)
-          : "community",
+        record.source === "local" ? hubTrustOf(this.setup.localRoot, record.skillDir) : "community",
       realRoots: catalog.realRoots,
     });
     // Count the use ([U-1]) in the home's one counter file, whatever root the skill is in;
     // no other root is ever written. A home that cannot be written gets no counts.
     // Concurrent views (a long-lived server) share one write of the file.
     const counted = await groupUpdateUsage(
-      this.setup.local_root,
+      this.setup.localRoot,
       (map) => bumpView(map, loaded.view.name, new Date()),
     );
     if (typeof counted !== "string") {
@@ -456,7 +486,7 @@ export class SkillRuntime {
     const catalog = await this.#catalogOf(options);
     const resolved = this.resolveIn(name, catalog);
     const read = readSkillFile(resolved, path, this.setup.config.max_file_bytes, catalog.realRoots);
-    const hub = hubEntryOf(this.setup.local_root, resolved.record.skill_dir);
+    const hub = hubEntryOf(this.setup.localRoot, resolved.record.skillDir);
     if (hub?.trust_level !== "community" || read.result.content === null) return read;
     const content = untrustedFile(read.result, hub, options.allowUntrusted === true);
     return { ...read, result: { ...read.result, content } };

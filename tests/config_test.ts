@@ -6,7 +6,7 @@ import { SkillrtError } from "../src/errors.ts";
 import { makeTree, skill, testHost } from "./helpers.ts";
 
 const host = (cwd: string, user_home = "/nonexistent-home"): HostFacts =>
-  testHost(cwd, { user_home });
+  testHost(cwd, { userHome: user_home });
 
 Deno.test("[H-2] defaults, booleans in every spelling, timeout minimum", () => {
   const { config, problems } = parseConfig(
@@ -104,7 +104,7 @@ Deno.test("[H-4][S-1] project skills only from a trusted project root, and never
   });
   const real = Deno.realPathSync(tree);
   const untrusted = resolveSetup({ home: `${tree}/home`, host: host(`${tree}/proj/sub/deep`) });
-  equal(untrusted.project_root, `${real}/proj`);
+  equal(untrusted.projectRoot, `${real}/proj`);
   deepEqual(untrusted.roots.map((r) => r.source), ["local"]);
   Deno.writeTextFileSync(
     `${tree}/home/config.yaml`,

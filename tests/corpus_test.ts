@@ -30,7 +30,7 @@ Deno.test(
     equal(files.length, 207);
     const rt = new SkillRuntime({
       home,
-      host: { platform: "linux", environments: [], env_names: [], cwd: home },
+      host: { platform: "linux", environments: [], envNames: [], cwd: home },
     });
     const list = await rt.list();
     const index = rt.catalog().index();
@@ -73,13 +73,13 @@ Deno.test(
     const home = corpusHome();
     const rt = new SkillRuntime({
       home,
-      host: { platform: "linux", environments: [], env_names: [], cwd: home },
+      host: { platform: "linux", environments: [], envNames: [], cwd: home },
     });
     let files = 0;
     for (const s of (await rt.list()).skills) {
       const v = await rt.view(s.name);
       equal(v.name, s.name);
-      for (const ref of v.linked_files?.references ?? []) {
+      for (const ref of v.linkedFiles?.references ?? []) {
         const f = await rt.viewFile(s.name, ref);
         equal(f.bytes, new TextEncoder().encode(f.content!).length);
         files++;

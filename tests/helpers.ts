@@ -163,7 +163,7 @@ export const USAGE_FILES = /\/\.usage\.json(\.lock|\.tmp|\.lock\.break)?$/;
 
 /** Host facts for in-process tests: Linux, no environments, nothing set; `extra` overrides. */
 export function testHost(cwd: string, extra: Partial<HostFacts> = {}): HostFacts {
-  return { platform: "linux", environments: [], env_names: [], cwd, ...extra };
+  return { platform: "linux", environments: [], envNames: [], cwd, ...extra };
 }
 
 /** The write grant of `view` for roots: each root's usage file, its temp file and its locks ([U-1]). */

@@ -165,7 +165,7 @@ Deno.test("[L0-8] prompt xml is byte-compatible with skills-ref to-prompt (HTML-
     `<available_skills>\n<skill>\n<name>\na\n</name>\n<description>\nUse &lt;b&gt; &amp; &quot;quotes&quot; &#x27;here&#x27;\n</description>\n<location>\n${loc}\n</location>\n</skill>\n</available_skills>`,
   );
   equal(doc.chars, doc.prompt.length);
-  equal(doc.estimated_tokens, Math.ceil(doc.prompt.length / 4));
+  equal(doc.estimatedTokens, Math.ceil(doc.prompt.length / 4));
   equal(buildPrompt([], "xml").prompt, "<available_skills>\n</available_skills>");
 });
 
@@ -183,12 +183,12 @@ Deno.test("[L0-8] over budget, descriptions of the least-used skills go first, n
   const rt = new SkillRuntime({ home, host: host(home) });
   const full = await rt.prompt({ format: "markdown" });
   const doc = await rt.prompt({ format: "markdown", budgetChars: full.chars - 50 });
-  deepEqual(doc.descriptions_dropped, ["b"]);
-  equal(doc.over_budget, false);
+  deepEqual(doc.descriptionsDropped, ["b"]);
+  equal(doc.overBudget, false);
   ok(doc.chars <= full.chars - 50);
   const tiny = await rt.prompt({ format: "json", budgetChars: 10 });
-  deepEqual(tiny.descriptions_dropped, ["b", "c", "a"]);
-  equal(tiny.over_budget, true);
+  deepEqual(tiny.descriptionsDropped, ["b", "c", "a"]);
+  equal(tiny.overBudget, true);
   deepEqual(JSON.parse(tiny.prompt).available_skills.map((s: { name: string }) => s.name), [
     "a",
     "b",

@@ -1,3 +1,4 @@
+import { JSON_NAMES, toJsonDocument } from "../src/json_document.ts";
 import { deepEqual, equal, ok } from "node:assert/strict";
 import type { PluginRoot, Root } from "../src/home/setup.ts";
 import { scanRoot } from "../src/scan/index.ts";
@@ -97,7 +98,7 @@ Deno.test("[PERF-1][S-2] a scan shared with a helper Worker equals the one-threa
     id: 8,
     root: roots[1].path,
     source: "external" as const,
-    items: plain.map((r) => ({ dir: r.skill_dir, rel: r.path })),
+    items: plain.map((r) => ({ dir: r.skillDir, rel: r.path })),
   };
   deepEqual(
     JSON.parse(sent.json).map((s: SlimRecord, i: number) => wholeRecord(batch, i, s)),
@@ -219,13 +220,13 @@ Deno.test("[PERF-1][X-1] the CLI's list, search and prompt with the helper match
   const list = await cli(["--home", home, "list", "--json"], { env });
   equal(list.code, 0, list.stderr);
   equal(list.stderr, traced);
-  deepEqual(JSON.parse(list.stdout), await runtime.list());
+  deepEqual(JSON.parse(list.stdout), toJsonDocument(await runtime.list()));
   const search = await cli(["--home", home, "search", "s-1", "--json"], { env });
   equal(search.stderr, traced);
-  deepEqual(JSON.parse(search.stdout), await runtime.search("s-1"));
+  deepEqual(JSON.parse(search.stdout), toJsonDocument(await runtime.search("s-1")));
   const prompt = await cli(["--home", home, "prompt", "--format", "json", "--json"], { env });
   equal(prompt.stderr, traced);
-  deepEqual(JSON.parse(prompt.stdout), await runtime.prompt({ format: "json" }));
+  deepEqual(JSON.parse(prompt.stdout), toJsonDocument(await runtime.prompt({ format: "json" })));
 });
 
 Deno.test("[PERF-2][R-2] walksRoot: only a bare name with no folder or flat file at the top walks the root", () => {
@@ -256,8 +257,8 @@ Deno.test("[PERF-2][X-1] a bare-name view through the CLI (helper on) loads what
   equal(batches, 3);
   equal(out.stderr, `skillrt: scan helper parsed ${batches} batches\n`);
   const doc = JSON.parse(out.stdout);
-  for (const key of ["name", "path", "skill_dir", "content", "description"] as const) {
-    deepEqual(doc[key], expected[key as keyof typeof expected], key);
+  for (const key of ["name", "path", "skillDir", "content", "description"] as const) {
+    deepEqual(doc[JSON_NAMES[key] ?? key], expected[key], key);
   }
   const missing = await cli(["--home", home, "view", "no-such-skill", "--json"]);
   equal(missing.code, 1);

@@ -19,7 +19,7 @@ import { planFor, workerPermissions } from "../src/sandbox/plan.ts";
 import { cli, cliJson, makeTree, processEnded, skill, testHost } from "./helpers.ts";
 
 const PATH = Deno.env.get("PATH") ?? "/usr/bin:/bin";
-const host = (cwd: string) => testHost(cwd, { shell_env: { PATH } });
+const host = (cwd: string) => testHost(cwd, { shellEnv: { PATH } });
 const shellHome = (body: string, allow = "[date, echo, printf, sleep]", extra = "") =>
   makeTree({
     "skills/s/SKILL.md": skill("s", "S", "", body),
@@ -142,7 +142,7 @@ Deno.test("[P-3] markers from real child processes: timeout (killed), long outpu
   const home = shellHome(body, "[printf, slowtouch, no-such-program-xyz, date]");
   const rt = new SkillRuntime({
     home,
-    host: { ...host(home), shell_env: { PATH: `${bin}:${PATH}` } },
+    host: { ...host(home), shellEnv: { PATH: `${bin}:${PATH}` } },
   });
   const out = (await rt.view("s")).content.split("\n").slice(-6);
   equal(out[0], "T [inline-shell timeout after 1s: slowtouch] T");
@@ -171,7 +171,7 @@ Deno.test("[P-4] each run: cwd is the skill folder, stdin closed, environment cl
   const home = shellHome("!`bash -c 'pwd; env | sort; cat; echo end'`\n", "[bash]");
   const rt = new SkillRuntime({
     home,
-    host: { ...host(home), shell_env: { PATH, HOME: "/home/x", LANG: "C.UTF-8" } },
+    host: { ...host(home), shellEnv: { PATH, HOME: "/home/x", LANG: "C.UTF-8" } },
     sessionId: "sid-1",
   });
   const out = (await rt.view("s")).content.split("---\n\n")[1].trimEnd().split("\n");
@@ -302,7 +302,7 @@ Deno.test("[P-6] config block: dot paths, defaults, (not set), ~ and ${VAR} expa
   const env: Record<string, string> = { PROJECT: "apollo", TOKEN_NAME: "deploy-bot" };
   const rt = new SkillRuntime({
     home,
-    host: { ...host(home), user_home: "/home/u" },
+    host: { ...host(home), userHome: "/home/u" },
     envValues: (asks) =>
       Promise.resolve(
         Object.fromEntries(asks.filter((a) => a.name in env).map((a) => [a.name, env[a.name]])),

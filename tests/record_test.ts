@@ -54,7 +54,7 @@ Deno.test("[S-5] tags and related_skills: metadata.hermes first, lists and strin
     ),
   );
   deepEqual(r.tags, ["x", "y", "z"]);
-  deepEqual(r.related_skills, ["p", "q"]);
+  deepEqual(r.relatedSkills, ["p", "q"]);
   deepEqual(listField("a, b"), ["a", "b"]);
   deepEqual(listField(["'a'", "", 3]), ["a", "3"]);
   deepEqual(listField(undefined), []);

@@ -4,7 +4,7 @@ import { closestNames, guardName } from "../src/resolve/name_guard.ts";
 import { SkillrtError } from "../src/errors.ts";
 import { makeTree, skill, snapshot, testHost, USAGE_FILES } from "./helpers.ts";
 
-const host = (cwd: string, env_names: string[] = []) => testHost(cwd, { env_names });
+const host = (cwd: string, envNames: string[] = []) => testHost(cwd, { envNames });
 
 async function errorOf(fn: () => unknown): Promise<Record<string, unknown>> {
   try {
@@ -112,19 +112,19 @@ Deno.test("[V-1] view: every field, content is the whole SKILL.md", async () => 
     description: "Release notes",
     category: "dev",
     tags: ["release"],
-    related_skills: ["changelog"],
+    relatedSkills: ["changelog"],
     source: "local",
     content:
       `[Skill config (from ${home}/config.yaml):\n  release.channel = stable\n  release.audience = devs\n]\n\n${text}`,
     path: "dev/rn",
-    skill_dir: dir,
-    linked_files: null,
-    file_summaries: [],
-    usage_hint: null,
-    required_environment_variables: [],
-    missing_required_environment_variables: [],
-    setup_needed: false,
-    readiness_status: "available",
+    skillDir: dir,
+    linkedFiles: null,
+    fileSummaries: [],
+    usageHint: null,
+    requiredEnvironmentVariables: [],
+    missingRequiredEnvironmentVariables: [],
+    setupNeeded: false,
+    readinessStatus: "available",
     config: { "release.channel": "stable", "release.audience": "devs" },
     warnings: [],
   });
@@ -144,19 +144,19 @@ Deno.test("[V-2] linked files by folder and file summaries (title, first paragra
     "skills/s/scripts/readme.txt": "x\n",
   });
   const v = await new SkillRuntime({ home, host: host(home) }).view("s");
-  deepEqual(v.linked_files, {
+  deepEqual(v.linkedFiles, {
     references: ["references/api.md"],
     templates: ["templates/a/b.yaml"],
     assets: ["assets/logo.png"],
     scripts: ["scripts/run.py"],
   });
-  const api = v.file_summaries.find((f) => f.path === "references/api.md")!;
+  const api = v.fileSummaries.find((f) => f.path === "references/api.md")!;
   equal(api.title, "API guide");
   equal(api.summary!.length, 200);
   ok(api.summary!.endsWith("..."));
-  equal(v.file_summaries.some((f) => f.path === "assets/logo.png"), false);
+  equal(v.fileSummaries.some((f) => f.path === "assets/logo.png"), false);
   equal(
-    v.usage_hint,
+    v.usageHint,
     "To view linked files, call skill_view(name, file_path) where file_path is e.g. 'references/api.md'",
   );
 });
@@ -166,7 +166,7 @@ Deno.test("[V-3] platform mismatch is an error with readiness_status unsupported
   deepEqual(await errorOf(() => new SkillRuntime({ home, host: host(home) }).view("m")), {
     success: false,
     error: "Skill 'm' is not supported on this platform.",
-    readiness_status: "unsupported",
+    readinessStatus: "unsupported",
   });
 });
 
@@ -178,15 +178,15 @@ Deno.test("[V-4] required env vars merged from three places, first wins; present
     ".env": "FROM_DOTENV=s3cr3t-value\nEMPTY=\n",
   });
   const v = await new SkillRuntime({ home, host: host(home, ["API_KEY"]) }).view("e");
-  deepEqual(v.required_environment_variables, [
+  deepEqual(v.requiredEnvironmentVariables, [
     { name: "API_KEY", prompt: "Enter value for API_KEY" },
-    { name: "TOKEN", prompt: "Your token", help: "Get one", required_for: "uploads" },
+    { name: "TOKEN", prompt: "Your token", help: "Get one", requiredFor: "uploads" },
     { name: "SECRET_B", prompt: "Enter value for SECRET_B" },
     { name: "FROM_DOTENV", prompt: "Enter value for FROM_DOTENV" },
   ]);
-  deepEqual(v.missing_required_environment_variables, ["TOKEN", "SECRET_B"]);
-  equal(v.setup_needed, true);
-  equal(v.readiness_status, "setup_needed");
+  deepEqual(v.missingRequiredEnvironmentVariables, ["TOKEN", "SECRET_B"]);
+  equal(v.setupNeeded, true);
+  equal(v.readinessStatus, "setup_needed");
   equal(JSON.stringify(v).includes("s3cr3t-value"), false);
 });
 
@@ -230,7 +230,7 @@ Deno.test("[F-1..3] Level 2: traversal, absolute, symlink escape, not found, bin
     name: "s",
     file: "references/a.md",
     content: "# A\n\nText.\n",
-    file_type: "md",
+    fileType: "md",
     bytes: 11,
   });
   equal(
@@ -245,10 +245,10 @@ Deno.test("[F-1..3] Level 2: traversal, absolute, symlink escape, not found, bin
     (await errorOf(() => rt.viewFile("s", "references/leak.md"))).error,
     "Path escapes allowed directory: references/leak.md",
   );
-  ok(!(await rt.view("s")).file_summaries.some((f) => f.path === "references/leak.md"));
+  ok(!(await rt.view("s")).fileSummaries.some((f) => f.path === "references/leak.md"));
   const missing = await errorOf(() => rt.viewFile("s", "references/nope.md"));
   equal(missing.error, "File 'references/nope.md' not found in skill 's'.");
-  deepEqual(missing.available_files, {
+  deepEqual(missing.availableFiles, {
     references: ["references/a.md", "references/big.md"],
     templates: [],
     assets: ["assets/bin.dat", "assets/latin1.txt"],
@@ -265,7 +265,7 @@ Deno.test("[F-1..3] Level 2: traversal, absolute, symlink escape, not found, bin
     name: "s",
     file: "assets/bin.dat",
     content: null,
-    file_type: "dat",
+    fileType: "dat",
     bytes: 4,
     binary: true,
     sha256: hex,

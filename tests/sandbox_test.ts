@@ -160,7 +160,7 @@ Deno.test("[X-1] every skill is parsed in the Worker: the warden's outcome comes
   const blind = await runInWorker({
     request: { ...request, command: "doctor" },
     setup,
-    plan: { ...planFor("doctor", setup), read: [setup.config_file] },
+    plan: { ...planFor("doctor", setup), read: [setup.configFile] },
   });
   const doc = JSON.parse(blind.stdout);
   ok(doc.diagnostics.some((d: { code: string }) => d.code === "walk.not_permitted"));
@@ -171,7 +171,7 @@ Deno.test("[X-4] openSandboxedRuntime runs the library in a Worker with a comput
   equal((await rt.list()).count, 11);
   equal((await rt.list({ category: "writing" })).count, 2);
   equal((await rt.view("docker-basics")).category, "devops");
-  equal((await rt.viewFile("docker-basics", "references/layers.md")).file_type, "md");
+  equal((await rt.viewFile("docker-basics", "references/layers.md")).fileType, "md");
   equal((await rt.search("paper")).skills[0].name, "paper-summary");
   equal((await rt.prompt({ format: "markdown" })).format, "markdown");
   deepEqual(rt.plan("list").run, []);

@@ -53,9 +53,9 @@ function unreadable(root: string, dir: string, why: string) {
     description: "",
     category: null,
     tags: [],
-    related_skills: [],
+    relatedSkills: [],
     path: dir,
-    skill_dir: `${root}/${dir}`,
+    skillDir: `${root}/${dir}`,
     file: `${root}/${dir}/SKILL.md`,
     root,
     source: "local",
@@ -153,7 +153,7 @@ Deno.test("[S-8] legacy flat skills are viewable by name but not listed", async 
   deepEqual((await rt.list()).skills.map((s) => s.name), ["a"]);
   const v = await rt.view("notes");
   equal(v.content, "# Notes\n\nFlat skill body.\n");
-  equal(v.linked_files, null);
+  equal(v.linkedFiles, null);
   equal((await rt.view("old")).description, "Old body.");
   equal((await rt.viewFile("notes", "anything.md")).content, "# Notes\n\nFlat skill body.\n");
   ok((await rt.view("cat/old")).content.includes("Old body."));

@@ -61,7 +61,7 @@ Deno.test("[V-1][F-1][F-3][S-8] the traps home views at Level 1 and 2, the flat 
       equal((await rt.view(s.name)).name, s.name);
     }
     const refs = await rt.view("refs");
-    deepEqual(refs.linked_files?.references, ["references/a.md", "references/b.md"]);
+    deepEqual(refs.linkedFiles?.references, ["references/a.md", "references/b.md"]);
     const a = await rt.viewFile("refs", "references/a.md");
     deepEqual([a.content, a.bytes], ["# A\n\nFirst reference.\n", 22]);
     ok((await rt.view("flat")).content.startsWith("# Flat"));

@@ -35,10 +35,10 @@ function writingLines(from: string): string[][] {
 }
 
 function assertFenced(writes: string[], setup: Setup, where: string): void {
-  const roots = [setup.local_root, ...setup.roots.map((r) => r.path)];
+  const roots = [setup.localRoot, ...setup.roots.map((r) => r.path)];
   for (const w of writes) {
     ok(w !== "/", `${where}: grants /`);
-    ok(w !== setup.host.user_home, `${where}: grants the user's home`);
+    ok(w !== setup.host.userHome, `${where}: grants the user's home`);
     ok(w !== setup.home, `${where}: grants the skillrt home`);
     for (const root of roots) ok(w === root || !isInside(w, root), `${where}: ${w} holds ${root}`);
     ok(isInside(setup.home, w) || roots.some((r) => isInside(r, w)), `${where}: ${w} outside`);
@@ -48,7 +48,7 @@ function assertFenced(writes: string[], setup: Setup, where: string): void {
 Deno.test("[X-6] the fence: /, the user's home, the skillrt home and folders above a root are refused", () => {
   const setup = resolveSetup({
     home: "/u/me/.hermes",
-    host: testHost("/u/me", { user_home: "/u/me" }),
+    host: testHost("/u/me", { userHome: "/u/me" }),
   });
   const fence = writeFence(setup, () => undefined);
   const cases: [string, string | undefined][] = [
@@ -81,7 +81,7 @@ Deno.test("[X-6] the fence: /, the user's home, the skillrt home and folders abo
 Deno.test("[X-6][T-1] an output named on the command line is admitted, never /, the user's home, the home or above them", () => {
   const setup = resolveSetup({
     home: "/u/me/.hermes",
-    host: testHost("/u/me", { user_home: "/u/me" }),
+    host: testHost("/u/me", { userHome: "/u/me" }),
   });
   const outputs = ["/u/me/site", "/", "/u/me", "/u", "/u/me/.hermes", "/srv/site"];
   const fence = writeFence(setup, () => undefined, outputs);
@@ -121,7 +121,7 @@ Deno.test("[X-6] every writing command, fresh and populated home: the exact gran
           ok(!("plan" in r.json), `${line.join(" ")}: ${r.stdout}`);
           continue;
         }
-        const setup = resolveSetup({ home, host: testHost(user, { user_home: user }) });
+        const setup = resolveSetup({ home, host: testHost(user, { userHome: user }) });
         assertFenced((r.json.plan as { write: string[] }).write, setup, `${home}: ${line[0]}`);
       }
     }
@@ -171,7 +171,7 @@ Deno.test("[X-6] property: random writing commands over random home states never
             }, home);
           }
           const [command, ...args] = writingLines(user)[state.line];
-          const setup = resolveSetup({ home, host: testHost(user, { user_home: user }) });
+          const setup = resolveSetup({ home, host: testHost(user, { userHome: user }) });
           const request: CommandRequest = {
             command,
             args: args.filter((a) => !a.startsWith("--")),

@@ -20,7 +20,7 @@ export type MemberOutcome =
 export function classifyMemberError(name: string, error: unknown): MemberOutcome {
   if (error instanceof SkillrtError) {
     if ("available_skills" in error.details) return { name, status: "missing" };
-    if (error.details.readiness_status === "unsupported" || / is disabled\.$/.test(error.message)) {
+    if (error.details.readinessStatus === "unsupported" || / is disabled\.$/.test(error.message)) {
       return { name, status: "disabled" };
     }
   }

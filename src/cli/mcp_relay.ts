@@ -39,7 +39,7 @@ function mcpFilePlan(setup: Setup, allowWrites: boolean, sentinel?: string): Per
     pendingDir(setup.home),
     ...lockedWritePaths(joinPath(pendingDir(setup.home), "queue")),
   ];
-  const writes = setup.config.write_approval ? queue : [setup.local_root];
+  const writes = setup.config.write_approval ? queue : [setup.localRoot];
   checkWrites("mcp", writes, setup, realPathOrUndefined);
   return planFor("mcp", setup, [joinPath(setup.home, "pending"), ...own], [...writes, ...own]);
 }

@@ -5,6 +5,7 @@
  * @module
  */
 import { explainOsError, explainPermissionError, SkillrtError } from "../errors.ts";
+import { toJsonDocument } from "../json_document.ts";
 import type { PermissionPlan } from "../sandbox/plan.ts";
 import type { CommandRequest, GlobalOptions, Outcome } from "./request.ts";
 
@@ -13,8 +14,9 @@ const PRETTY_LIMIT = 256 * 1024;
 
 /** One JSON document with a final newline: indented for people, compact when large. */
 export function jsonText(value: unknown): string {
-  const compact = JSON.stringify(value);
-  return (compact.length > PRETTY_LIMIT ? compact : JSON.stringify(value, null, 2)) + "\n";
+  const doc = toJsonDocument(value);
+  const compact = JSON.stringify(doc);
+  return (compact.length > PRETTY_LIMIT ? compact : JSON.stringify(doc, null, 2)) + "\n";
 }
 
 /** A successful outcome: the JSON document, or the text for people. */
@@ -40,7 +42,7 @@ export function failure(global: Pick<GlobalOptions, "json">, error: SkillrtError
   return {
     exitCode: error.exitCode,
     code: error.code,
-    stdout: global.json ? JSON.stringify(error.toJSON(), null, 2) + "\n" : "",
+    stdout: global.json ? jsonText(error.toJSON()) : "",
     stderr: `skillrt: ${error.message}${global.json ? "" : didYouMean + usage}\n`,
   };
 }

@@ -164,7 +164,7 @@ async function runParsed(
     if (
       WRITING_COMMANDS.includes(current.command) && setup.roots.some((r) => r.source === "local")
     ) {
-      Deno.chdir(setup.local_root);
+      Deno.chdir(setup.localRoot);
     }
     return await runInWorker({
       request: current,
@@ -193,7 +193,7 @@ export async function planOf(
   request: CommandRequest,
   setup: Setup,
 ): Promise<{ plan: PermissionPlan } | { outcome: Outcome }> {
-  const paths = await requestPaths(request, setup.host.cwd, setup.local_root);
+  const paths = await requestPaths(request, setup.host.cwd, setup.localRoot);
   const read = planFor(request.command, setup, paths);
   if (!WRITING_COMMANDS.includes(request.command)) return { plan: read };
   const step: CommandRequest = {

@@ -80,7 +80,7 @@ export function checkHubLock(
 /** Builds the doctor report from a full index of the setup. */
 export function doctorReport(setup: Setup, index: SkillIndex, plan: PermissionPlan): DoctorReport {
   const diagnostics: Diagnostic[] = [
-    ...(setup.home_exists ? [] : [
+    ...(setup.homeExists ? [] : [
       diagnostic("error", "home.missing", `The home '${setup.home}' does not exist.`, {
         path: setup.home,
       }),
@@ -90,15 +90,15 @@ export function doctorReport(setup: Setup, index: SkillIndex, plan: PermissionPl
   ];
   for (const r of index.records) diagnostics.push(...r.diagnostics);
   try {
-    readUsage(setup.local_root); // the home's counters only ([U-1])
+    readUsage(setup.localRoot); // the home's counters only ([U-1])
   } catch (error) {
     diagnostics.push(
       diagnostic("error", "usage.unparseable", (error as Error).message, {
-        path: usageFile(setup.local_root),
+        path: usageFile(setup.localRoot),
       }),
     );
   }
-  const hub = checkHubLock(setup.local_root);
+  const hub = checkHubLock(setup.localRoot);
   diagnostics.push(...hub.diagnostics);
   const unreadable = new Set(
     index.diagnostics.filter((d) => d.code === "walk.not_permitted" || d.code === "walk.unreadable")
@@ -112,7 +112,7 @@ export function doctorReport(setup: Setup, index: SkillIndex, plan: PermissionPl
   return {
     success: summary.errors === 0,
     home: setup.home,
-    config: { file: setup.config_file, exists: setup.config_exists },
+    config: { file: setup.configFile, exists: setup.configExists },
     roots: [
       ...setup.roots.map((r) => ({
         path: r.path,
@@ -135,8 +135,8 @@ export function doctorReport(setup: Setup, index: SkillIndex, plan: PermissionPl
     })),
     shadowed: index.shadowed.map((r) => ({
       name: r.name,
-      path: r.skill_dir,
-      shadowed_by: index.entries.get(r.name)!.record.skill_dir,
+      path: r.skillDir,
+      shadowed_by: index.entries.get(r.name)!.record.skillDir,
     })),
     ambiguous: [...index.entries.values()].filter((e) => e.ambiguous).map((e) => ({
       name: e.name,

@@ -27,7 +27,7 @@ export interface FileResult {
   /** The text, or null for a binary file. */
   content: string | null;
   /** The file's extension (`md`, `py`, …), or `text` when it has none. */
-  file_type: string;
+  fileType: string;
   /** Size in bytes. */
   bytes: number;
   /** Present and true for binary files. */
@@ -86,26 +86,26 @@ export function readSkillFile(
   const { record } = resolved;
   const reach = reachOf(record.source, realRoots);
   if (resolved.flat) {
-    using file = openSkillFile(record.skill_dir, basename(record.file), reach);
+    using file = openSkillFile(record.skillDir, basename(record.file), reach);
     return readOpened(record.name, file, record.path, maxBytes, record.file);
   }
   checkSkillPath(path);
   let file: Deno.FsFile | undefined;
   try {
-    file = openInside(record.skill_dir, path, { dirWithin: reach ?? undefined });
-    if (isRegularFile(file, joinPath(record.skill_dir, path))) {
-      return readOpened(record.name, file, path, maxBytes, joinPath(record.skill_dir, path));
+    file = openInside(record.skillDir, path, { dirWithin: reach ?? undefined });
+    if (isRegularFile(file, joinPath(record.skillDir, path))) {
+      return readOpened(record.name, file, path, maxBytes, joinPath(record.skillDir, path));
     }
   } catch (error) {
     if (!(error instanceof Deno.errors.NotFound || error instanceof Deno.errors.NotADirectory)) {
       throw error;
     }
-    refuseDanglingEscape(record.skill_dir, path);
+    refuseDanglingEscape(record.skillDir, path);
   } finally {
     file?.close();
   }
   throw new NotFoundError(`File '${path}' not found in skill '${record.name}'.`, {
-    available_files: listSkillFiles(record.skill_dir, reach),
+    availableFiles: listSkillFiles(record.skillDir, reach),
   });
 }
 
@@ -150,7 +150,7 @@ function readOpened(
     name,
     file: path,
     content,
-    file_type: ext,
+    fileType: ext,
     bytes: data.length,
   });
   if (head.includes(0) || decodeUtf8(head, data.length > head.length).invalid) {

@@ -44,7 +44,7 @@ export interface SkillGraph {
 
 /** Builds the graph from skills and bundles. */
 export function buildGraph(
-  skills: { name: string; category: string | null; related_skills: string[] }[],
+  skills: { name: string; category: string | null; relatedSkills: string[] }[],
   bundles: { name: string; skills: string[] }[],
 ): SkillGraph {
   const sorted = [...skills].sort((
@@ -66,7 +66,7 @@ export function buildGraph(
     return { id: `missing:${name}`, dangling: true };
   };
   for (const s of sorted) {
-    for (const rel of s.related_skills) {
+    for (const rel of s.relatedSkills) {
       const t = target(rel);
       edges.push({ from: `skill:${s.name}`, to: t.id, kind: "related", dangling: t.dangling });
     }

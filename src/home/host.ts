@@ -13,13 +13,13 @@ export interface HostFacts {
   /** Detected environments: any of `kanban`, `docker`, `s6`. */
   environments: string[];
   /** Names of environment variables that are set to a non-empty value. */
-  env_names: string[];
+  envNames: string[];
   /** The user's home folder, when known. */
-  user_home?: string;
+  userHome?: string;
   /** The working directory. */
   cwd: string;
   /** PATH, HOME and LANG for inline-shell commands ([P-4]); nothing else of the environment. */
-  shell_env?: Record<string, string>;
+  shellEnv?: Record<string, string>;
 }
 
 /** Maps Deno's OS names to the platform names skills declare ([L0-2]). */
@@ -109,10 +109,10 @@ export function detectHost(): HostFacts {
   return {
     platform: platformName(Deno.build.os),
     environments: detectEnvironments(),
-    env_names: names.sort(),
-    ...(home ? { user_home: home } : {}),
+    envNames: names.sort(),
+    ...(home ? { userHome: home } : {}),
     cwd,
-    shell_env: shellEnv,
+    shellEnv: shellEnv,
   };
 }
 

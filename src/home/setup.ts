@@ -32,13 +32,13 @@ export interface Setup {
   /** The home folder, absolute. */
   home: string;
   /** Whether the home folder exists (looked at by whoever made the setup: the warden). */
-  home_exists: boolean;
+  homeExists: boolean;
   /** `<home>/skills`, absolute (it may not exist yet). */
-  local_root: string;
+  localRoot: string;
   /** `<home>/config.yaml`. */
-  config_file: string;
+  configFile: string;
   /** Whether config.yaml exists. */
-  config_exists: boolean;
+  configExists: boolean;
   /** The parsed `skills:` section. */
   config: SkillsConfig;
   /** Config values of the wrong type, roots declared but missing: for `doctor`. */
@@ -48,7 +48,7 @@ export interface Setup {
   /** Existing plugin skills folders, sorted by namespace. */
   plugins: PluginRoot[];
   /** The project root found from the cwd, trusted or not; null when there is none. */
-  project_root: string | null;
+  projectRoot: string | null;
   /** The machine's facts. */
   host: HostFacts;
 }
@@ -73,14 +73,14 @@ export function resolveHome(
   if (chosen === undefined || chosen === "") {
     // Never a `.hermes` found relative to the working directory: a cloned repository
     // would then be the trusted home ([H-1]).
-    if (!host.user_home?.startsWith("/")) {
+    if (!host.userHome?.startsWith("/")) {
       throw new SkillrtError(
         "Cannot tell where the home is: HOME is not set to an absolute path. Pass --home DIR or set HERMES_HOME.",
       );
     }
-    return resolvePath(host.user_home, ".hermes");
+    return resolvePath(host.userHome, ".hermes");
   }
-  return resolvePath(host.cwd, expandPath(chosen, env, host.user_home));
+  return resolvePath(host.cwd, expandPath(chosen, env, host.userHome));
 }
 
 /** The nearest ancestor of `cwd` holding `.git` (at most 64 levels); the user's home is no project. */
@@ -144,9 +144,9 @@ export function resolveSetup(options: SetupOptions = {}): Setup {
   if (localReal && isDirectory(localReal)) add(localReal, "local");
   let projectRoot: string | null = null;
   if (config.project_discovery) {
-    projectRoot = findProjectRoot(host.cwd, host.user_home);
+    projectRoot = findProjectRoot(host.cwd, host.userHome);
     const trusted = new Set(config.trusted_project_dirs.map((d) => {
-      const p = resolvePath(home, expandPath(d, env, host.user_home));
+      const p = resolvePath(home, expandPath(d, env, host.userHome));
       return realPathOrUndefined(p) ?? p;
     }));
     if (projectRoot && trusted.has(projectRoot)) {
@@ -160,7 +160,7 @@ export function resolveSetup(options: SetupOptions = {}): Setup {
     }
   }
   for (const declared of config.external_dirs) {
-    const p = resolvePath(home, expandPath(declared, env, host.user_home));
+    const p = resolvePath(home, expandPath(declared, env, host.userHome));
     const real = realPathOrUndefined(p);
     if (!real || !isDirectory(real)) {
       const denied = isDenied(p);
@@ -200,15 +200,15 @@ export function resolveSetup(options: SetupOptions = {}): Setup {
 
   return {
     home,
-    home_exists: isDirectory(home),
-    local_root: localReal ?? localLexical,
-    config_file: configFile,
-    config_exists: loaded.exists,
+    homeExists: isDirectory(home),
+    localRoot: localReal ?? localLexical,
+    configFile: configFile,
+    configExists: loaded.exists,
     config,
     problems,
     roots,
     plugins,
-    project_root: projectRoot,
+    projectRoot: projectRoot,
     host,
   };
 }

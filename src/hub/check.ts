@@ -43,7 +43,7 @@ export async function sourceHash(
   source: string,
   signedBy?: string,
 ): Promise<string> {
-  const scratch = joinPath(setup.local_root, ".hub", "quarantine", `check-${random()}`);
+  const scratch = joinPath(setup.localRoot, ".hub", "quarantine", `check-${random()}`);
   try {
     const fetched = await fetchSource(setup, source, `${scratch}-git`);
     if (signedBy !== undefined && fetched.signedBy !== signedBy) {
@@ -76,7 +76,7 @@ export function refetchSource(record: LockRecord): string {
 async function checkOne(setup: Setup, name: string, record: LockRecord): Promise<CheckedSkill> {
   let local: string;
   try {
-    local = hashFolder(joinPath(setup.local_root, record.install_path)).content_hash;
+    local = hashFolder(joinPath(setup.localRoot, record.install_path)).content_hash;
   } catch {
     return { name, status: "orphaned" };
   }
@@ -94,7 +94,7 @@ async function checkOne(setup: Setup, name: string, record: LockRecord): Promise
 }
 
 function selected(setup: Setup, name?: string): [string, LockRecord][] {
-  const installed = Object.entries(readLockDocument(setup.local_root).installed).sort((
+  const installed = Object.entries(readLockDocument(setup.localRoot).installed).sort((
     [a],
     [b],
   ) => (a < b ? -1 : 1));

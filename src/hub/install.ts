@@ -97,7 +97,7 @@ export async function installSkill(
   options: InstallOptions = {},
 ): Promise<InstallResult> {
   const now = options.now ?? new Date();
-  const root = setup.local_root;
+  const root = setup.localRoot;
   const work = joinPath(root, ".hub", "quarantine", `git-${randomSuffix()}`);
   let fetched: Fetched;
   try {

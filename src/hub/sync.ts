@@ -129,7 +129,7 @@ function copyFolder(from: string, root: string, rel: string): void {
 
 /** Syncs the bundled skills in `from` into the local root. */
 export async function syncBundled(setup: Setup, from: string): Promise<SyncResult> {
-  const root = setup.local_root;
+  const root = setup.localRoot;
   const result: SyncResult = {
     success: true,
     copied: [],

@@ -41,7 +41,7 @@ export interface ListResult {
   /** `No skills found.`, when there are none. */
   message?: string;
   /** With `--category` naming no category: the categories there are. */
-  available_categories?: string[];
+  availableCategories?: string[];
 }
 
 /** The hint of [L0-1]. */
@@ -105,7 +105,7 @@ export function listSkills(
     message: `No category '${category}'. ${
       known.length ? `Categories: ${known.join(", ")}.` : "There are no categories."
     }`,
-    available_categories: known,
+    availableCategories: known,
   };
 }
 

@@ -31,15 +31,15 @@ export interface PromptResult {
   /** Its size in characters. */
   chars: number;
   /** Its estimated size in tokens (characters / 4, rounded up). */
-  estimated_tokens: number;
+  estimatedTokens: number;
   /** Number of skills in it. */
   count: number;
   /** The budget asked for, or null. */
-  budget_chars: number | null;
+  budgetChars: number | null;
   /** Skills whose descriptions were dropped to fit the budget, in the order dropped. */
-  descriptions_dropped: string[];
+  descriptionsDropped: string[];
   /** True when the block is still over budget with every description dropped. */
-  over_budget: boolean;
+  overBudget: boolean;
 }
 
 /** Escapes like Python's `html.escape` (quotes included), as `skills-ref` does. */
@@ -122,10 +122,10 @@ export function buildPrompt(
     format,
     prompt,
     chars: prompt.length,
-    estimated_tokens: Math.ceil(prompt.length / 4),
+    estimatedTokens: Math.ceil(prompt.length / 4),
     count: skills.length,
-    budget_chars: budget ?? null,
-    descriptions_dropped: dropped,
-    over_budget: budget !== undefined && prompt.length > budget,
+    budgetChars: budget ?? null,
+    descriptionsDropped: dropped,
+    overBudget: budget !== undefined && prompt.length > budget,
   };
 }

@@ -113,14 +113,14 @@ export function writableSkill(name: string, catalog: Catalog): Resolved {
       `Skill '${name}' is a legacy flat file (${record.path}); move it into a folder with a SKILL.md to manage it.`,
     );
   }
-  if (Deno.lstatSync(record.skill_dir).isSymlink) {
-    throw new SkillrtError(`Refusing to write through a symbolic link: '${record.skill_dir}'.`);
+  if (Deno.lstatSync(record.skillDir).isSymlink) {
+    throw new SkillrtError(`Refusing to write through a symbolic link: '${record.skillDir}'.`);
   }
   const realRoot = realPathOrUndefined(record.root) ?? record.root;
-  const realDir = realPathOrUndefined(record.skill_dir) ?? record.skill_dir;
+  const realDir = realPathOrUndefined(record.skillDir) ?? record.skillDir;
   if (realDir === realRoot || !isInside(realRoot, realDir)) {
     throw new SkillrtError(
-      `Skill folder '${record.skill_dir}' is not inside its root '${record.root}'; it will not be changed.`,
+      `Skill folder '${record.skillDir}' is not inside its root '${record.root}'; it will not be changed.`,
     );
   }
   return resolved;
@@ -128,7 +128,7 @@ export function writableSkill(name: string, catalog: Catalog): Resolved {
 
 function folderOf(resolved: Resolved): string {
   return resolved.record.path === ""
-    ? basename(resolved.record.skill_dir)
+    ? basename(resolved.record.skillDir)
     : resolved.record.path.split("/").pop()!;
 }
 
@@ -161,8 +161,8 @@ export function prepareAction(action: ManageAction, catalog: Catalog): PreparedC
         ? Uint8Array.from(atob(action.content), (c) => c.charCodeAt(0))
         : new TextEncoder().encode(action.content);
       validateSupportContent(bytes);
-      refuseLinks(r.record.skill_dir, action.path);
-      const path = joinPath(r.record.skill_dir, action.path);
+      refuseLinks(r.record.skillDir, action.path);
+      const path = joinPath(r.record.skillDir, action.path);
       let before: string | null = null;
       try {
         before = decodeUtf8(Deno.readFileSync(path)).text;
@@ -182,8 +182,8 @@ export function prepareAction(action: ManageAction, catalog: Catalog): PreparedC
     case "remove-file": {
       const r = writableSkill(action.name, catalog);
       validateSupportPath(action.path);
-      refuseLinks(r.record.skill_dir, action.path.split("/").slice(0, -1).join("/") || ".");
-      const path = joinPath(r.record.skill_dir, action.path);
+      refuseLinks(r.record.skillDir, action.path.split("/").slice(0, -1).join("/") || ".");
+      const path = joinPath(r.record.skillDir, action.path);
       let info: Deno.FileInfo;
       try {
         info = Deno.lstatSync(path);
@@ -217,7 +217,7 @@ function change(
     name: r.record.name,
     summary,
     root: r.record.root,
-    skillDir: r.record.skill_dir,
+    skillDir: r.record.skillDir,
     files,
     usage: "patch",
   };
@@ -232,14 +232,14 @@ function prepareCreate(
   validateSkillContent(action.content);
   const index = catalog.index();
   const existing = [...index.records, ...index.shadowed].find((r) =>
-    (r.path === "" ? basename(r.skill_dir) : r.path.split("/").pop()) === action.name
+    (r.path === "" ? basename(r.skillDir) : r.path.split("/").pop()) === action.name
   );
   if (existing) {
     throw new SkillrtError(
-      `A skill named '${action.name}' already exists at ${existing.skill_dir}.`,
+      `A skill named '${action.name}' already exists at ${existing.skillDir}.`,
     );
   }
-  const root = catalog.setup.local_root;
+  const root = catalog.setup.localRoot;
   const dir = action.category
     ? joinPath(root, action.category, action.name)
     : joinPath(root, action.name);
@@ -275,8 +275,8 @@ function preparePatch(
   const rel = action.file_path === undefined || action.file_path === "SKILL.md"
     ? "SKILL.md"
     : validateSupportPath(action.file_path);
-  if (rel !== "SKILL.md") refuseLinks(r.record.skill_dir, rel);
-  const path = joinPath(r.record.skill_dir, rel);
+  if (rel !== "SKILL.md") refuseLinks(r.record.skillDir, rel);
+  const path = joinPath(r.record.skillDir, rel);
   if (typeof action.old !== "string" || action.old === "") {
     throw new SkillrtError("The text to replace (--old) cannot be empty.");
   }
@@ -336,15 +336,15 @@ function prepareDelete(
       );
     }
     if (
-      (realPathOrUndefined(into.record.skill_dir) ?? into.record.skill_dir) ===
-        (realPathOrUndefined(r.record.skill_dir) ?? r.record.skill_dir)
+      (realPathOrUndefined(into.record.skillDir) ?? into.record.skillDir) ===
+        (realPathOrUndefined(r.record.skillDir) ?? r.record.skillDir)
     ) {
       throw new SkillrtError(
         `--absorbed-into must name another skill, not '${action.name}' itself.`,
       );
     }
   }
-  const parent = dirname(r.record.skill_dir);
+  const parent = dirname(r.record.skillDir);
   const into = action.absorbed_into ? ` (absorbed into '${action.absorbed_into}')` : "";
   const skillFile = r.record.file;
   return {
@@ -352,9 +352,9 @@ function prepareDelete(
     name: r.record.name,
     summary: `delete skill '${r.record.name}' at ${r.record.path}${into}`,
     root: r.record.root,
-    skillDir: r.record.skill_dir,
+    skillDir: r.record.skillDir,
     files: [{ path: skillFile, rel: "SKILL.md", before: readText(skillFile), after: null }],
-    removeDir: r.record.skill_dir,
+    removeDir: r.record.skillDir,
     removeIfEmpty: parent !== r.record.root && folderOf(r) !== "" ? parent : undefined,
     usage: "forget",
   };

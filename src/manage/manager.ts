@@ -111,7 +111,7 @@ export class SkillManager {
   /** The paths an action writes (its sandbox write grant). Validates the action on the way. */
   targets(action: ManageAction): string[] {
     const change = this.prepare(action);
-    return this.approval ? this.queueTargets() : writeTargets(change, this.setup.local_root);
+    return this.approval ? this.queueTargets() : writeTargets(change, this.setup.localRoot);
   }
 
   /** The paths the pending queue writes. */
@@ -140,7 +140,7 @@ export class SkillManager {
       : {};
     const result = this.approval
       ? await stage(this.setup.home, change, now, scan)
-      : await applyChange(change, this.setup.local_root, now);
+      : await applyChange(change, this.setup.localRoot, now);
     return { ...result, ...note };
   }
 
@@ -199,7 +199,7 @@ export class SkillManager {
     const paths = this.queueTargets();
     for (const record of this.select(id)) {
       try {
-        paths.push(...writeTargets(this.prepare(record.payload), this.setup.local_root));
+        paths.push(...writeTargets(this.prepare(record.payload), this.setup.localRoot));
       } catch {
         // It will fail again at approval and stay pending with its error.
       }
@@ -213,7 +213,7 @@ export class SkillManager {
     const failed: { id: string; error: string }[] = [];
     for (const record of this.select(id)) {
       try {
-        approved.push(await applyChange(this.prepare(record.payload), this.setup.local_root, now));
+        approved.push(await applyChange(this.prepare(record.payload), this.setup.localRoot, now));
         await removePending(this.setup.home, record.id);
       } catch (error) {
         const message = error instanceof SkillrtError ? error.message : (error as Error).message;

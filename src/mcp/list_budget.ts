@@ -7,6 +7,7 @@
  * @module
  */
 import type { CategoryInfo, ListedSkill, ListResult } from "../level0/list.ts";
+import { toJsonDocument } from "../json_document.ts";
 import { RPC, RpcError } from "./tools.ts";
 
 /** How much one answer may hold. */
@@ -85,7 +86,9 @@ export async function budgetedList(
   const unpaged = request.category === undefined && request.limit === undefined &&
     request.cursor === undefined;
   if (!unpaged) return page(list, request);
-  if (list.count <= budget.skills && JSON.stringify(list).length <= budget.chars) return list;
+  if (list.count <= budget.skills && JSON.stringify(toJsonDocument(list)).length <= budget.chars) {
+    return list;
+  }
   const map = await categories(); // read only when the map is the answer
   const categorized = map.reduce((n, c) => n + c.count, 0);
   return {

@@ -25,6 +25,7 @@ import {
   Server,
 } from "../deps/mcp.ts";
 import { explainPermissionError, SkillrtError } from "../errors.ts";
+import { toJsonDocument } from "../json_document.ts";
 import { SkillManager } from "../manage/manager.ts";
 import type { SkillRuntime } from "../runtime.ts";
 import { budgetedList, type ListBudget, page } from "./list_budget.ts";
@@ -44,7 +45,7 @@ export interface SkillServerOptions {
 
 function text(value: unknown, isError = false) {
   return {
-    content: [{ type: "text" as const, text: JSON.stringify(value, null, 2) }],
+    content: [{ type: "text" as const, text: JSON.stringify(toJsonDocument(value), null, 2) }],
     ...(isError ? { isError: true } : {}),
   };
 }
@@ -68,7 +69,7 @@ function protocolError(error: unknown, notFound: number): RpcError {
   if (error instanceof RpcError) return error;
   const message = error instanceof Error ? error.message.split("\n")[0] : String(error);
   const missing = /not found/i.test(message);
-  const data = error instanceof SkillrtError ? error.toJSON() : undefined;
+  const data = error instanceof SkillrtError ? toJsonDocument(error.toJSON()) : undefined;
   return new RpcError(missing ? notFound : RPC.invalidParams, message, data);
 }
 
@@ -145,7 +146,7 @@ async function readResource(rt: SkillRuntime, request: ReadResourceRequest) {
       const blob = btoa(Array.from(bytes, (b) => String.fromCharCode(b)).join(""));
       return { contents: [{ uri, mimeType: "application/octet-stream", blob }] };
     }
-    const mimeType = file.file_type === "md" ? "text/markdown" : "text/plain";
+    const mimeType = file.fileType === "md" ? "text/markdown" : "text/plain";
     return { contents: [{ uri, mimeType, text: file.content }] };
   } catch (error) {
     throw protocolError(error, RPC.resourceNotFound);

@@ -66,7 +66,7 @@ function flatRecord(
 }
 
 function folderName(record: SkillRecord): string {
-  return record.path === "" ? record.skill_dir.split("/").pop()! : record.path.split("/").pop()!;
+  return record.path === "" ? record.skillDir.split("/").pop()! : record.path.split("/").pop()!;
 }
 
 function bareName(record: SkillRecord): string {
@@ -146,7 +146,7 @@ function dedupe(records: SkillRecord[]): Candidate[] {
   const seen = new Set<string>();
   const out: Candidate[] = [];
   for (const record of records) {
-    const real = realPathOrUndefined(record.skill_dir) ?? record.skill_dir;
+    const real = realPathOrUndefined(record.skillDir) ?? record.skillDir;
     if (seen.has(real)) continue;
     seen.add(real);
     out.push({ record, flat: false });

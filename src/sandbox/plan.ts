@@ -71,11 +71,11 @@ function unique(paths: string[]): string[] {
 export function readSet(setup: Setup): string[] {
   return unique([
     ...setup.roots.map((r) => r.path),
-    setup.local_root,
+    setup.localRoot,
     joinPath(setup.home, "plugins"),
     ...setup.plugins.map((p) => p.path),
     joinPath(setup.home, "skill-bundles"),
-    setup.config_file,
+    setup.configFile,
     joinPath(setup.home, ".env"),
   ]);
 }
@@ -97,7 +97,7 @@ export function planFor(
   plan.read = unique([...readSet(setup), ...pending, ...paths]);
   if (PREPROCESSING_COMMANDS.includes(command)) {
     // Counting uses ([U-1]): exactly the home's counter file, its lock and its temp file.
-    plan.write = unique(usageWritePaths(setup.local_root));
+    plan.write = unique(usageWritePaths(setup.localRoot));
     if (setup.config.inline_shell) plan.run = unique(setup.config.inline_shell_allow);
   }
   if (writes.length) plan.write = unique([...plan.write, ...writes]);

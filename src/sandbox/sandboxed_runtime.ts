@@ -6,6 +6,7 @@
  */
 import type { CommandRequest } from "../cli/request.ts";
 import { errorOfCode, SkillrtError } from "../errors.ts";
+import { fromJsonDocument } from "../json_document.ts";
 import type { FileResult } from "../files/file_view.ts";
 import type { ListResult } from "../level0/list.ts";
 import type { PromptResult } from "../level0/prompt.ts";
@@ -66,7 +67,7 @@ export function openSandboxedRuntime(options: RuntimeOptions = {}): SandboxedRun
     const outcome = await runInWorker({ request, setup, plan: planFor(command, setup) });
     let doc: Record<string, unknown>;
     try {
-      doc = JSON.parse(outcome.stdout);
+      doc = fromJsonDocument(JSON.parse(outcome.stdout)) as Record<string, unknown>;
     } catch {
       throw new SkillrtError(
         outcome.stderr.trim().replace(/^skillrt: /, "") || "The sandbox returned no result.",

@@ -38,9 +38,9 @@ export function writeFence(
   const both = (p: string | undefined) => (p ? [p, realPath(p) ?? p] : []);
   const homes = both(setup.home);
   const fence: WriteFence = {
-    forbidden: ["/", ...both(setup.host.user_home), ...homes],
+    forbidden: ["/", ...both(setup.host.userHome), ...homes],
     roots: [
-      setup.local_root,
+      setup.localRoot,
       ...setup.roots.map((r) => r.path),
       ...setup.plugins.map((p) => p.path),
     ].flatMap(both),

@@ -15,7 +15,11 @@ import type { FoundFlat, WalkLimits } from "./walk.ts";
 import { type HelperSource, scanWithHelper } from "./parallel.ts";
 import type { WatchedCache } from "./watch_cache.ts";
 
-/** Scans roots on demand and remembers them for the rest of the command. */
+/**
+ * A snapshot of the skills under a setup's roots: got from `SkillRuntime.snapshot()` and
+ * passed to operations as their `catalog` option, so several calls read one scan. Roots
+ * are walked on demand and remembered for the catalog's life.
+ */
 export class Catalog {
   /** The setup the catalog reads. */
   readonly setup: Setup;
@@ -30,6 +34,8 @@ export class Catalog {
   /**
    * Creates a catalog over a setup's roots and plugins, optionally backed by a watched
    * cache; `onScan` hears of every root actually walked (for counts of work done).
+   *
+   * @ignore Internal to the runtime.
    */
   constructor(setup: Setup, cache?: WatchedCache, onScan?: (root: string) => void) {
     this.setup = setup;
@@ -37,17 +43,29 @@ export class Catalog {
     this.#onScan = onScan;
   }
 
-  /** The walk bounds the config asks for. */
+  /**
+   * The walk bounds the config asks for.
+   *
+   * @ignore Internal to the runtime.
+   */
   get limits(): WalkLimits {
     return { maxDepth: this.setup.config.max_depth, maxDirs: this.setup.config.max_dirs };
   }
 
-  /** The real paths of every root of the setup: links leaving them are not followed ([S-9]). */
+  /**
+   * The real paths of every root of the setup: links leaving them are not followed ([S-9]).
+   *
+   * @ignore Internal to the runtime.
+   */
   get realRoots(): string[] {
     return this.#realRoots ??= realRootsOf(this.setup);
   }
 
-  /** The scan of one root (walked on first use). */
+  /**
+   * The scan of one root (walked on first use).
+   *
+   * @ignore Internal to the runtime.
+   */
   root(root: Root | PluginRoot): ScannedRoot {
     let scanned = this.#roots.get(root.path) ?? this.#cache?.get(root.path);
     if (!scanned) {
@@ -64,6 +82,8 @@ export class Catalog {
    * Scans the given roots (by default every root and plugin) not scanned yet, with a
    * helper thread reading skill heads while this one walks (a catalog backed by a watched
    * cache keeps its own path).
+   *
+   * @ignore Internal to the runtime.
    */
   async prefetch(
     helper: HelperSource,
@@ -77,7 +97,11 @@ export class Catalog {
     roots.forEach((root, i) => this.#roots.set(root.path, scanned.roots[i]));
   }
 
-  /** Every root and plugin scanned and indexed with the precedence rule of [S-7]. */
+  /**
+   * Every root and plugin scanned and indexed with the precedence rule of [S-7].
+   *
+   * @ignore Internal to the runtime.
+   */
   index(): SkillIndex {
     if (this.#index) return this.#index;
     const records: SkillRecord[] = [];

@@ -22,7 +22,7 @@ export type Reach = readonly string[] | null;
 /** The roots of a setup, as far as containment needs them (a `Setup` is one). */
 export interface RootsOf {
   /** The local root. */
-  local_root: string;
+  localRoot: string;
   /** The roots in precedence order. */
   roots: readonly { path: string }[];
   /** The plugin roots. */
@@ -31,7 +31,7 @@ export interface RootsOf {
 
 /** The real paths of every root of the setup: the roots, the plugin roots and the local root. */
 export function realRootsOf(setup: RootsOf): string[] {
-  const local = realPathOrUndefined(setup.local_root) ?? setup.local_root;
+  const local = realPathOrUndefined(setup.localRoot) ?? setup.localRoot;
   return [
     ...new Set([...setup.roots.map((r) => r.path), ...setup.plugins.map((p) => p.path), local]),
   ];

@@ -130,7 +130,7 @@ export function indexRecords(
         diagnostic(
           "info",
           "skill.shadowed",
-          `Skill '${record.name}' at ${record.skill_dir} is shadowed by the one at ${entry.record.skill_dir}.`,
+          `Skill '${record.name}' at ${record.skillDir} is shadowed by the one at ${entry.record.skillDir}.`,
           { path: record.file },
         ),
       );

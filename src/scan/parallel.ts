@@ -93,7 +93,7 @@ export function slimRecord(r: SkillRecord): SlimRecord {
     r.description,
     r.category,
     r.tags,
-    r.related_skills,
+    r.relatedSkills,
     r.frontmatter,
     r.diagnostics,
   ];
@@ -102,15 +102,15 @@ export function slimRecord(r: SkillRecord): SlimRecord {
 /** The whole record of the `i`th folder of a batch, as `readRecord` builds it. */
 export function wholeRecord(batch: HelperBatch, i: number, slim: SlimRecord): SkillRecord {
   const { dir, rel } = batch.items[i];
-  const [name, description, category, tags, related_skills, frontmatter, diagnostics] = slim;
+  const [name, description, category, tags, relatedSkills, frontmatter, diagnostics] = slim;
   return {
     name,
     description,
     category,
     tags,
-    related_skills,
+    relatedSkills,
     path: rel,
-    skill_dir: dir,
+    skillDir: dir,
     file: join(dir, "SKILL.md"),
     root: batch.root,
     source: batch.source,

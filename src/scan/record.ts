@@ -28,11 +28,11 @@ export interface SkillRecord {
   /** Tags from `metadata.hermes.tags` or `tags`. */
   tags: string[];
   /** Related skills from `metadata.hermes.related_skills` or `related_skills`. */
-  related_skills: string[];
+  relatedSkills: string[];
   /** The skill folder relative to its root (`devops/docker`), or a flat skill's file. */
   path: string;
   /** The skill folder, absolute (for a flat skill, the folder holding the file). */
-  skill_dir: string;
+  skillDir: string;
   /** The SKILL.md (or flat `.md`) file, absolute. */
   file: string;
   /** The root it was found in. */
@@ -200,9 +200,9 @@ export function buildRecord(place: RecordPlace, fence: Fence, invalidUtf8 = fals
     description,
     category,
     tags: listField(hermes.tags ?? data.tags),
-    related_skills: listField(hermes.related_skills ?? data.related_skills),
+    relatedSkills: listField(hermes.related_skills ?? data.related_skills),
     path: place.rel,
-    skill_dir: place.dir,
+    skillDir: place.dir,
     file: place.file,
     root: place.root,
     source: place.source,

@@ -16,7 +16,7 @@ export interface RequiredEnvVar {
   /** Where to get a value, when the skill says. */
   help?: string;
   /** What needs it, when the skill says. */
-  required_for?: string;
+  requiredFor?: string;
 }
 
 const VALID = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -45,7 +45,7 @@ export function requiredEnvVars(
       if (typeof name !== "string") continue;
       v = { name: name.trim(), prompt: typeof item.prompt === "string" ? item.prompt : "" };
       if (typeof item.help === "string") v.help = item.help;
-      if (typeof item.required_for === "string") v.required_for = item.required_for;
+      if (typeof item.required_for === "string") v.requiredFor = item.required_for;
     }
     if (!v) continue;
     if (!VALID.test(v.name)) {

@@ -51,21 +51,21 @@ export function invocationMessage(
   const parts = [note, "", (loaded.banner + loaded.body).trim()];
   parts.push(
     "",
-    `[Skill directory: ${view.skill_dir}]`,
+    `[Skill directory: ${view.skillDir}]`,
     "Relative paths in this skill (scripts/, templates/, references/, assets/) are relative to that directory; use the absolute path to run or read them.",
   );
   if (loaded.configBlock) parts.push("", loaded.configBlock);
-  if (view.setup_needed) {
+  if (view.setupNeeded) {
     parts.push(
       "",
-      `[Skill setup note: ${view.missing_required_environment_variables.join(", ")} ${
-        view.missing_required_environment_variables.length === 1 ? "is" : "are"
+      `[Skill setup note: ${view.missingRequiredEnvironmentVariables.join(", ")} ${
+        view.missingRequiredEnvironmentVariables.length === 1 ? "is" : "are"
       } not set (in the environment or ${home}/.env); the skill still loads, but what needs ${
-        view.missing_required_environment_variables.length === 1 ? "it" : "them"
+        view.missingRequiredEnvironmentVariables.length === 1 ? "it" : "them"
       } will not work until then.]`,
     );
   }
-  const files = view.linked_files ? Object.values(view.linked_files).flat() : [];
+  const files = view.linkedFiles ? Object.values(view.linkedFiles).flat() : [];
   if (files.length) {
     parts.push(
       "",

@@ -51,7 +51,7 @@ export interface ViewResult {
   /** Tags. */
   tags: string[];
   /** Related skills. */
-  related_skills: string[];
+  relatedSkills: string[];
   /** The root's kind. */
   source: string;
   /** The whole SKILL.md, preprocessed. */
@@ -59,21 +59,21 @@ export interface ViewResult {
   /** The skill folder relative to its root. */
   path: string;
   /** The skill folder, absolute. */
-  skill_dir: string;
+  skillDir: string;
   /** Support files by folder, or null. */
-  linked_files: LinkedFiles;
+  linkedFiles: LinkedFiles;
   /** Title and first paragraph of each linked text file. */
-  file_summaries: FileSummary[];
+  fileSummaries: FileSummary[];
   /** How to open a linked file, when there are any. */
-  usage_hint: string | null;
+  usageHint: string | null;
   /** Variables the skill needs. */
-  required_environment_variables: RequiredEnvVar[];
+  requiredEnvironmentVariables: RequiredEnvVar[];
   /** Those of them not set in the environment or `<home>/.env`. */
-  missing_required_environment_variables: string[];
+  missingRequiredEnvironmentVariables: string[];
   /** True when any required variable is missing. */
-  setup_needed: boolean;
+  setupNeeded: boolean;
   /** `available` or `setup_needed`. */
-  readiness_status: "available" | "setup_needed" | "unsupported";
+  readinessStatus: "available" | "setup_needed" | "unsupported";
   /** Resolved config values by key. */
   config: Record<string, unknown>;
   /** Content warnings ([V-6]). */
@@ -134,7 +134,7 @@ export interface LoadedSkill {
  */
 export function readSkillText(record: SkillRecord, maxBytes: number, reach: Reach): string {
   const name = record.name;
-  using file = openSkillFile(record.skill_dir, basename(record.file), reach);
+  using file = openSkillFile(record.skillDir, basename(record.file), reach);
   const bytes = openedSize(file, record.file);
   const data = bytes > maxBytes ? null : readCapped(file, maxBytes);
   if (data === null) {
@@ -186,11 +186,11 @@ export async function loadSkill(resolved: Resolved, ctx: ViewContext): Promise<L
   const head = resolved.record;
   const reach = reachOf(head.source, ctx.realRoots ?? [head.root]);
   const text = readSkillText(head, ctx.maxBytes, reach);
-  const folder = head.path.split("/").pop() || head.skill_dir.split("/").pop()!;
+  const folder = head.path.split("/").pop() || head.skillDir.split("/").pop()!;
   const record = buildRecord(
     {
       file: head.file,
-      dir: head.skill_dir,
+      dir: head.skillDir,
       rel: head.path,
       root: head.root,
       source: head.source,
@@ -202,7 +202,7 @@ export async function loadSkill(resolved: Resolved, ctx: ViewContext): Promise<L
   );
   if (!platformMatches(record.frontmatter, ctx.platform)) {
     throw new SkillrtError(`Skill '${record.name}' is not supported on this platform.`, {
-      readiness_status: "unsupported",
+      readinessStatus: "unsupported",
     });
   }
   const warnings = contentWarnings(text);
@@ -223,7 +223,7 @@ export async function loadSkill(resolved: Resolved, ctx: ViewContext): Promise<L
     (record.namespace ? pluginBanner(record.namespace, ctx.siblings ?? []) : "");
   const content = banner + (block ? `${block}\n\n` : "") + body;
 
-  const linked = resolved.flat ? null : linkedFiles(listSkillFiles(record.skill_dir, reach));
+  const linked = resolved.flat ? null : linkedFiles(listSkillFiles(record.skillDir, reach));
   const missing = vars.filter((v) => !ctx.envNames.has(v.name)).map((v) => v.name);
   const view: ViewResult = {
     success: true,
@@ -231,22 +231,22 @@ export async function loadSkill(resolved: Resolved, ctx: ViewContext): Promise<L
     description: record.description,
     category: record.category,
     tags: record.tags,
-    related_skills: record.related_skills,
+    relatedSkills: record.relatedSkills,
     source: record.source,
     content,
     path: record.path,
-    skill_dir: record.skill_dir,
-    linked_files: linked,
-    file_summaries: resolved.flat ? [] : fileSummaries(record.skill_dir, linked, reach),
-    usage_hint: linked
+    skillDir: record.skillDir,
+    linkedFiles: linked,
+    fileSummaries: resolved.flat ? [] : fileSummaries(record.skillDir, linked, reach),
+    usageHint: linked
       ? `To view linked files, call skill_view(name, file_path) where file_path is e.g. '${
         Object.values(linked).flat()[0]
       }'`
       : null,
-    required_environment_variables: vars,
-    missing_required_environment_variables: missing,
-    setup_needed: missing.length > 0,
-    readiness_status: missing.length > 0 ? "setup_needed" : "available",
+    requiredEnvironmentVariables: vars,
+    missingRequiredEnvironmentVariables: missing,
+    setupNeeded: missing.length > 0,
+    readinessStatus: missing.length > 0 ? "setup_needed" : "available",
     config,
     warnings,
     ...(resolvedConfig.notes.length ? { notes: resolvedConfig.notes } : {}),

@@ -32,7 +32,7 @@ export async function run(runtime: SkillRuntime, request: CommandRequest): Promi
     throw new UsageError(`Unknown curator action '${action}'; use ${CURATOR_ACTIONS.join(", ")}.`);
   }
   const now = nowOf(request);
-  const root = runtime.setup.local_root;
+  const root = runtime.setup.localRoot;
   const records = () => runtime.catalog().index().records;
   const { global } = request;
   if (action === "status") {

@@ -29,7 +29,7 @@ export async function run(
 ): Promise<Outcome> {
   const [action, target] = request.args;
   const { global } = request;
-  const root = runtime.setup.local_root;
+  const root = runtime.setup.localRoot;
   const str = (v: unknown) => (typeof v === "string" ? v : undefined);
   if (!HUB_ACTIONS.includes(action)) {
     throw new UsageError(`Unknown hub action '${action}'; use ${HUB_ACTIONS.join(", ")}.`);
@@ -168,12 +168,12 @@ export async function run(
 function audit(runtime: SkillRuntime, request: CommandRequest): Outcome {
   let text = "";
   try {
-    text = Deno.readTextFileSync(auditFile(runtime.setup.local_root));
+    text = Deno.readTextFileSync(auditFile(runtime.setup.localRoot));
   } catch {
     text = "";
   }
   if (request.options.verify === true) {
-    const lock = readLockJson(runtime.setup.local_root);
+    const lock = readLockJson(runtime.setup.localRoot);
     if (lock.state === "unparseable") {
       throw new SkillrtError(
         `Hub lock file '${lock.file}' does not parse, so the audit log's chain head cannot be checked.`,

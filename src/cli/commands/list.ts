@@ -48,7 +48,7 @@ export async function run(runtime: SkillRuntime, request: CommandRequest): Promi
   const doc: ListResult & { home?: string } = await runtime.list({ category });
   const home = runtime.setup.home;
   let start = "";
-  if (doc.count === 0 && !runtime.setup.home_exists) {
+  if (doc.count === 0 && !runtime.setup.homeExists) {
     // Say where we looked and how to start ([C-8]).
     doc.home = home;
     doc.message = `No skills found: the home '${home}' does not exist.`;

@@ -25,12 +25,12 @@ export async function run(runtime: SkillRuntime, request: CommandRequest): Promi
     }
   }
   const doc = await runtime.prompt({ format: format as PromptFormat, budgetChars: budget });
-  const dropped = doc.descriptions_dropped.length
-    ? `; descriptions dropped: ${doc.descriptions_dropped.join(", ")}`
+  const dropped = doc.descriptionsDropped.length
+    ? `; descriptions dropped: ${doc.descriptionsDropped.join(", ")}`
     : "";
-  const over = doc.over_budget ? "; still over budget with every description dropped" : "";
+  const over = doc.overBudget ? "; still over budget with every description dropped" : "";
   const summary = `${plural(doc.count, "skill")}, ${plural(doc.chars, "character")}, ~${
-    plural(doc.estimated_tokens, "token")
+    plural(doc.estimatedTokens, "token")
   }${dropped}${over}\n`;
   return respond(request.global, doc, () => doc.prompt, 0, summary);
 }

@@ -58,7 +58,7 @@ async function installTarget(runtime: SkillRuntime, request: CommandRequest, arg
 
 /** `hub check|update`: scratch space in the hub folder, the sources' hosts and git; update also the skills. */
 function sourceGrants(runtime: SkillRuntime, action: string, name?: string): string[] {
-  const local = runtime.setup.local_root;
+  const local = runtime.setup.localRoot;
   const entries = Object.entries(readLockDocument(local).installed).filter(([n]) =>
     name === undefined || n === name
   );
@@ -80,7 +80,7 @@ export async function writePathsFor(
   request: CommandRequest,
 ): Promise<string[]> {
   const manager = new SkillManager(runtime.setup);
-  const local = runtime.setup.local_root;
+  const local = runtime.setup.localRoot;
   const [action, arg] = request.args;
   if (MANAGE_COMMANDS.includes(request.command)) return manager.targets(actionOf(request));
   if (request.command === "pending") {
@@ -121,7 +121,7 @@ export async function writePathsFor(
 
 /** `sync --from DIR`: each upstream skill's folder in the local root, and the manifest. */
 function syncTargets(runtime: SkillRuntime, request: CommandRequest): string[] {
-  const local = runtime.setup.local_root;
+  const local = runtime.setup.localRoot;
   const from = resolvePath(runtime.setup.host.cwd, String(request.options.from ?? ""));
   return [
     ...upstreamSkills(from).map((s) => creationTarget(local, joinPath(local, s.rel))),
@@ -131,7 +131,7 @@ function syncTargets(runtime: SkillRuntime, request: CommandRequest): string[] {
 
 /** `curator run|pin|unpin|restore`: the archive, the skills it moves, the home's counters. */
 function curatorTargets(runtime: SkillRuntime, request: CommandRequest): string[] {
-  const local = runtime.setup.local_root;
+  const local = runtime.setup.localRoot;
   const [action, arg] = request.args;
   const usage = usageWritePaths(local);
   if (action === "run" && request.options.dryRun !== true) {

@@ -31,10 +31,10 @@ export async function run(runtime: SkillRuntime, request: CommandRequest): Promi
     `${paint(global.color, "yellow", "warning:")} ${w.message}`
   );
   for (const note of doc.notes ?? []) notes.push(`note: ${note}`);
-  if (doc.setup_needed) {
+  if (doc.setupNeeded) {
     notes.push(
       `setup needed: set ${
-        doc.missing_required_environment_variables.join(", ")
+        doc.missingRequiredEnvironmentVariables.join(", ")
       } (in the environment or ${runtime.setup.home}/.env).`,
     );
   }
