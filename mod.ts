@@ -54,7 +54,7 @@ export {
   type Setup,
   type SetupOptions,
 } from "./src/home/setup.ts";
-export type { SkillRecord, SkillSource } from "./src/scan/record.ts";
+export type { SkillAbout, SkillRecord, SkillSource } from "./src/scan/record.ts";
 export type { CategoryInfo, ListedSkill, ListResult } from "./src/level0/list.ts";
 export type { PromptFormat, PromptResult } from "./src/level0/prompt.ts";
 export type { ViewResult } from "./src/view/view.ts";

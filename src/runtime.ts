@@ -18,11 +18,17 @@ import {
   searchSkills,
   visibleSkills,
 } from "./level0/list.ts";
-import { buildPrompt, type PromptFormat, type PromptResult } from "./level0/prompt.ts";
-import { disabledNames, type VisibilityFacts } from "./level0/visibility.ts";
+import {
+  buildPrompt,
+  type PromptFormat,
+  promptLocation,
+  type PromptResult,
+} from "./level0/prompt.ts";
+import { disabledNames, isDisabled, type VisibilityFacts } from "./level0/visibility.ts";
 import { SkillrtError } from "./errors.ts";
 import { type Resolved, resolveSkill, walksRoot } from "./resolve/resolve.ts";
 import { Catalog } from "./scan/catalog.ts";
+import { entryFor } from "./scan/index.ts";
 import type { HelperSource } from "./scan/parallel.ts";
 import { WatchedCache } from "./scan/watch_cache.ts";
 import { readUsageCounts } from "./usage/read_usage.ts";
@@ -105,6 +111,8 @@ export interface CatalogOption {
 export interface ListOptions extends CatalogOption {
   /** Only skills of this top-level category. */
   category?: string;
+  /** Also the skills Level 0 hides (platform, environment, disabled, conditions), each with `hidden` ([L0-9]). */
+  all?: boolean;
 }
 
 /** Options of {@linkcode SkillRuntime.view} and {@linkcode SkillRuntime.invoke}. */
@@ -244,7 +252,7 @@ export class SkillRuntime {
   /** Level 0: every visible skill, optionally of one category ([L0-1]). */
   async list(options: ListOptions = {}): Promise<ListResult> {
     const catalog = await this.#catalogOf(options, true);
-    return listSkills(catalog.index(), this.visibility(), options.category);
+    return listSkills(catalog.index(), this.visibility(), options.category, options.all);
   }
 
   /** Level 0, coarse: one entry per category with counts and descriptions ([L0-6]). */
@@ -283,7 +291,7 @@ export class SkillRuntime {
     const skills = visibleSkills(index, this.visibility()).map((s) => ({
       name: s.name,
       description: s.description,
-      location: index.entries.get(s.name)!.record.file,
+      location: promptLocation(entryFor(index, s.name)!.record),
       uses: uses.get(s.name) ?? 0,
     }));
     return buildPrompt(skills, options.format ?? "xml", options.budgetChars);
@@ -301,7 +309,7 @@ export class SkillRuntime {
    */
   resolveIn(name: string, catalog: Catalog): Resolved {
     const resolved = resolveSkill(name, catalog);
-    if (this.visibility().disabled.has(resolved.record.name)) {
+    if (isDisabled(this.visibility().disabled, resolved.record.name)) {
       throw new SkillrtError(`Skill '${resolved.record.name}' is disabled.`, {
         hint:
           "Remove it from skills.disabled (or skills.platform_disabled) in config.yaml to use it.",

@@ -113,6 +113,9 @@ Deno.test("[V-1] view: every field, content is the whole SKILL.md", async () => 
     category: "dev",
     tags: ["release"],
     relatedSkills: ["changelog"],
+    version: null,
+    author: null,
+    license: null,
     source: "local",
     content:
       `[Skill config (from ${home}/config.yaml):\n  release.channel = stable\n  release.audience = devs\n]\n\n${text}`,

@@ -59,6 +59,7 @@ function unreadable(root: string, dir: string, why: string) {
     file: `${root}/${dir}/SKILL.md`,
     root,
     source: "local",
+    about: {},
     frontmatter: {},
     diagnostics: [{
       severity: "error",

@@ -53,6 +53,11 @@ export const COMMANDS: readonly CommandSpec[] = [
         flags: "--names",
         description: "only the names, one per line (for scripts and completion)",
       },
+      {
+        flags: "--all",
+        description: "also skills hidden by platform, environment, disabled or conditions",
+      },
+      { flags: "--hidden", description: "the same as --all" },
     ],
   },
   {

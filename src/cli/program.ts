@@ -72,8 +72,19 @@ export function parseArgs(
         if (askedForHelp) return { kind: "print", text: out };
         throw new UsageError("A command is required.", out.trimEnd());
       }
-      const message = error.message.replace(/^error: /, "");
-      throw new UsageError(message.charAt(0).toUpperCase() + message.slice(1), helpUsage());
+      let message = error.message.replace(/^error: /, "");
+      message = message.charAt(0).toUpperCase() + message.slice(1);
+      const option = /^unknown option '([^']*)'/.exec(error.message.replace(/^error: /, ""));
+      const spec = COMMANDS.find((c) => c.name === usageOf.name() && usageOf !== program);
+      if (
+        option && !message.includes("\n") && spec?.arguments?.some((a) => a.complete === "skill")
+      ) {
+        // A skill name that begins with '-' (public collections have them) needs '--'.
+        message += `. If '${
+          option[1]
+        }' is a skill name, put '--' before it: skillrt ${spec.name} -- ${option[1]}`;
+      }
+      throw new UsageError(message, helpUsage());
     }
     throw error;
   }

@@ -36,8 +36,11 @@ export function respond(
 export function failure(global: Pick<GlobalOptions, "json">, error: SkillrtError): Outcome {
   const usage = typeof error.details.usage === "string" ? `\n${error.details.usage}` : "";
   const close = error.details.suggestions;
+  const dashed = Array.isArray(close) ? close.find((n) => String(n).startsWith("-")) : undefined;
   const didYouMean = Array.isArray(close) && close.length
-    ? `\nDid you mean: ${close.join(", ")}?`
+    ? `\nDid you mean: ${close.join(", ")}?${
+      dashed === undefined ? "" : ` (a name that begins with '-' goes after '--': -- ${dashed})`
+    }`
     : "";
   return {
     exitCode: error.exitCode,

@@ -10,7 +10,9 @@ import { readLock } from "../hub/lock.ts";
 import { readUsage, usageFile } from "../usage/usage.ts";
 import type { Setup } from "../home/setup.ts";
 import type { PermissionPlan } from "../sandbox/plan.ts";
-import type { SkillIndex } from "../scan/index.ts";
+import { entryFor, type SkillIndex } from "../scan/index.ts";
+import { hiddenCounts } from "../level0/list.ts";
+import type { HiddenReason, VisibilityFacts } from "../level0/visibility.ts";
 
 /** The document `doctor` prints. */
 export interface DoctorReport {
@@ -33,6 +35,8 @@ export interface DoctorReport {
   shadowed: { name: string; path: string; shadowed_by: string }[];
   /** Names used twice in one root. */
   ambiguous: { name: string; root: string; matches: string[] }[];
+  /** Skills Level 0 hides, by reason, and in all ([L0-9]; `list --all` shows them). */
+  hidden: Record<HiddenReason, number> & { total: number };
   /** Frontmatter, walk, config and hub findings. */
   diagnostics: Diagnostic[];
   /** The sandbox plan of `list`. */
@@ -77,8 +81,13 @@ export function checkHubLock(
   return { state: { lock: "ok", installed: lock.entries.length }, diagnostics };
 }
 
-/** Builds the doctor report from a full index of the setup. */
-export function doctorReport(setup: Setup, index: SkillIndex, plan: PermissionPlan): DoctorReport {
+/** Builds the doctor report from a full index of the setup and who sees what at Level 0. */
+export function doctorReport(
+  setup: Setup,
+  index: SkillIndex,
+  plan: PermissionPlan,
+  facts: VisibilityFacts,
+): DoctorReport {
   const diagnostics: Diagnostic[] = [
     ...(setup.homeExists ? [] : [
       diagnostic("error", "home.missing", `The home '${setup.home}' does not exist.`, {
@@ -105,6 +114,7 @@ export function doctorReport(setup: Setup, index: SkillIndex, plan: PermissionPl
       .map((d) => d.path),
   );
   const count = (root: string) => index.records.filter((r) => r.root === root).length;
+  const hidden = hiddenCounts(index, facts);
   const summary = { errors: 0, warnings: 0, info: 0 };
   for (const d of diagnostics) {
     summary[d.severity === "error" ? "errors" : d.severity === "warning" ? "warnings" : "info"]++;
@@ -136,13 +146,14 @@ export function doctorReport(setup: Setup, index: SkillIndex, plan: PermissionPl
     shadowed: index.shadowed.map((r) => ({
       name: r.name,
       path: r.skillDir,
-      shadowed_by: index.entries.get(r.name)!.record.skillDir,
+      shadowed_by: entryFor(index, r.name)!.record.skillDir,
     })),
     ambiguous: [...index.entries.values()].filter((e) => e.ambiguous).map((e) => ({
       name: e.name,
       root: e.record.root,
       matches: e.matches.map((m) => m.path),
     })),
+    hidden: { ...hidden, total: Object.values(hidden).reduce((a, b) => a + b, 0) },
     diagnostics,
     sandbox: plan,
     hub: hub.state,

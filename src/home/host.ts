@@ -27,6 +27,25 @@ export function platformName(os: string): string {
   return os === "windows" ? "win32" : os;
 }
 
+/**
+ * True inside Termux, as Hermes tells it: `TERMUX_VERSION` set, or `PREFIX` under
+ * Termux's `com.termux/files/usr`. A Linux build of Deno there still says `linux`.
+ */
+export function isTermux(env: (name: string) => string | undefined = readEnv): boolean {
+  return Boolean(env("TERMUX_VERSION")) || (env("PREFIX") ?? "").includes("com.termux/files/usr");
+}
+
+/**
+ * The platform of this host ([L0-2], [L0-9]): Deno's OS name in Hermes' naming, and
+ * `android` inside Termux whatever Deno says, so `termux` and `android` tags match there.
+ */
+export function hostPlatform(
+  os: string = Deno.build.os,
+  env: (name: string) => string | undefined = readEnv,
+): string {
+  return isTermux(env) ? "android" : platformName(os);
+}
+
 /** Reads an environment variable, or undefined when it is unset or not permitted. */
 export function readEnv(name: string): string | undefined {
   try {
@@ -107,7 +126,7 @@ export function detectHost(): HostFacts {
     if (value !== undefined) shellEnv[name] = value;
   }
   return {
-    platform: platformName(Deno.build.os),
+    platform: hostPlatform(),
     environments: detectEnvironments(),
     envNames: names.sort(),
     ...(home ? { userHome: home } : {}),

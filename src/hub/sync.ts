@@ -4,7 +4,9 @@
  * each file's relative path and bytes in sorted order (Hermes' format). New skills are
  * copied; a skill changed upstream is updated only while the user's copy still matches
  * the manifest; a user-modified skill is left alone; one the user deleted is not restored;
- * one an external dir provides is skipped. Nothing outside the local root is touched.
+ * one an external dir provides is skipped. The category `DESCRIPTION.md` files beside the
+ * skill folders are copied too when missing (never overwritten), so `list --categories`
+ * has them. Nothing outside the local root is touched.
  *
  * @module
  */
@@ -14,8 +16,8 @@ import { parseFrontmatter } from "../frontmatter/parse.ts";
 import { SkillrtError } from "../errors.ts";
 import { basename, dirname, ensureDir, isInside, joinPath } from "../home/paths.ts";
 import type { Setup } from "../home/setup.ts";
-import { makeDirsInside } from "../manage/apply.ts";
-import { atomicWrite, linkRefusal } from "../manage/atomic.ts";
+import { creationTarget, makeDirsInside } from "../manage/apply.ts";
+import { atomicWrite, linkRefusal, tempPathFor } from "../manage/atomic.ts";
 import { assertCleanFileName } from "../manage/file_names.ts";
 import { withLock } from "../manage/lock.ts";
 import { Catalog } from "../scan/catalog.ts";
@@ -68,6 +70,8 @@ export interface SyncResult {
   external: string[];
   /** Skills already up to date. */
   unchanged: string[];
+  /** Category `DESCRIPTION.md` files copied in (paths below the local root). */
+  descriptions: string[];
 }
 
 /** One skill of the folder being synced from. */
@@ -109,6 +113,83 @@ export function upstreamSkills(from: string): UpstreamSkill[] {
   });
 }
 
+/** The category description file's name ([L0-6]). */
+const DESCRIPTION = "DESCRIPTION.md";
+
+/**
+ * The category `DESCRIPTION.md` files of the folder synced from (real path `real`): one
+ * in each folder above a skill folder, below `real` itself. One whose real path leaves
+ * `real` is refused like a skill's file; one that is not a file is passed over.
+ * @throws {SkillrtError} for a link out of the folder.
+ */
+export function upstreamDescriptions(
+  from: string,
+  real: string,
+  skills: UpstreamSkill[],
+): string[] {
+  const folders = new Set<string>();
+  for (const skill of skills) {
+    const parts = skill.rel.split("/");
+    for (let i = 1; i < parts.length; i++) folders.add(parts.slice(0, i).join("/"));
+  }
+  const out: string[] = [];
+  for (const folder of [...folders].sort()) {
+    const rel = `${folder}/${DESCRIPTION}`;
+    let info: Deno.FileInfo;
+    try {
+      info = Deno.statSync(joinPath(real, rel));
+    } catch {
+      continue;
+    }
+    if (!isInside(real, Deno.realPathSync(joinPath(real, rel)))) throw outside(from, rel);
+    if (info.isFile) out.push(rel);
+  }
+  return out;
+}
+
+/**
+ * Copies a category description into the local root when the local root has none there
+ * (the user's own text is never overwritten): the same folder helpers and atomic writer
+ * as the skills, nothing written through a link. Returns whether it was copied.
+ */
+function copyDescription(fromReal: string, root: string, rel: string): boolean {
+  const target = joinPath(root, rel);
+  try {
+    Deno.lstatSync(target);
+    return false;
+  } catch (error) {
+    if (!(error instanceof Deno.errors.NotFound)) throw error;
+  }
+  makeDirsInside(root, dirname(rel), false);
+  const within = Deno.realPathSync(dirname(target));
+  if (!isInside(Deno.realPathSync(root), within)) throw linkRefusal(target);
+  // Under the manifest's lock, so its fixed temporary name is granted in the plan.
+  atomicWrite(target, Deno.readFileSync(joinPath(fromReal, rel)), { within, fixedTemp: true });
+  return true;
+}
+
+/**
+ * What a sync may write for the category descriptions of `from` ([X-6]): for each one
+ * missing from the local root, its first missing folder, or the file and its fixed
+ * temporary name when the category folder is there already.
+ */
+export function descriptionTargets(root: string, from: string): string[] {
+  const real = Deno.realPathSync(from);
+  const out: string[] = [];
+  for (const rel of upstreamDescriptions(from, real, upstreamSkills(from))) {
+    const target = joinPath(root, rel);
+    try {
+      Deno.lstatSync(target);
+      continue; // never overwritten
+    } catch {
+      // Missing: it may be written.
+    }
+    const first = creationTarget(root, target);
+    out.push(first, ...(first === target ? [tempPathFor(target)] : []));
+  }
+  return out;
+}
+
 function outside(from: string, rel: string): SkillrtError {
   return new SkillrtError(
     `Refusing to sync from '${from}': '${rel}' is a symbolic link that leaves it.`,
@@ -138,8 +219,11 @@ export async function syncBundled(setup: Setup, from: string): Promise<SyncResul
     user_deleted: [],
     external: [],
     unchanged: [],
+    descriptions: [],
   };
   const upstream = upstreamSkills(from);
+  const fromReal = Deno.realPathSync(from);
+  const descriptions = upstreamDescriptions(from, fromReal, upstream);
   const externalNames = new Set(
     new Catalog(setup).index().records.filter((r) => r.source === "external").map((r) => r.name),
   );
@@ -183,6 +267,18 @@ export async function syncBundled(setup: Setup, from: string): Promise<SyncResul
         manifest.set(skill.name, upstreamHash);
         result.updated.push(skill.name);
       } else result.unchanged.push(skill.name);
+    }
+    // A category's description goes with its skills: only where one of them is now here.
+    const here = new Set([
+      ...result.copied,
+      ...result.updated,
+      ...result.user_modified,
+      ...result.unchanged,
+    ]);
+    for (const rel of descriptions) {
+      const folder = dirname(rel);
+      const served = upstream.some((s) => here.has(s.name) && s.rel.startsWith(`${folder}/`));
+      if (served && copyDescription(fromReal, root, rel)) result.descriptions.push(rel);
     }
     atomicWrite(manifestFile, renderManifest(manifest), { fixedTemp: true });
   });

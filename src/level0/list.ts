@@ -6,7 +6,7 @@
  */
 import type { SkillIndex } from "../scan/index.ts";
 import type { SkillRecord } from "../scan/record.ts";
-import { isVisible, type VisibilityFacts } from "./visibility.ts";
+import { type HiddenReason, hiddenReason, isVisible, type VisibilityFacts } from "./visibility.ts";
 
 /** One skill as `list` shows it. */
 export interface ListedSkill {
@@ -24,6 +24,14 @@ export interface ListedSkill {
   matches?: string[];
   /** Search relevance, for `search` only. */
   score?: number;
+  /** `version`, when the skill declares one ([V-10]). */
+  version?: string;
+  /** `author`, when declared. */
+  author?: string;
+  /** `license`, when declared. */
+  license?: string;
+  /** With `list --all`: why Level 0 hides this skill ([L0-9]). */
+  hidden?: HiddenReason;
 }
 
 /** The JSON of `list` ([L0-1]). */
@@ -47,14 +55,42 @@ export interface ListResult {
 /** The hint of [L0-1]. */
 export const LIST_HINT = "Use skill_view(name) to see full content, tags, and linked files";
 
-/** The visible entries of an index, each with its record. */
-export function visibleSkills(index: SkillIndex, facts: VisibilityFacts): ListedSkill[] {
+/**
+ * The visible entries of an index, each with its record; with `all`, the hidden ones
+ * too, each saying why it is hidden ([L0-9]).
+ */
+export function visibleSkills(
+  index: SkillIndex,
+  facts: VisibilityFacts,
+  all = false,
+): ListedSkill[] {
   const out: ListedSkill[] = [];
   for (const entry of index.entries.values()) {
-    if (!isVisible(entry.record, facts)) continue;
-    out.push(listed(entry.record, entry.ambiguous ? entry.matches : undefined));
+    const hidden = hiddenReason(entry.record, facts);
+    if (hidden !== null && !all) continue;
+    const item = listed(entry.record, entry.ambiguous ? entry.matches : undefined);
+    if (hidden !== null) item.hidden = hidden;
+    out.push(item);
   }
   return out.sort(byCategoryThenName);
+}
+
+/** How many skills Level 0 hides, by reason ([L0-9]; `doctor` reports it). */
+export function hiddenCounts(
+  index: SkillIndex,
+  facts: VisibilityFacts,
+): Record<HiddenReason, number> {
+  const counts: Record<HiddenReason, number> = {
+    disabled: 0,
+    platform: 0,
+    environment: 0,
+    conditions: 0,
+  };
+  for (const entry of index.entries.values()) {
+    const hidden = hiddenReason(entry.record, facts);
+    if (hidden !== null) counts[hidden]++;
+  }
+  return counts;
 }
 
 function listed(record: SkillRecord, matches?: SkillRecord[]): ListedSkill {
@@ -63,6 +99,7 @@ function listed(record: SkillRecord, matches?: SkillRecord[]): ListedSkill {
     description: record.description,
     category: record.category,
     tags: record.tags,
+    ...record.about,
   };
   if (matches) {
     item.ambiguous = true;
@@ -89,13 +126,17 @@ export function listDocument(skills: ListedSkill[]): ListResult {
   return { success: true, skills, categories, count: skills.length, hint: LIST_HINT };
 }
 
-/** `list [--category C]`: every visible skill, optionally of one top-level category. */
+/**
+ * `list [--category C] [--all]`: every visible skill (with `all`, the hidden ones too),
+ * optionally of one top-level category.
+ */
 export function listSkills(
   index: SkillIndex,
   facts: VisibilityFacts,
   category?: string,
+  hidden = false,
 ): ListResult {
-  const all = visibleSkills(index, facts);
+  const all = visibleSkills(index, facts, hidden);
   if (category === undefined) return listDocument(all);
   const doc = listDocument(all.filter((s) => s.category === category));
   if (doc.count > 0) return doc;

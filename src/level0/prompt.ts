@@ -4,6 +4,8 @@
  *
  * @module
  */
+import { basename, joinPath, realPathOrUndefined } from "../home/paths.ts";
+import type { SkillRecord } from "../scan/record.ts";
 
 /** One skill in a prompt block. */
 export interface PromptSkill {
@@ -15,6 +17,15 @@ export interface PromptSkill {
   location: string;
   /** How often it was used; decides which descriptions go first. */
   uses: number;
+}
+
+/**
+ * Where a prompt says a skill's SKILL.md is ([L0-8]): in its real folder, links resolved,
+ * as `skills-ref to-prompt` prints it (the file keeps its own name).
+ */
+export function promptLocation(record: SkillRecord): string {
+  const real = realPathOrUndefined(record.skill_dir);
+  return real === undefined ? record.file : joinPath(real, basename(record.file));
 }
 
 /** The prompt formats. */

@@ -7,6 +7,7 @@
 import type { Frontmatter } from "../frontmatter/parse.ts";
 import type { SkillsConfig } from "../home/config.ts";
 import { hermesMetadata, listField, type SkillRecord } from "../scan/record.ts";
+import { nameKey } from "../scan/name_key.ts";
 
 const PLATFORM_ALIASES: Record<string, string> = {
   macos: "darwin",
@@ -45,11 +46,19 @@ export function environmentMatches(frontmatter: Frontmatter, detected: readonly 
   });
 }
 
-/** The disabled names for a platform ([L0-4]): `disabled` ∪ `platform_disabled[P]`. */
+/**
+ * The disabled names for a platform ([L0-4]): `disabled` ∪ `platform_disabled[P]`, each
+ * in its compared form ([M-6]); ask {@linkcode isDisabled}.
+ */
 export function disabledNames(config: SkillsConfig, platform?: string): Set<string> {
-  const names = new Set(config.disabled);
-  if (platform) { for (const n of config.platform_disabled[platform] ?? []) names.add(n); }
+  const names = new Set(config.disabled.map(nameKey));
+  if (platform) { for (const n of config.platform_disabled[platform] ?? []) names.add(nameKey(n)); }
   return names;
+}
+
+/** True when `name` is among the {@linkcode disabledNames} (compared after NFKC, [M-6]). */
+export function isDisabled(disabled: ReadonlySet<string>, name: string): boolean {
+  return disabled.has(nameKey(name));
 }
 
 /** What the caller says is available ([L0-5]); conditions apply only when given. */
@@ -73,20 +82,29 @@ export function conditionsHold(frontmatter: Frontmatter, available: Availability
     check(available.tools, hermes.requires_tools, hermes.fallback_for_tools);
 }
 
-/** Everything {@linkcode isVisible} weighs. */
+/** Everything {@linkcode hiddenReason} weighs. */
 export interface VisibilityFacts extends Availability {
   /** The current platform (`linux`, `darwin`, `win32`). */
   platform: string;
   /** Detected environments. */
   environments: readonly string[];
-  /** Disabled names. */
+  /** Disabled names, from {@linkcode disabledNames}. */
   disabled: ReadonlySet<string>;
+}
+
+/** Why a skill is hidden at Level 0 ([L0-9]): the first rule of [L0-1] it fails. */
+export type HiddenReason = "disabled" | "platform" | "environment" | "conditions";
+
+/** Why a skill does not show at Level 0 ([L0-1], [L0-9]), or null when it shows. */
+export function hiddenReason(record: SkillRecord, facts: VisibilityFacts): HiddenReason | null {
+  if (isDisabled(facts.disabled, record.name)) return "disabled";
+  if (!platformMatches(record.frontmatter, facts.platform)) return "platform";
+  if (!environmentMatches(record.frontmatter, facts.environments)) return "environment";
+  if (!conditionsHold(record.frontmatter, facts)) return "conditions";
+  return null;
 }
 
 /** True when a skill shows at Level 0 ([L0-1]). */
 export function isVisible(record: SkillRecord, facts: VisibilityFacts): boolean {
-  return !facts.disabled.has(record.name) &&
-    platformMatches(record.frontmatter, facts.platform) &&
-    environmentMatches(record.frontmatter, facts.environments) &&
-    conditionsHold(record.frontmatter, facts);
+  return hiddenReason(record, facts) === null;
 }

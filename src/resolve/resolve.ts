@@ -12,7 +12,8 @@ import type { Catalog } from "../scan/catalog.ts";
 import { leavingLink, openSkillFile, type Reach, reachOf } from "../scan/containment.ts";
 import { readRecord, rootSource } from "../scan/index.ts";
 import { buildRecord, type SkillRecord } from "../scan/record.ts";
-import { SUPPORT_DIRS } from "../scan/walk.ts";
+import { EXCLUDED_DIRS, SUPPORT_DIRS } from "../scan/walk.ts";
+import { sameName } from "../scan/name_key.ts";
 import { closestNames, guardName, isBareName, suggestedNames } from "./name_guard.ts";
 
 /** The hint of an ambiguous name ([R-3]). */
@@ -20,6 +21,17 @@ export const AMBIGUOUS_HINT =
   "Pass the full relative path instead of the bare name (e.g., 'category/skill-name'), or rename one of the colliding skills so each name is unique.";
 /** The hint of an unknown name ([R-4]). */
 export const NOT_FOUND_HINT = "Use skills_list to see all available skills";
+
+/**
+ * The hint of an unknown name ([R-4]). When the name, or a name it is close to, begins
+ * with `-` (such names exist in public collections), it also says how to pass one on the
+ * command line, where it would be taken for an option.
+ */
+export function notFoundHint(name: string, suggestions: readonly string[]): string {
+  const optionLike = [name, ...suggestions].find((n) => n.startsWith("-"));
+  if (optionLike === undefined) return NOT_FOUND_HINT;
+  return `${NOT_FOUND_HINT}. A name that begins with '-' goes after '--' on the command line: skillrt view -- ${optionLike}`;
+}
 
 /** A resolved skill. */
 export interface Resolved {
@@ -90,9 +102,13 @@ export function walksRoot(root: Root | PluginRoot, name: string): boolean {
   return !isFile(joinPath(dir, "SKILL.md")) && !isFile(`${dir}.md`);
 }
 
-/** True when a path below a root passes through a skill's support folder ([S-2]). */
+/**
+ * True when a path below a root passes through a folder the walk never enters, or a
+ * skill's support folder: what is there is not a skill, by path either ([S-2]).
+ */
 function belowSupportFolder(root: string, rel: string): boolean {
   const parts = rel.split("/");
+  if (parts.some((p) => EXCLUDED_DIRS.has(p))) return true;
   for (let i = 1; i < parts.length; i++) {
     const support = parts[i] === "evals" || SUPPORT_DIRS.includes(parts[i]);
     if (support && isFile(joinPath(root, ...parts.slice(0, i), "SKILL.md"))) return true;
@@ -132,11 +148,11 @@ export function candidatesIn(root: Root | PluginRoot, name: string, catalog: Cat
   }
   if (name.includes("/")) return [];
   const scanned = catalog.root(root);
-  const byFolder = scanned.records.filter((r) => folderName(r) === name);
+  const byFolder = scanned.records.filter((r) => sameName(folderName(r), name));
   if (byFolder.length) return dedupe(byFolder);
-  const byName = scanned.records.filter((r) => bareName(r) === name);
+  const byName = scanned.records.filter((r) => sameName(bareName(r), name));
   if (byName.length) return dedupe(byName);
-  return scanned.flat.filter((f) => f.name === name).map((f) => ({
+  return scanned.flat.filter((f) => sameName(f.name, name)).map((f) => ({
     record: flatRecord(f.file, f.rel, root, name, reach),
     flat: true,
   }));
@@ -184,11 +200,11 @@ export function resolveSkill(name: string, catalog: Catalog): Resolved {
       const candidates = plugin && skill ? candidatesIn(plugin, skill, catalog) : [];
       if (candidates.length === 0) {
         const names = plugin ? catalog.root(plugin).records.map((r) => r.name) : [];
+        const suggestions = suggestedNames(skill, names.map((n) => n.slice(ns.length + 1)))
+          .map((n) => `${ns}:${n}`);
         throw new NotFoundError(`Skill '${skill}' not found in plugin '${ns}'.`, {
           available_skills: closestNames(name, names),
-          suggestions: suggestedNames(skill, names.map((n) => n.slice(ns.length + 1))).map((n) =>
-            `${ns}:${n}`
-          ),
+          suggestions,
           hint: NOT_FOUND_HINT,
         });
       }
@@ -204,10 +220,11 @@ function resolveInRoots(shown: string, name: string, catalog: Catalog): Resolved
     const candidates = candidatesIn(root, name, catalog);
     if (candidates.length) return decide(shown, candidates);
   }
-  const names = [...catalog.index().entries.keys()];
+  const names = [...catalog.index().entries.values()].map((e) => e.name);
+  const suggestions = suggestedNames(shown, names);
   throw new NotFoundError(`Skill '${shown}' not found.`, {
     available_skills: closestNames(shown, names),
-    suggestions: suggestedNames(shown, names),
-    hint: NOT_FOUND_HINT,
+    suggestions,
+    hint: notFoundHint(shown, suggestions),
   });
 }

@@ -11,6 +11,7 @@ import type { PluginRoot, Root } from "../home/setup.ts";
 import { isEscape, leavingDiagnostic, openSkillFile, reachOf } from "./containment.ts";
 import { buildRecord, type SkillRecord, type SkillSource } from "./record.ts";
 import { type FoundFlat, join, type WalkLimits, walkRoot } from "./walk.ts";
+import { nameKey } from "./name_key.ts";
 
 /** A name as `list` and `view` see it ([S-7]). */
 export interface IndexEntry {
@@ -28,7 +29,10 @@ export interface IndexEntry {
 export interface SkillIndex {
   /** Every record found, in precedence order (roots in order, walk order inside each). */
   records: SkillRecord[];
-  /** One entry per visible name: winners and ambiguous names. */
+  /**
+   * One entry per visible name: winners and ambiguous names, keyed by the name's
+   * {@linkcode nameKey} (look one up with {@linkcode entryFor}).
+   */
   entries: Map<string, IndexEntry>;
   /** Records that lost to a same-named skill in a higher-precedence root. */
   shadowed: SkillRecord[];
@@ -109,6 +113,11 @@ export function scanRoot(
   return { records, flat: walk.flat, diagnostics: walk.diagnostics };
 }
 
+/** The entry of a name in an index (names compared after NFKC, [M-6]), if any. */
+export function entryFor(index: SkillIndex, name: string): IndexEntry | undefined {
+  return index.entries.get(nameKey(name));
+}
+
 /** Applies [S-7] to records in precedence order: pure, for tests and for the scanner. */
 export function indexRecords(
   records: SkillRecord[],
@@ -118,9 +127,10 @@ export function indexRecords(
   const entries = new Map<string, IndexEntry>();
   const shadowed: SkillRecord[] = [];
   for (const record of records) {
-    const entry = entries.get(record.name);
+    const key = nameKey(record.name);
+    const entry = entries.get(key);
     if (!entry) {
-      entries.set(record.name, { name: record.name, record, ambiguous: false, matches: [record] });
+      entries.set(key, { name: record.name, record, ambiguous: false, matches: [record] });
     } else if (entry.record.root === record.root) {
       entry.ambiguous = true;
       entry.matches.push(record);

@@ -14,7 +14,7 @@ import type { PluginRoot, Root } from "../home/setup.ts";
 import type { ScannedRoot } from "./scanned.ts";
 import { reachOf } from "./containment.ts";
 import { readRecord, rootSource } from "./index.ts";
-import type { SkillRecord } from "./record.ts";
+import { aboutOf, type SkillRecord } from "./record.ts";
 import { type FoundSkill, join, type WalkLimits, walkRoot } from "./walk.ts";
 
 /** A scan helper Worker, reached through a message port. */
@@ -115,6 +115,7 @@ export function wholeRecord(batch: HelperBatch, i: number, slim: SlimRecord): Sk
     root: batch.root,
     source: batch.source,
     ...(batch.namespace ? { namespace: batch.namespace } : {}),
+    about: aboutOf(frontmatter), // derived from the frontmatter, so not sent
     frontmatter,
     diagnostics,
   };

@@ -41,10 +41,57 @@ export interface SkillRecord {
   source: SkillSource;
   /** The plugin namespace, for plugin skills. */
   namespace?: string;
+  /** Its version, author and licence, when the frontmatter names them ([V-10]). */
+  about: SkillAbout;
   /** The parsed frontmatter mapping. */
   frontmatter: Frontmatter;
   /** What was repaired or cut while reading it. */
   diagnostics: Diagnostic[];
+}
+
+/** A skill's version, author and licence ([V-10]); each present only when declared. */
+export interface SkillAbout {
+  /** `version`. */
+  version?: string;
+  /** `author`. */
+  author?: string;
+  /** `license`. */
+  license?: string;
+}
+
+/** The keys of {@linkcode SkillAbout}. */
+export const ABOUT_KEYS: readonly (keyof SkillAbout)[] = ["version", "author", "license"];
+
+/**
+ * Version, author and licence from a frontmatter: top level first (Hermes writes them
+ * there), then `metadata.hermes.<key>`, then `metadata.<key>` (the Agent Skills form).
+ * A number is written as text, a list of names joined with `, `, a mapping by its `name`.
+ */
+export function aboutOf(data: Frontmatter): SkillAbout {
+  const metadata = isMapping(data.metadata) ? data.metadata : {};
+  const hermes = hermesMetadata(data);
+  const about: SkillAbout = {};
+  for (const key of ABOUT_KEYS) {
+    for (const holder of [data, hermes, metadata]) {
+      const text = aboutText(holder[key]);
+      if (text !== undefined) {
+        about[key] = text;
+        break;
+      }
+    }
+  }
+  return about;
+}
+
+function aboutText(value: unknown): string | undefined {
+  if (typeof value === "string") return value.trim() || undefined;
+  if (typeof value === "number" || typeof value === "boolean") return String(value);
+  if (Array.isArray(value)) {
+    const names = value.map(aboutText).filter((x): x is string => x !== undefined);
+    return names.length ? names.join(", ") : undefined;
+  }
+  if (isMapping(value)) return aboutText(value.name);
+  return undefined;
 }
 
 /** Names longer than this are cut ([S-5]). */
@@ -207,6 +254,7 @@ export function buildRecord(place: RecordPlace, fence: Fence, invalidUtf8 = fals
     root: place.root,
     source: place.source,
     ...(place.namespace ? { namespace: place.namespace } : {}),
+    about: aboutOf(data),
     frontmatter: data,
     diagnostics,
   };

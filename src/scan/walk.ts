@@ -10,8 +10,9 @@ import { isPermissionError } from "../errors.ts";
 import { realPathOrUndefined } from "../home/paths.ts";
 import { follows, leavingDiagnostic, type Reach } from "./containment.ts";
 
-/** Folder names never entered, at any depth ([S-2]). */
+/** Folder names never entered, at any depth ([S-2]); `_deprecated` is an archive like `.archive`. */
 export const EXCLUDED_DIRS: ReadonlySet<string> = new Set([
+  "_deprecated",
   ".git",
   ".github",
   ".hub",

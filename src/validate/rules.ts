@@ -7,6 +7,7 @@
 import { splitFrontmatter } from "../frontmatter/fence.ts";
 import { type Frontmatter, parseFrontmatter } from "../frontmatter/parse.ts";
 import { parseYaml } from "../deps/yaml.ts";
+import { nameKey, sameName } from "../scan/name_key.ts";
 
 /** The validation profiles. */
 export type Profile = "hermes" | "agentskills" | "claude";
@@ -66,9 +67,13 @@ interface ProfileRules {
   knownKeys?: ReadonlySet<string>;
   unknownKeySeverity: Finding["severity"];
   unknownKeyMessage(key: string): string;
+  /** A frontmatter that is not valid YAML but reads after quoting `: ` values ([S-6], [M-6]). */
+  repairedYamlSeverity: Finding["severity"];
 }
 
 const LOWER_HYPHEN = /^[a-z0-9-]+$/;
+/** Letters of any script, digits and hyphens, as the Agent Skills reference allows. */
+const LETTER_HYPHEN = /^[\p{L}\p{N}-]+$/u;
 
 const PROFILE_RULES: Record<Profile, ProfileRules> = {
   hermes: {
@@ -80,11 +85,14 @@ const PROFILE_RULES: Record<Profile, ProfileRules> = {
     descriptionLimit: "it is cut to 1024 when listed.",
     unknownKeySeverity: "warning",
     unknownKeyMessage: () => "",
+    repairedYamlSeverity: "warning",
   },
   agentskills: {
-    nameOk: (n) =>
-      n.length <= 64 && LOWER_HYPHEN.test(n) && !n.startsWith("-") && !n.endsWith("-") &&
-      !n.includes("--"),
+    nameOk: (name) => {
+      const n = nameKey(name.trim());
+      return n.length <= 64 && LETTER_HYPHEN.test(n) && n === n.toLowerCase() &&
+        !n.startsWith("-") && !n.endsWith("-") && !n.includes("--");
+    },
     nameMessage: (n) =>
       `Name '${n}' must be 1-64 lowercase letters, digits and hyphens, without a leading, trailing or double hyphen.`,
     nameMatchesFolder: true,
@@ -97,6 +105,7 @@ const PROFILE_RULES: Record<Profile, ProfileRules> = {
       `Field '${k}' is not allowed at the top level (allowed: ${
         [...AGENTSKILLS_KEYS].join(", ")
       }).`,
+    repairedYamlSeverity: "error",
   },
   claude: {
     nameOk: (n) => n.length <= 64 && LOWER_HYPHEN.test(n),
@@ -107,6 +116,7 @@ const PROFILE_RULES: Record<Profile, ProfileRules> = {
     knownKeys: CLAUDE_KEYS,
     unknownKeySeverity: "warning",
     unknownKeyMessage: (k) => `Field '${k}' is not used by Claude Code.`,
+    repairedYamlSeverity: "error",
   },
 };
 
@@ -157,12 +167,16 @@ export function checkSkill(
     add("frontmatter.too_large", "error", "Frontmatter is larger than 64 KiB.", 1);
     return findings;
   }
+  const rules = PROFILE_RULES[profile];
   const parsed = parseFrontmatter(fence.yaml, 2, file);
   for (const d of parsed.diagnostics) {
     if (d.code === "frontmatter.yaml_invalid" || d.code === "frontmatter.yaml_repaired") {
       const strict = parseYaml(fence.yaml);
       const detail = "failure" in strict ? strict.failure.message : d.message;
-      const severity = d.code === "frontmatter.yaml_repaired" ? "warning" : "error";
+      // Listing repairs it ([S-6]); only the Hermes profile forgives it ([M-6]).
+      const severity = d.code === "frontmatter.yaml_repaired"
+        ? rules.repairedYamlSeverity
+        : "error";
       add("frontmatter.yaml", severity, `YAML frontmatter parse error: ${detail}`, d.line ?? null);
     } else if (d.code === "frontmatter.not_mapping") {
       add(d.code, "error", "Frontmatter must be a YAML mapping.", d.line ?? null);
@@ -199,11 +213,10 @@ export function checkSkill(
     ? ""
     : String(description);
 
-  const rules = PROFILE_RULES[profile];
   if (nameText && !rules.nameOk(nameText)) {
     add(`${profile}.name-format`, "error", rules.nameMessage(nameText), nameLine);
   }
-  if (nameText && rules.nameMatchesFolder && nameText !== folder) {
+  if (nameText && rules.nameMatchesFolder && !sameName(nameText.trim(), folder)) {
     add(
       `${profile}.name-matches-folder`,
       "error",

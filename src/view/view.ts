@@ -52,6 +52,12 @@ export interface ViewResult {
   tags: string[];
   /** Related skills. */
   relatedSkills: string[];
+  /** `version` from the frontmatter, or null ([V-10]). */
+  version: string | null;
+  /** `author` from the frontmatter, or null. */
+  author: string | null;
+  /** `license` from the frontmatter, or null. */
+  license: string | null;
   /** The root's kind. */
   source: string;
   /** The whole SKILL.md, preprocessed. */
@@ -232,6 +238,9 @@ export async function loadSkill(resolved: Resolved, ctx: ViewContext): Promise<L
     category: record.category,
     tags: record.tags,
     relatedSkills: record.relatedSkills,
+    version: record.about.version ?? null,
+    author: record.about.author ?? null,
+    license: record.about.license ?? null,
     source: record.source,
     content,
     path: record.path,

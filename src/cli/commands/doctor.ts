@@ -11,7 +11,12 @@ import type { CommandRequest, Outcome } from "../request.ts";
 
 /** Runs `doctor`; exits 1 when any finding is an error. */
 export function run(runtime: SkillRuntime, request: CommandRequest, ctx: ExecuteContext): Outcome {
-  const report = doctorReport(runtime.setup, runtime.catalog().index(), ctx.plan);
+  const report = doctorReport(
+    runtime.setup,
+    runtime.catalog().index(),
+    ctx.plan,
+    runtime.visibility(),
+  );
   const c = request.global.color;
   return respond(request.global, report, () => {
     const lines = [
@@ -45,6 +50,16 @@ export function run(runtime: SkillRuntime, request: CommandRequest, ctx: Execute
     if (report.ambiguous.length) {
       lines.push("", paint(c, "bold", "Ambiguous"));
       for (const a of report.ambiguous) lines.push(`  ${a.name}: ${a.matches.join(", ")}`);
+    }
+    if (report.hidden.total) {
+      const { total, ...by } = report.hidden;
+      const reasons = Object.entries(by).filter(([, n]) => n > 0).map(([r, n]) => `${r} ${n}`);
+      lines.push(
+        "",
+        `${paint(c, "bold", "Hidden")}  ${plural(total, "skill")} (${
+          reasons.join(", ")
+        }); 'list --all' shows them`,
+      );
     }
     if (report.diagnostics.length) {
       lines.push("", paint(c, "bold", "Diagnostics"));

@@ -13,7 +13,8 @@ export function listText(doc: ListResult, global: GlobalOptions, withScore = fal
   if (doc.count === 0) return doc.message ?? "No skills found.";
   const rows = doc.skills.map((s) => [
     ...(withScore ? [String(s.score ?? 0)] : []),
-    s.ambiguous ? `${s.name} ${paint(global.color, "yellow", "(ambiguous)")}` : s.name,
+    s.name + (s.ambiguous ? ` ${paint(global.color, "yellow", "(ambiguous)")}` : "") +
+    (s.hidden ? ` ${paint(global.color, "yellow", `(hidden: ${s.hidden})`)}` : ""),
     s.category ?? "-",
     clip(s.ambiguous ? `matches: ${s.matches!.join(", ")}` : s.description, 80),
   ]);
@@ -40,12 +41,13 @@ export async function run(runtime: SkillRuntime, request: CommandRequest): Promi
     );
   }
   const category = typeof options.category === "string" ? options.category : undefined;
+  const all = options.all === true || options.hidden === true; // [L0-9]
   if (options.names === true) {
     // One name per line, for scripts and shell completion ([C-5]).
-    const names = (await runtime.list({ category })).skills.map((s) => s.name);
+    const names = (await runtime.list({ category, all })).skills.map((s) => s.name);
     return respond(global, { success: true, names }, () => names.join("\n"));
   }
-  const doc: ListResult & { home?: string } = await runtime.list({ category });
+  const doc: ListResult & { home?: string } = await runtime.list({ category, all });
   const home = runtime.setup.home;
   let start = "";
   if (doc.count === 0 && !runtime.setup.homeExists) {

@@ -27,5 +27,6 @@ export async function run(runtime: SkillRuntime, request: CommandRequest): Promi
       ...line("Not restored (deleted by you)", doc.user_deleted),
       ...line("Skipped (an external dir provides it)", doc.external),
       ...line("Unchanged", doc.unchanged),
+      ...line("Category descriptions copied", doc.descriptions),
     ].join("\n") || "Nothing to sync.");
 }

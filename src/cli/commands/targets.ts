@@ -16,7 +16,7 @@ import { readLockDocument } from "../../hub/lock_write.ts";
 import { refetchSource } from "../../hub/check.ts";
 import { creationTarget } from "../../manage/apply.ts";
 import { lockedWritePaths } from "../../manage/lock.ts";
-import { MANIFEST, upstreamSkills } from "../../hub/sync.ts";
+import { descriptionTargets, MANIFEST, upstreamSkills } from "../../hub/sync.ts";
 import { curatorStatus, restoreOrigin } from "../../usage/curator.ts";
 import { nowOf } from "./curator.ts";
 import { SkillManager } from "../../manage/manager.ts";
@@ -119,13 +119,19 @@ export async function writePathsFor(
   return [];
 }
 
-/** `sync --from DIR`: each upstream skill's folder in the local root, and the manifest. */
+/**
+ * `sync --from DIR`: each upstream skill's folder in the local root, the category
+ * descriptions it may add, and the manifest.
+ */
 function syncTargets(runtime: SkillRuntime, request: CommandRequest): string[] {
   const local = runtime.setup.localRoot;
   const from = resolvePath(runtime.setup.host.cwd, String(request.options.from ?? ""));
   return [
-    ...upstreamSkills(from).map((s) => creationTarget(local, joinPath(local, s.rel))),
-    ...lockedWritePaths(joinPath(local, MANIFEST)),
+    ...new Set([
+      ...upstreamSkills(from).map((s) => creationTarget(local, joinPath(local, s.rel))),
+      ...descriptionTargets(local, from),
+      ...lockedWritePaths(joinPath(local, MANIFEST)),
+    ]),
   ];
 }
 
