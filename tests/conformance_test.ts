@@ -23,6 +23,7 @@ Deno.test("[SY-1][L0-6] sync --from copies the category DESCRIPTION.md files bes
     "gone/old/SKILL.md": skill("old", "Old."),
   });
   const home = makeTree({
+    "skills/devops/mine/SKILL.md": skill("mine", "The user's own, so devops/ is there already."),
     "skills/data/DESCRIPTION.md": "# Data\n\nMine.\n",
     "skills/.bundled_manifest": "old:0123\n", // the user deleted 'old'
   });
@@ -39,7 +40,7 @@ Deno.test("[SY-1][L0-6] sync --from copies the category DESCRIPTION.md files bes
     const cats = await cliJson(["--home", home, "list", "--categories"]);
     deepEqual(cats.json.categories, [
       { category: "data", count: 1, description: "Mine." },
-      { category: "devops", count: 1, description: "Build and ship." },
+      { category: "devops", count: 2, description: "Build and ship." },
     ]);
   } finally {
     removeTrees(from, home);

@@ -23,6 +23,7 @@ import { withLock } from "../manage/lock.ts";
 import { Catalog } from "../scan/catalog.ts";
 import { walkRoot } from "../scan/walk.ts";
 import { filesBelow } from "./lock_write.ts";
+import { openInside, PathEscapeError, readCapped } from "../files/open_inside.ts";
 
 /** The manifest's name inside the local root. */
 export const MANIFEST = ".bundled_manifest";
@@ -116,33 +117,50 @@ export function upstreamSkills(from: string): UpstreamSkill[] {
 /** The category description file's name ([L0-6]). */
 const DESCRIPTION = "DESCRIPTION.md";
 
+/** A category description of the folder synced from, read. */
+export interface UpstreamDescription {
+  /** Its path below the folder (and below the local root): `<category>/DESCRIPTION.md`. */
+  rel: string;
+  /** Its bytes, read through a handle proved inside the folder. */
+  bytes: Uint8Array;
+}
+
+/** Largest category description copied (a larger one is passed over). */
+const MAX_DESCRIPTION_BYTES = 1024 * 1024;
+
 /**
  * The category `DESCRIPTION.md` files of the folder synced from (real path `real`): one
- * in each folder above a skill folder, below `real` itself. One whose real path leaves
- * `real` is refused like a skill's file; one that is not a file is passed over.
+ * in each folder above a skill folder, below `real` itself, each read through a handle
+ * proved inside `real` (no check-then-read gap). One whose real path leaves `real` is
+ * refused like a skill's file; one that is not a regular file, or over 1 MiB, is passed over.
  * @throws {SkillrtError} for a link out of the folder.
  */
 export function upstreamDescriptions(
   from: string,
   real: string,
   skills: UpstreamSkill[],
-): string[] {
+): UpstreamDescription[] {
   const folders = new Set<string>();
   for (const skill of skills) {
     const parts = skill.rel.split("/");
     for (let i = 1; i < parts.length; i++) folders.add(parts.slice(0, i).join("/"));
   }
-  const out: string[] = [];
+  const out: UpstreamDescription[] = [];
   for (const folder of [...folders].sort()) {
     const rel = `${folder}/${DESCRIPTION}`;
-    let info: Deno.FileInfo;
+    let file: Deno.FsFile;
     try {
-      info = Deno.statSync(joinPath(real, rel));
-    } catch {
-      continue;
+      file = openInside(real, rel);
+    } catch (error) {
+      if (error instanceof PathEscapeError) throw outside(from, rel);
+      continue; // none there, or not a regular file
     }
-    if (!isInside(real, Deno.realPathSync(joinPath(real, rel)))) throw outside(from, rel);
-    if (info.isFile) out.push(rel);
+    try {
+      const bytes = readCapped(file, MAX_DESCRIPTION_BYTES);
+      if (bytes !== null) out.push({ rel, bytes });
+    } finally {
+      file.close();
+    }
   }
   return out;
 }
@@ -152,7 +170,7 @@ export function upstreamDescriptions(
  * (the user's own text is never overwritten): the same folder helpers and atomic writer
  * as the skills, nothing written through a link. Returns whether it was copied.
  */
-function copyDescription(fromReal: string, root: string, rel: string): boolean {
+function copyDescription(root: string, { rel, bytes }: UpstreamDescription): boolean {
   const target = joinPath(root, rel);
   try {
     Deno.lstatSync(target);
@@ -164,7 +182,7 @@ function copyDescription(fromReal: string, root: string, rel: string): boolean {
   const within = Deno.realPathSync(dirname(target));
   if (!isInside(Deno.realPathSync(root), within)) throw linkRefusal(target);
   // Under the manifest's lock, so its fixed temporary name is granted in the plan.
-  atomicWrite(target, Deno.readFileSync(joinPath(fromReal, rel)), { within, fixedTemp: true });
+  atomicWrite(target, bytes, { within, fixedTemp: true });
   return true;
 }
 
@@ -176,7 +194,7 @@ function copyDescription(fromReal: string, root: string, rel: string): boolean {
 export function descriptionTargets(root: string, from: string): string[] {
   const real = Deno.realPathSync(from);
   const out: string[] = [];
-  for (const rel of upstreamDescriptions(from, real, upstreamSkills(from))) {
+  for (const { rel } of upstreamDescriptions(from, real, upstreamSkills(from))) {
     const target = joinPath(root, rel);
     try {
       Deno.lstatSync(target);
@@ -275,10 +293,10 @@ export async function syncBundled(setup: Setup, from: string): Promise<SyncResul
       ...result.user_modified,
       ...result.unchanged,
     ]);
-    for (const rel of descriptions) {
-      const folder = dirname(rel);
+    for (const description of descriptions) {
+      const folder = dirname(description.rel);
       const served = upstream.some((s) => here.has(s.name) && s.rel.startsWith(`${folder}/`));
-      if (served && copyDescription(fromReal, root, rel)) result.descriptions.push(rel);
+      if (served && copyDescription(root, description)) result.descriptions.push(description.rel);
     }
     atomicWrite(manifestFile, renderManifest(manifest), { fixedTemp: true });
   });
