@@ -24,7 +24,7 @@ export interface PromptSkill {
  * as `skills-ref to-prompt` prints it (the file keeps its own name).
  */
 export function promptLocation(record: SkillRecord): string {
-  const real = realPathOrUndefined(record.skill_dir);
+  const real = realPathOrUndefined(record.skillDir);
   return real === undefined ? record.file : joinPath(real, basename(record.file));
 }
 
