@@ -190,6 +190,7 @@ Deno.test("[L0-9] list --all (and --hidden) shows hidden skills with the reason;
     const text = await cli(["--home", home, "--toolsets", "terminal", "list", "--all"], { env });
     match(text.stdout, /^mac \(hidden: platform\) +- +Mac only\.$/m);
     match(text.stdout, /^off \(hidden: disabled\) +- +Disabled\.$/m);
+    match(text.stdout, /\n5 skills \(4 hidden\)\n$/);
     const doctor = await cliJson(["--home", home, "--toolsets", "terminal", "doctor"], { env });
     deepEqual(doctor.json.hidden, {
       disabled: 1,
@@ -235,6 +236,7 @@ Deno.test("[R-4][C-8] a name beginning with '-': view -- NAME works, the hints s
     equal(plainMissing.json.hint, "Use skills_list to see all available skills");
     const list = await cli(["--home", home, "list"]);
     match(list.stdout, /^-dash +- +Dash\.$/m);
+    match(list.stdout, /\nA name that begins with '-' goes after '--': skillrt view -- -dash\n$/);
   } finally {
     removeTrees(home);
   }

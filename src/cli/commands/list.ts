@@ -5,7 +5,7 @@
  */
 import type { SkillRuntime } from "../../runtime.ts";
 import type { ListResult } from "../../level0/list.ts";
-import { clip, paint, respond, table } from "../render.ts";
+import { clip, paint, plural, respond, table } from "../render.ts";
 import type { CommandRequest, GlobalOptions, Outcome } from "../request.ts";
 
 /** Renders a list document as a table for people. */
@@ -19,7 +19,14 @@ export function listText(doc: ListResult, global: GlobalOptions, withScore = fal
     clip(s.ambiguous ? `matches: ${s.matches!.join(", ")}` : s.description, 80),
   ]);
   const header = [...(withScore ? ["SCORE"] : []), "NAME", "CATEGORY", "DESCRIPTION"];
-  return `${table(header, rows, global.color)}\n\n${doc.count} skill${doc.count === 1 ? "" : "s"}`;
+  const hidden = doc.skills.filter((s) => s.hidden).length;
+  // A name that looks like an option is shown with the way to pass it.
+  const dashed = doc.skills.find((s) => s.name.startsWith("-"));
+  return `${table(header, rows, global.color)}\n\n${plural(doc.count, "skill")}${
+    hidden ? ` (${hidden} hidden)` : ""
+  }${
+    dashed ? `\nA name that begins with '-' goes after '--': skillrt view -- ${dashed.name}` : ""
+  }`;
 }
 
 /** Runs `list`. */
