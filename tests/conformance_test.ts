@@ -3,7 +3,17 @@
  * requirement it shows and runs the real CLI on a real temporary home.
  */
 import { deepEqual, equal, match, ok } from "node:assert/strict";
-import { assertAbsent, cli, cliJson, makeTree, removeTrees, skill, snapshot } from "./helpers.ts";
+import { openSandboxedRuntime, SkillRuntime } from "../mod.ts";
+import {
+  assertAbsent,
+  cli,
+  cliJson,
+  makeTree,
+  removeTrees,
+  skill,
+  snapshot,
+  testHost,
+} from "./helpers.ts";
 
 type Listed = {
   name: string;
@@ -341,6 +351,33 @@ Deno.test("[L0-2][L0-9] inside Termux, termux and android tags match, and so doe
     const view = await cliJson(["--home", home, "view", "t"], { env: { TERMUX_VERSION: "1" } });
     equal(view.code, 0, view.stderr);
     ok(view.json.content);
+  } finally {
+    removeTrees(home);
+  }
+});
+
+Deno.test("[V-10][L0-9] the library: list({ all }) says why a skill is hidden; view and list carry version, author, license", async () => {
+  const home = makeTree({
+    "skills/mac/SKILL.md": skill("mac", "Mac only.", "platforms: [macos]\nversion: 3.1.0\n"),
+    "skills/doc/SKILL.md": skill("doc", "Docs.", "license: MIT\nauthor: Ann\n"),
+  });
+  try {
+    const rt = new SkillRuntime({ home, host: testHost(home) });
+    deepEqual((await rt.list()).skills.map((s) => s.name), ["doc"]);
+    const all = await rt.list({ all: true });
+    deepEqual(
+      all.skills.map((s) => [s.name, s.hidden ?? null, s.version ?? null, s.license ?? null]),
+      [["doc", null, null, "MIT"], ["mac", "platform", "3.1.0", null]],
+    );
+    const view = await rt.view("doc");
+    deepEqual([view.version, view.author, view.license], [null, "Ann", "MIT"]);
+    const sandboxed = await openSandboxedRuntime({ home, host: testHost(home) }).list({
+      all: true,
+    });
+    deepEqual(sandboxed.skills.map((s) => [s.name, s.hidden ?? null]), [["doc", null], [
+      "mac",
+      "platform",
+    ]]);
   } finally {
     removeTrees(home);
   }

@@ -23,8 +23,8 @@ export interface SandboxedRuntime {
   readonly setup: Setup;
   /** The plan a command's Worker gets. */
   plan(command: string): PermissionPlan;
-  /** Level 0 ([L0-1]). */
-  list(options?: { category?: string }): Promise<ListResult>;
+  /** Level 0 ([L0-1]); with `all`, the hidden skills too, each with `hidden` ([L0-9]). */
+  list(options?: { category?: string; all?: boolean }): Promise<ListResult>;
   /** Ranked search ([L0-7]). */
   search(query: string): Promise<ListResult>;
   /** Level 1 ([V-1]). */
@@ -84,7 +84,7 @@ export function openSandboxedRuntime(options: RuntimeOptions = {}): SandboxedRun
   return {
     setup,
     plan: (command) => planFor(command, setup),
-    list: (o = {}) => call("list", [], { category: o.category }),
+    list: (o = {}) => call("list", [], { category: o.category, all: o.all }),
     search: (query) => call("search", [query]),
     view: (name, o = {}) => call("view", [name], { strict: o.strict, args: o.args }),
     invoke: (name, instruction, o = {}) =>
