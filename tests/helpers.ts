@@ -206,9 +206,10 @@ export function makeCanary(): { dir: string; file: string; secret: string } {
  * Waits until process `pid` has ended (`ps` no longer lists it, or lists a zombie),
  * polling for at most `ms`: true when it ended. A process that has ended can no longer
  * write anything, so this stands for "the killed child never wrote" without a fixed
- * sleep. (`ps`, because Deno reads /proc only with --allow-all.)
+ * sleep. (`ps`, because Deno reads /proc only with --allow-all.) The 15 s default stays
+ * below the 20 s the tests' runaway children sleep, and far above a busy machine's delay.
  */
-export async function processEnded(pid: number, ms = 5000): Promise<boolean> {
+export async function processEnded(pid: number, ms = 15_000): Promise<boolean> {
   const until = Date.now() + ms;
   while (true) {
     const out = await new Deno.Command("ps", { args: ["-o", "stat=", "-p", String(pid)] })
