@@ -46,7 +46,12 @@ Deno.test("[A-1] with write_approval on, a create is staged: exact result, recor
     "scan_verdict",
     "summary",
   ]);
-  deepEqual(record.payload, { action: "create", name: "newbie", content: skill("newbie", "N") });
+  deepEqual(record.payload, {
+    action: "create",
+    name: "newbie",
+    content: skill("newbie", "N"),
+    actor: "user",
+  });
   const invalid = await withContent(home, "create", "bad", "no frontmatter");
   equal(invalid.code, 1);
   equal(invalid.json.error, "SKILL.md must start with YAML frontmatter (---).");

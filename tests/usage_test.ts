@@ -19,6 +19,7 @@ Deno.test("[U-1] view bumps view and use counters in a writable root; every fiel
   deepEqual(Object.keys(entry).sort(), [
     "archived_at",
     "created_at",
+    "created_by",
     "last_patched_at",
     "last_used_at",
     "last_viewed_at",

@@ -10,7 +10,7 @@ import type { CommandRequest } from "../src/cli/request.ts";
 import { isInside, realPathOrUndefined } from "../src/home/paths.ts";
 import { resolveSetup, type Setup } from "../src/home/setup.ts";
 import { checkWrites, unsafeWrite, writeFence } from "../src/sandbox/write_guard.ts";
-import { cli, cliJson, makeTree, removeTrees, skill, testHost } from "./helpers.ts";
+import { cli, cliJson, makeTree, removeTrees, skill, testHost, usageGrant } from "./helpers.ts";
 
 const SKILL = skill("demo", "A demo skill.");
 
@@ -270,10 +270,14 @@ Deno.test("[X-3][X-6] sandbox shows the exact grant of commands with options of 
       "--name",
       "baz",
     ]);
-    deepEqual((named.json.plan as { write: string[] }).write, [
-      `${home}/skills/.hub`,
-      `${home}/skills/baz`,
-    ]);
+    deepEqual(
+      (named.json.plan as { write: string[] }).write,
+      [
+        `${home}/skills/.hub`,
+        ...usageGrant(home),
+        `${home}/skills/baz`,
+      ].sort(),
+    );
   } finally {
     removeTrees(home, from);
   }

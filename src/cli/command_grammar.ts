@@ -194,6 +194,17 @@ export const COMMANDS: readonly CommandSpec[] = [
     ],
   },
   {
+    name: "init",
+    description: "start a skill: a skeleton SKILL.md with the recommended sections",
+    arguments: [
+      { spec: "<name>", description: "the new skill's name (its folder)" },
+    ],
+    options: [
+      { flags: "--category <name>", description: "put it in this category folder" },
+      { flags: "--description <text>", description: "its description (one line)" },
+    ],
+  },
+  {
     name: "edit",
     description: "replace a skill's SKILL.md (content from --file or stdin)",
     arguments: [
@@ -274,6 +285,39 @@ export const COMMANDS: readonly CommandSpec[] = [
     ],
   },
   {
+    name: "enable",
+    description: "show a skill again: take it off skills.disabled in config.yaml",
+    arguments: [
+      { spec: "<name>", description: "the skill", complete: "skill" },
+    ],
+    options: [
+      {
+        flags: "--platform <platform>",
+        description: "only off skills.platform_disabled of this platform",
+      },
+    ],
+  },
+  {
+    name: "disable",
+    description: "hide a skill: add it to skills.disabled in config.yaml",
+    arguments: [
+      { spec: "<name>", description: "the skill", complete: "skill" },
+    ],
+    options: [
+      {
+        flags: "--platform <platform>",
+        description: "only on this platform (skills.platform_disabled)",
+      },
+    ],
+  },
+  {
+    name: "setup",
+    description: "ask at the terminal for what a skill needs (env vars, config values)",
+    arguments: [
+      { spec: "<name>", description: "the skill", complete: "skill" },
+    ],
+  },
+  {
     name: "pending",
     description: "review writes staged for approval",
     arguments: [
@@ -300,20 +344,33 @@ export const COMMANDS: readonly CommandSpec[] = [
     ],
     options: [
       { flags: "--dry-run", description: "with run: report without moving anything" },
+      {
+        flags: "--agent-created",
+        description: "status, run: only skills an agent created (over MCP)",
+      },
       { flags: "--now <time>", description: "the time to judge by (ISO 8601; default: now)" },
     ],
   },
   {
     name: "bundle",
-    description: "skill bundles: list them, or show one with its members",
+    description: "skill bundles: list, show, create, edit or delete them",
     arguments: [
       {
         spec: "[action]",
-        description: "list or show",
+        description: "list, show, create, edit or delete",
         default: "list",
-        complete: ["list", "show"],
+        complete: ["list", "show", "create", "edit", "delete"],
       },
-      { spec: "[name]", description: "the bundle, for show" },
+      { spec: "[name]", description: "the bundle (a slug), for show, create, edit and delete" },
+    ],
+    options: [
+      {
+        flags: "--skills <names>",
+        description: "create, edit: the member skills, comma-separated",
+        complete: "skill",
+      },
+      { flags: "--description <text>", description: "create, edit: what the bundle is for" },
+      { flags: "--instruction <text>", description: "create, edit: an instruction for the agent" },
     ],
   },
   {

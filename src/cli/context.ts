@@ -6,6 +6,7 @@
  * @module
  */
 import type { Setup } from "../home/setup.ts";
+import type { PromptReader } from "../home/skill_setup.ts";
 import type { Channel } from "../mcp/channel_transport.ts";
 import type { EnvAsk } from "../preprocess/env_access.ts";
 import type { ProcessGroups } from "../preprocess/process_group.ts";
@@ -24,6 +25,8 @@ export interface ExecuteContext {
   processGroups?: ProcessGroups;
   /** Asks the user a yes/no question at the warden's terminal (undefined: no terminal). */
   confirm?: (question: string) => Promise<boolean | undefined>;
+  /** Asks the user one `setup` question at the warden's terminal ([V-9]). */
+  ask?: PromptReader;
   /** The MCP channel to the warden's stdio relay (the `mcp` command). */
   channel?: Channel;
   /** Asks the warden for a scan helper Worker next to this one (SPEC §19). */

@@ -43,6 +43,10 @@ const COMMANDS: Record<string, () => Promise<CommandModule>> = {
   delete: () => import("./commands/manage.ts"),
   "write-file": () => import("./commands/manage.ts"),
   "remove-file": () => import("./commands/manage.ts"),
+  init: () => import("./commands/manage.ts"),
+  enable: () => import("./commands/toggle.ts"),
+  disable: () => import("./commands/toggle.ts"),
+  setup: () => import("./commands/setup.ts"),
   pending: () => import("./commands/pending.ts"),
   curator: () => import("./commands/curator.ts"),
 };

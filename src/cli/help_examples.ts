@@ -44,7 +44,19 @@ export const HELP_EXAMPLES: Readonly<Record<string, readonly string[]>> = {
     "skillrt curator run --dry-run",
     "skillrt curator pin my-skill",
   ],
-  bundle: ["skillrt bundle", "skillrt bundle show release-day"],
+  bundle: [
+    "skillrt bundle show release-day",
+    "skillrt bundle create release-day --skills changelog,release-notes",
+    'skillrt bundle edit release-day --instruction "Start with the changelog."',
+    "skillrt bundle delete release-day",
+  ],
+  init: [
+    "skillrt init my-skill",
+    'skillrt init deploy-check --category devops --description "Check a deploy before it ships."',
+  ],
+  enable: ["skillrt enable docker-basics", "skillrt enable docker-basics --platform telegram"],
+  disable: ["skillrt disable docker-basics", "skillrt disable docker-basics --platform telegram"],
+  setup: ["skillrt setup github-issues"],
   graph: ["skillrt graph", "skillrt graph --format dot > skills.dot"],
   hub: [
     "skillrt hub scan ./downloaded-skill",

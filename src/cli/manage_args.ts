@@ -7,7 +7,8 @@
 import type { ManageAction } from "../manage/actions.ts";
 import { UsageError } from "../errors.ts";
 import type { CommandRequest } from "./request.ts";
-import { MANAGE_COMMANDS } from "../sandbox/plan.ts";
+import { SKELETON_DIRS, skeletonSkill } from "../manage/skeleton_skill.ts";
+import { MANAGE_COMMANDS, WRITING_ACTIONS } from "../sandbox/plan.ts";
 
 export { MANAGE_COMMANDS };
 
@@ -16,8 +17,63 @@ export const CONTENT_COMMANDS: readonly string[] = ["create", "edit", "write-fil
 
 const str = (v: unknown): string | undefined => (typeof v === "string" ? v : undefined);
 
-/** The action a management request asks for. */
+/** The `bundle` actions that write ([B-3]). */
+export const BUNDLE_WRITE_ACTIONS: readonly string[] = WRITING_ACTIONS.bundle;
+
+/** True when a request changes skills or bundles through the manager ([M-1], [B-3]). */
+export function isManageRequest(request: Pick<CommandRequest, "command" | "args">): boolean {
+  return MANAGE_COMMANDS.includes(request.command) || request.command === "init" ||
+    (request.command === "bundle" && BUNDLE_WRITE_ACTIONS.includes(request.args[0] ?? ""));
+}
+
+/** The members `--skills a,b` names (commas, spaces around them dropped). */
+export function skillList(value: unknown): string[] | undefined {
+  if (typeof value !== "string") return undefined;
+  return value.split(",").map((s) => s.trim()).filter((s) => s !== "");
+}
+
+function bundleActionOf(request: CommandRequest): ManageAction {
+  const [action, name = ""] = request.args;
+  const o = request.options;
+  const text = {
+    ...(str(o.description) !== undefined ? { description: str(o.description) } : {}),
+    ...(str(o.instruction) !== undefined ? { instruction: str(o.instruction) } : {}),
+  };
+  const skills = skillList(o.skills);
+  if (action === "create") {
+    return { action: "bundle-create", name, skills: skills ?? [], ...text, actor: "user" };
+  }
+  if (action === "edit") {
+    return {
+      action: "bundle-edit",
+      name,
+      ...(skills !== undefined ? { skills } : {}),
+      ...text,
+      actor: "user",
+    };
+  }
+  return { action: "bundle-delete", name, actor: "user" };
+}
+
+/** The action a management request asks for; the CLI's actor is the user. */
 export function actionOf(request: CommandRequest): ManageAction {
+  if (request.command === "bundle") return bundleActionOf(request);
+  if (request.command === "init") {
+    const [name] = request.args;
+    const category = str(request.options.category);
+    return {
+      action: "create",
+      name,
+      content: skeletonSkill(name, str(request.options.description)),
+      ...(category !== undefined ? { category } : {}),
+      dirs: [...SKELETON_DIRS],
+      actor: "user",
+    };
+  }
+  return { ...skillActionOf(request), actor: "user" };
+}
+
+function skillActionOf(request: CommandRequest): ManageAction {
   const [name, path] = request.args;
   const o = request.options;
   const content = str(o.content) ?? "";

@@ -39,7 +39,10 @@ function mcpFilePlan(setup: Setup, allowWrites: boolean, sentinel?: string): Per
     pendingDir(setup.home),
     ...lockedWritePaths(joinPath(pendingDir(setup.home), "queue")),
   ];
-  const writes = setup.config.write_approval ? queue : [setup.localRoot];
+  // Skills, and the bundles of [B-3]; never config.yaml or `.env` (the user's own files).
+  const writes = setup.config.write_approval
+    ? queue
+    : [setup.localRoot, joinPath(setup.home, "skill-bundles")];
   checkWrites("mcp", writes, setup, realPathOrUndefined);
   return planFor("mcp", setup, [joinPath(setup.home, "pending"), ...own], [...writes, ...own]);
 }

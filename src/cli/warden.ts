@@ -11,12 +11,12 @@ import { realPathOrUndefined, resolvePath } from "../home/paths.ts";
 import { ensureSkeleton } from "../home/skeleton.ts";
 import { resolveSetup, type Setup } from "../home/setup.ts";
 import {
+  isWriting,
   type PermissionPlan,
   planFlags,
   planFor,
   PLANNED_COMMANDS,
   shellQuote,
-  WRITING_COMMANDS,
 } from "../sandbox/plan.ts";
 import { CONTENT_COMMANDS } from "./manage_args.ts";
 import { parseSource } from "../hub/source.ts";
@@ -162,7 +162,7 @@ async function runParsed(
     // Workers that write start in the local root, which they may read: a delete there is
     // pinned by the working directory and can return to it (src/manage/pinned.ts).
     if (
-      WRITING_COMMANDS.includes(current.command) && setup.roots.some((r) => r.source === "local")
+      isWriting(current.command, current.args) && setup.roots.some((r) => r.source === "local")
     ) {
       Deno.chdir(setup.localRoot);
     }
@@ -195,7 +195,7 @@ export async function planOf(
 ): Promise<{ plan: PermissionPlan } | { outcome: Outcome }> {
   const paths = await requestPaths(request, setup.host.cwd, setup.localRoot);
   const read = planFor(request.command, setup, paths);
-  if (!WRITING_COMMANDS.includes(request.command)) return { plan: read };
+  if (!isWriting(request.command, request.args)) return { plan: read };
   const step: CommandRequest = {
     ...request,
     command: "targets",

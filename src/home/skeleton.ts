@@ -30,8 +30,12 @@ export function skeletonFor(request: SkeletonRequest, setup: Setup): string[] {
   const action = args[0];
   const skills = "skills";
   const pending = setup.config.write_approval ? ["pending/skills"] : [];
-  if (MANAGE.has(command)) return [skills, ...pending];
-  if (command === "mcp") return options.allowWrites === true ? [skills, ...pending] : [];
+  if (MANAGE.has(command) || command === "init") return [skills, ...pending];
+  if (command === "bundle" && ["create", "edit", "delete"].includes(action ?? "")) return pending;
+  if (command === "mcp") {
+    if (options.allowWrites !== true) return [];
+    return setup.config.write_approval ? [skills, ...pending] : [skills, "skill-bundles"];
+  }
   if (command === "sync") return [skills];
   if (command === "pending") {
     return action === "approve" || action === "reject" ? [skills, "pending/skills"] : [];

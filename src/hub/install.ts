@@ -7,6 +7,7 @@
  *
  * @module
  */
+import { recordInstalled, tryUpdateUsage } from "../usage/usage.ts";
 import { HubBlockedError, SkillrtError } from "../errors.ts";
 import { basename, dirname, ensureDir, joinPath } from "../home/paths.ts";
 import type { Setup } from "../home/setup.ts";
@@ -200,6 +201,8 @@ export async function installSkill(
       root,
       auditText(now, previous ? "UPDATE" : "INSTALL", name, real, trust, report.verdict),
     );
+    // Provenance ([U-1]): the hub created it; an update keeps what was recorded.
+    await tryUpdateUsage(root, (map) => recordInstalled(map, name, now));
     return {
       success: true,
       name,

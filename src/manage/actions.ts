@@ -11,6 +11,9 @@ import { basename, dirname, isInside, joinPath, realPathOrUndefined } from "../h
 import type { Resolved } from "../resolve/resolve.ts";
 import { resolveSkill } from "../resolve/resolve.ts";
 import type { Catalog } from "../scan/catalog.ts";
+import { SUPPORT_DIRS } from "../scan/walk.ts";
+import type { Actor } from "../usage/usage.ts";
+import { type BundleAction, prepareBundle } from "./bundle_actions.ts";
 import {
   validateName,
   validateSkillContent,
@@ -18,9 +21,16 @@ import {
   validateSupportPath,
 } from "./validation.ts";
 
-/** One management action, as given on the command line or staged for approval. */
-export type ManageAction =
-  | { action: "create"; name: string; category?: string; content: string }
+/** One skill action of [M-1]. */
+export type SkillAction =
+  | {
+    action: "create";
+    name: string;
+    category?: string;
+    content: string;
+    /** Empty support folders made with it (`init`). */
+    dirs?: string[];
+  }
   | { action: "edit"; name: string; content: string }
   | {
     action: "patch";
@@ -39,6 +49,13 @@ export type ManageAction =
     encoding?: "utf8" | "base64";
   }
   | { action: "remove-file"; name: string; path: string };
+
+/**
+ * One management action, as given on the command line, over MCP or staged for approval:
+ * a skill action or a bundle action, with who asks for it (`user` when absent; set by
+ * skillrt — the CLI or the MCP server — never taken from a caller's arguments).
+ */
+export type ManageAction = (SkillAction | BundleAction) & { actor?: Actor };
 
 /** One file an action changes: its text before and after (null = absent). */
 export interface FileChange {
@@ -70,8 +87,14 @@ export interface PreparedChange {
   removeDir?: string;
   /** A folder removed when it is left empty (an emptied category). */
   removeIfEmpty?: string;
-  /** How the usage counters change. */
-  usage: "create" | "patch" | "forget";
+  /** Empty support folders made in the skill folder (`init`, [M-6]). */
+  dirs?: string[];
+  /** How the usage counters change (`none`: a bundle, which has none). */
+  usage: "create" | "patch" | "forget" | "none";
+  /** The bundle file written or removed, for a bundle action ([B-3]). */
+  bundleFile?: string;
+  /** What the caller should know (a bundle member that names no skill). */
+  warnings?: string[];
 }
 
 const PREVIEW = 500;
@@ -135,6 +158,10 @@ function folderOf(resolved: Resolved): string {
 /** Checks an action and computes its change ([M-2], [M-3]); writes nothing. */
 export function prepareAction(action: ManageAction, catalog: Catalog): PreparedChange {
   switch (action.action) {
+    case "bundle-create":
+    case "bundle-edit":
+    case "bundle-delete":
+      return prepareBundle(action, catalog);
     case "create":
       return prepareCreate(action, catalog);
     case "edit": {
@@ -250,6 +277,10 @@ function prepareCreate(
     if (error instanceof SkillrtError) throw error;
   }
   if (action.category) refuseLinks(root, action.category);
+  const dirs = action.dirs ?? [];
+  if (!Array.isArray(dirs) || dirs.some((d) => !SUPPORT_DIRS.includes(d))) {
+    throw new SkillrtError(`Folders made with a skill must be among: ${SUPPORT_DIRS.join(", ")}.`);
+  }
   const where = action.category ? ` in category '${action.category}'` : "";
   return {
     action,
@@ -263,6 +294,7 @@ function prepareCreate(
       before: null,
       after: action.content,
     }],
+    ...(dirs.length ? { dirs } : {}),
     usage: "create",
   };
 }

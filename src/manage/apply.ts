@@ -11,6 +11,7 @@ import { bumpPatch, tryUpdateUsage, type UpdateResult, usageWritePaths } from ".
 import { atomicWrite, linkRefusal, uniqueTempFor } from "./atomic.ts";
 import { inFolder } from "./pinned.ts";
 import type { PreparedChange } from "./actions.ts";
+import { applyBundle, bundleWriteTargets } from "./bundle_apply.ts";
 
 /** The document a successful write prints. */
 export interface WriteResult {
@@ -58,6 +59,7 @@ export function creationTarget(base: string, path: string): string {
 
 /** Every path a change writes: the sandbox grants exactly these ([X-1], [X-6]). */
 export function writeTargets(change: PreparedChange, usageRoot: string): string[] {
+  if (change.bundleFile !== undefined) return bundleWriteTargets(change.bundleFile);
   const paths = [...usageWritePaths(usageRoot)];
   paths.push(
     change.usage === "create" ? creationTarget(change.root, change.skillDir) : change.skillDir,
@@ -237,6 +239,7 @@ function applyFiles(change: PreparedChange): void {
     makeDirsInside(change.skillDir, below(change.skillDir, dirname(file.path)));
     atomicWrite(file.path, file.after, { within: realSkill });
   }
+  for (const dir of change.dirs ?? []) makeDirsInside(change.skillDir, dir);
   if (change.removeDir !== undefined) removeInside(change.removeDir, realRoot, true);
   if (change.removeIfEmpty !== undefined) {
     const left = Array.from(Deno.readDirSync(change.removeIfEmpty)).filter((e) =>
@@ -252,6 +255,7 @@ export async function applyChange(
   usageRoot: string,
   now: Date = new Date(),
 ): Promise<WriteResult> {
+  if (change.bundleFile !== undefined) return await applyBundle(change, change.bundleFile);
   try {
     applyFiles(change);
   } catch (error) {
@@ -259,7 +263,7 @@ export async function applyChange(
   }
   const usage: UpdateResult = await tryUpdateUsage(usageRoot, (map) => {
     if (change.usage === "forget") delete map[change.name];
-    else bumpPatch(map, change.name, now, change.usage === "create");
+    else bumpPatch(map, change.name, now, change.usage === "create", change.action.actor);
   });
   return {
     success: true,

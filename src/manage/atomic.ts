@@ -28,6 +28,8 @@ export interface WriteOptions {
   fixedTemp?: boolean;
   /** The real folder the target must stay inside (its parent's real path is checked). */
   within?: string;
+  /** The new file's permission bits (default 0o644; `.env` is written 0o600). */
+  mode?: number;
 }
 
 /** The fixed temporary file of a target written under its lock. */
@@ -82,7 +84,7 @@ function sameFile(a: Deno.FileInfo, b: Deno.FileInfo): boolean {
   return a.dev === b.dev && a.ino === b.ino;
 }
 
-function openTemp(temp: string, fixed: boolean): Deno.FsFile {
+function openTemp(temp: string, fixed: boolean, mode = 0o644): Deno.FsFile {
   if (fixed) {
     try {
       // A leftover of a killed writer (or a planted link): unlinked, never followed.
@@ -91,7 +93,7 @@ function openTemp(temp: string, fixed: boolean): Deno.FsFile {
       if (!(error instanceof Deno.errors.NotFound)) throw error;
     }
   }
-  return Deno.openSync(temp, { write: true, createNew: true, mode: 0o644 });
+  return Deno.openSync(temp, { write: true, createNew: true, mode });
 }
 
 /**
@@ -140,7 +142,7 @@ export function atomicWrite(
   const target = joinPath(folder, basename(path));
   refuseLink(target);
   const temp = options.fixedTemp ? tempPathFor(target) : uniqueTempFor(target);
-  const file = openTemp(temp, options.fixedTemp === true);
+  const file = openTemp(temp, options.fixedTemp === true, options.mode);
   const opened = file.statSync();
   const seenIn: string[] = []; // where the temporary file's folder really was, for the clean-up
   const assertPlaced = () => {

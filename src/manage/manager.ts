@@ -134,10 +134,11 @@ export class SkillManager {
   ): Promise<(WriteResult | StageResult) & ScanNote> {
     const change = this.prepare(action);
     const scan = guardChange(change, options.force === true);
-    const warnings = scanWarnings(scan);
-    const note: ScanNote = scan
-      ? { scan_verdict: scan.verdict, ...(warnings.length ? { warnings } : {}) }
-      : {};
+    const warnings = [...(change.warnings ?? []), ...scanWarnings(scan)];
+    const note: ScanNote = {
+      ...(scan ? { scan_verdict: scan.verdict } : {}),
+      ...(warnings.length ? { warnings } : {}),
+    };
     const result = this.approval
       ? await stage(this.setup.home, change, now, scan)
       : await applyChange(change, this.setup.localRoot, now);

@@ -15,13 +15,21 @@
  * @module
  */
 export { SkillManager } from "./manager.ts";
-export type { FileChange, ManageAction, PreparedChange } from "./actions.ts";
+export type { FileChange, ManageAction, PreparedChange, SkillAction } from "./actions.ts";
+export type { BundleAction } from "./bundle_actions.ts";
 export type { WriteResult } from "./apply.ts";
 export type { PendingProblem, PendingRecord, StageResult } from "../approval/pending.ts";
 export { type LockOptions, withLock } from "./lock.ts";
-export { readUsage, type UpdateResult, type UsageEntry, type UsageMap } from "../usage/usage.ts";
+export {
+  type Actor,
+  readUsage,
+  type UpdateResult,
+  type UsageEntry,
+  type UsageMap,
+} from "../usage/usage.ts";
 export {
   type CuratedSkill,
+  type CuratorOptions,
   curatorRun,
   type CuratorStatus,
   curatorStatus,

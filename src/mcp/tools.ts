@@ -7,6 +7,7 @@
  */
 import type { ManageAction } from "../manage/actions.ts";
 import { MANAGE_COMMANDS } from "../sandbox/plan.ts";
+import { BUNDLE_ACTIONS } from "../manage/bundle_actions.ts";
 
 /** A JSON-RPC error with its code and a message without any prefix (clients add their own). */
 export class RpcError extends Error {
@@ -36,10 +37,14 @@ export const RPC = {
 
 /** One property of a tool's input schema. */
 interface Property {
-  type: "string" | "boolean" | "integer";
+  type: "string" | "boolean" | "integer" | "array";
   description: string;
   enum?: string[];
   minimum?: number;
+  /** For arrays: the type of every item (strings only). */
+  items?: { type: "string" };
+  /** For arrays: at least this many items. */
+  minItems?: number;
 }
 
 /** A tool as `tools/list` shows it. */
@@ -54,15 +59,19 @@ export interface ToolSpec {
 
 const str = (description: string): Property => ({ type: "string", description });
 
-/** The `skill_manage` actions: skillrt's names, and Hermes's (`write_file`, `remove_file`). */
+/**
+ * The `skill_manage` actions: skillrt's names, Hermes's (`write_file`, `remove_file`), and
+ * the bundle actions of [B-3] (`bundle_create`, `bundle_edit`, `bundle_delete`).
+ */
 export const MANAGE_ACTIONS: readonly string[] = [
   ...MANAGE_COMMANDS,
   ...MANAGE_COMMANDS.filter((c) => c.includes("-")).map((c) => c.replace("-", "_")),
+  ...BUNDLE_ACTIONS.map((c) => c.replace("-", "_")),
 ];
 
 const MANAGE_PROPERTIES: Record<string, Property> = {
   action: { type: "string", enum: [...MANAGE_ACTIONS], description: "What to do" },
-  name: str("The skill"),
+  name: str("The skill (or, for bundle actions, the bundle)"),
   category: str("create: its category"),
   content: str("create, edit, write-file: the content"),
   old: str("patch: text to replace (Hermes: old_string)"),
@@ -79,6 +88,14 @@ const MANAGE_PROPERTIES: Record<string, Property> = {
     enum: ["utf8", "base64"],
     description: "write-file: how content is encoded (default utf8)",
   },
+  skills: {
+    type: "array",
+    items: { type: "string" },
+    minItems: 1,
+    description: "bundle_create, bundle_edit: the member skills, in order",
+  },
+  description: str("bundle_create, bundle_edit: what the bundle is for"),
+  instruction: str("bundle_create, bundle_edit: an instruction for the agent"),
 };
 
 /** The tools offered; `skill_manage` only with writes allowed. */
@@ -124,7 +141,7 @@ export function toolList(allowWrites: boolean): ToolSpec[] {
     tools.push({
       name: "skill_manage",
       description:
-        "Create, edit, patch or delete a skill, or write or remove one of its files (staged when write approval is on).",
+        "Create, edit, patch or delete a skill, or write or remove one of its files; create, edit or delete a skill bundle (staged when write approval is on).",
       inputSchema: { type: "object", properties: MANAGE_PROPERTIES, required: ["action", "name"] },
     });
   }
@@ -132,6 +149,10 @@ export function toolList(allowWrites: boolean): ToolSpec[] {
 }
 
 function typeOk(value: unknown, p: Property): boolean {
+  if (p.type === "array") {
+    return Array.isArray(value) && value.length >= (p.minItems ?? 0) &&
+      value.every((v) => typeof v === "string");
+  }
   if (p.type === "integer") {
     return Number.isInteger(value) && (p.minimum === undefined || (value as number) >= p.minimum);
   }
@@ -141,6 +162,7 @@ function typeOk(value: unknown, p: Property): boolean {
 function expected(p: Property): string {
   if (p.enum) return `one of ${p.enum.join(", ")}`;
   if (p.type === "integer") return `an integer${p.minimum !== undefined ? ` ≥ ${p.minimum}` : ""}`;
+  if (p.type === "array") return `a list of at least ${p.minItems ?? 0} strings`;
   return `a ${p.type}`;
 }
 
@@ -190,9 +212,35 @@ export function checkArguments(
   return record;
 }
 
-/** A `skill_manage` call in skillrt's terms, whichever names (skillrt's or Hermes's) it used. */
+/**
+ * A `skill_manage` call in skillrt's terms, whichever names (skillrt's or Hermes's) it
+ * used; its actor is the agent ([U-1]), whatever the arguments say.
+ */
 export function manageAction(args: Record<string, unknown>): ManageAction {
-  const action = String(args.action).replace("_", "-");
+  return { ...callAction(args), actor: "agent" };
+}
+
+function bundleAction(action: string, args: Record<string, unknown>): ManageAction {
+  const name = String(args.name);
+  const text = (key: "description" | "instruction") =>
+    typeof args[key] === "string" ? { [key]: args[key] as string } : {};
+  const skills = Array.isArray(args.skills) ? (args.skills as string[]) : undefined;
+  if (action === "bundle-delete") return { action, name };
+  if (action === "bundle-create") {
+    return { action, name, skills: skills ?? [], ...text("description"), ...text("instruction") };
+  }
+  return {
+    action: "bundle-edit",
+    name,
+    ...(skills ? { skills } : {}),
+    ...text("description"),
+    ...text("instruction"),
+  };
+}
+
+function callAction(args: Record<string, unknown>): ManageAction {
+  const action = String(args.action).replaceAll("_", "-");
+  if (BUNDLE_ACTIONS.includes(action)) return bundleAction(action, args);
   const pick = (...keys: string[]) => keys.map((k) => args[k]).find((v) => v !== undefined);
   const name = String(args.name);
   switch (action) {

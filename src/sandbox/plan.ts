@@ -49,11 +49,30 @@ export const MANAGE_COMMANDS: readonly string[] = [
 /** Commands that write: their write grant is worked out first by a read-only Worker. */
 export const WRITING_COMMANDS: readonly string[] = [
   ...MANAGE_COMMANDS,
+  "init",
   "pending",
   "curator",
   "sync",
   "hub",
+  "enable",
+  "disable",
+  "setup",
 ];
+/** Actions that make a reading command write ([B-3]: `bundle create|edit|delete`). */
+export const WRITING_ACTIONS: Readonly<Record<string, readonly string[]>> = {
+  bundle: ["create", "edit", "delete"],
+};
+/**
+ * Commands that may write the user's own files, config.yaml and `<home>/.env` — and only
+ * these, run by the user at the CLI ([V-9], [V-10]); never MCP.
+ */
+export const USER_FILE_COMMANDS: readonly string[] = ["enable", "disable", "setup"];
+
+/** True when a command line writes: a writing command, or a writing action of another. */
+export function isWriting(command: string, args: readonly string[] = []): boolean {
+  return WRITING_COMMANDS.includes(command) ||
+    (WRITING_ACTIONS[command]?.includes(args[0] ?? "") ?? false);
+}
 /** Every command that runs in a sandbox Worker. */
 export const PLANNED_COMMANDS: readonly string[] = [
   ...READING_COMMANDS,
@@ -93,7 +112,9 @@ export function planFor(
 ): PermissionPlan {
   const plan: PermissionPlan = { command, read: [], write: [], run: [], net: [], env: [] };
   if (!PLANNED_COMMANDS.includes(command)) return plan;
-  const pending = WRITING_COMMANDS.includes(command) ? [joinPath(setup.home, "pending")] : [];
+  const pending = WRITING_COMMANDS.includes(command) || writes.length
+    ? [joinPath(setup.home, "pending")]
+    : [];
   plan.read = unique([...readSet(setup), ...pending, ...paths]);
   if (PREPROCESSING_COMMANDS.includes(command)) {
     // Counting uses ([U-1]): exactly the home's counter file, its lock and its temp file.
@@ -101,6 +122,11 @@ export function planFor(
     if (setup.config.inline_shell) plan.run = unique(setup.config.inline_shell_allow);
   }
   if (writes.length) plan.write = unique([...plan.write, ...writes]);
+  if (writes.length && USER_FILE_COMMANDS.includes(command)) {
+    // Writing config.yaml or `.env` proves their folder, the home, real, and reads back
+    // the lock and temporary files: the home is readable to these user commands only.
+    plan.read = unique([...plan.read, setup.home]);
+  }
   return plan;
 }
 

@@ -17,6 +17,8 @@ import { isBareName } from "../resolve/name_guard.ts";
 import type { SkillsConfig } from "../home/config.ts";
 import { admitsAsk, type EnvAsk, isEnvName } from "../preprocess/env_access.ts";
 import { wardenGroups } from "../preprocess/process_group.ts";
+import type { SetupQuestion } from "../home/skill_setup.ts";
+import { askSetupQuestion } from "../cli/terminal_prompt.ts";
 
 /** What the warden posts to start the Worker's command. */
 export interface WorkerMessage {
@@ -50,6 +52,7 @@ export type FromWorker =
   | { kind: "env"; id: number; asks: EnvAsk[] }
   | { kind: "group"; pgid: number; live: boolean }
   | { kind: "confirm"; id: number; question: string }
+  | { kind: "ask"; id: number; question: SetupQuestion }
   | { kind: "mcp"; message: JSONRPCMessage }
   | { kind: "scan-helper"; port: MessagePort };
 
@@ -67,6 +70,7 @@ export interface EnvAnswer {
 export type ToWorker =
   | EnvAnswer
   | { kind: "confirm"; id: number; answer: boolean | undefined }
+  | { kind: "ask"; id: number; answer: string | null | undefined }
   | { kind: "mcp"; message: JSONRPCMessage }
   | { kind: "mcp-close" }
   | { kind: "scan-helper-failed" };
@@ -195,6 +199,8 @@ export function startWorker(
         data.live ? groups.started(data.pgid) : groups.kill(data.pgid);
       } else if (data.kind === "confirm") {
         worker.postMessage({ kind: "confirm", id: data.id, answer: askAtTerminal(data.question) });
+      } else if (data.kind === "ask") {
+        worker.postMessage({ kind: "ask", id: data.id, answer: askSetupQuestion(data.question) });
       } else if (data.kind === "mcp") onMcp?.(data.message);
       else if (data.kind === "scan-helper") startHelper(data.port);
       else {

@@ -12,6 +12,7 @@ import type { Channel } from "../mcp/channel_transport.ts";
 import { helperBatchesParsed, type ScanHelper } from "../scan/parallel.ts";
 import type { EnvAsk } from "../preprocess/env_access.ts";
 import type { ProcessGroups } from "../preprocess/process_group.ts";
+import type { SetupQuestion } from "../home/skill_setup.ts";
 import type { FromWorker, ToWorker, WorkerMessage } from "./run_worker.ts";
 
 /** The parts of a Worker's global scope this entry uses. */
@@ -24,6 +25,7 @@ interface WorkerScope {
 const scope = globalThis as unknown as WorkerScope;
 const waiting = new Map<number, (values: Record<string, string>) => void>();
 const asking = new Map<number, (answer: boolean | undefined) => void>();
+const prompting = new Map<number, (answer: string | null | undefined) => void>();
 let nextId = 0;
 let mcpListener: ((message: JSONRPCMessage) => void) | undefined;
 let mcpClose: (() => void) | undefined;
@@ -51,6 +53,12 @@ function confirmWithWarden(question: string): Promise<boolean | undefined> {
   const id = nextId++;
   scope.postMessage({ kind: "confirm", id, question });
   return new Promise((resolve) => asking.set(id, resolve));
+}
+
+function promptWithWarden(question: SetupQuestion): Promise<string | null | undefined> {
+  const id = nextId++;
+  scope.postMessage({ kind: "ask", id, question });
+  return new Promise((resolve) => prompting.set(id, resolve));
 }
 
 function askWarden(asks: EnvAsk[]): Promise<Record<string, string>> {
@@ -87,6 +95,9 @@ scope.onmessage = async (event) => {
     } else if (data.kind === "confirm") {
       asking.get(data.id)?.(data.answer);
       asking.delete(data.id);
+    } else if (data.kind === "ask") {
+      prompting.get(data.id)?.(data.answer);
+      prompting.delete(data.id);
     } else if (data.kind === "scan-helper-failed") helperFailed();
     else if (data.kind === "mcp") {
       if (mcpListener) mcpListener(data.message);
@@ -103,6 +114,7 @@ scope.onmessage = async (event) => {
     envValues: askWarden,
     processGroups: groupsByWarden,
     confirm: confirmWithWarden,
+    ask: promptWithWarden,
     channel,
     scanHelper: askScanHelper,
   });

@@ -9,7 +9,9 @@
  * @module
  */
 import { NotPermittedError } from "../errors.ts";
-import { isInside, normalizePath } from "../home/paths.ts";
+import { basename, dirname, isInside, joinPath, normalizePath } from "../home/paths.ts";
+import { lockedWritePaths } from "../manage/lock.ts";
+import { USER_FILE_COMMANDS } from "./plan.ts";
 import type { Setup } from "../home/setup.ts";
 
 /** The folders a write may never be granted on, and the folders writes must stay in. */
@@ -75,6 +77,27 @@ export function unsafeWrite(path: string, fence: WriteFence): string | undefined
 }
 
 /**
+ * The user's own files ([H-2], [V-9]): config.yaml and `<home>/.env` with their temporary
+ * and lock files, as written and as real paths. Only the commands the user runs to change
+ * them ({@linkcode USER_FILE_COMMANDS}) may be granted them — never MCP.
+ */
+export function userFiles(
+  setup: Setup,
+  realPath: (p: string) => string | undefined,
+): Set<string> {
+  const files = [setup.configFile, joinPath(setup.home, ".env")];
+  const paths = new Set<string>();
+  for (const file of files) {
+    const real = realPath(dirname(file));
+    for (const p of lockedWritePaths(file)) {
+      paths.add(p);
+      if (real) paths.add(joinPath(real, basename(p)));
+    }
+  }
+  return paths;
+}
+
+/**
  * Refuses a plan whose write list breaks the fence; `outputs` are the outputs the user
  * named on the command line (see {@linkcode writeFence}).
  * @throws {NotPermittedError} naming the first path refused and why (exit 3).
@@ -87,8 +110,11 @@ export function checkWrites(
   outputs: readonly string[] = [],
 ): void {
   const fence = writeFence(setup, realPath, outputs);
+  const own = userFiles(setup, realPath);
   for (const path of writes) {
-    const why = unsafeWrite(path, fence);
+    const why = own.has(path) && !USER_FILE_COMMANDS.includes(command)
+      ? "it is the user's own config.yaml or .env, which only enable, disable and setup write"
+      : unsafeWrite(path, fence);
     if (why !== undefined) {
       throw new NotPermittedError(
         `Refusing the sandbox plan of '${command}': it would grant write access to '${path}', and ${why}.`,

@@ -15,7 +15,7 @@ import { NAME_PATTERN, validateName } from "../manage/validation.ts";
 import { hasTraversal } from "../resolve/name_guard.ts";
 import { EXCLUDED_DIRS } from "../scan/walk.ts";
 import type { SkillRecord } from "../scan/record.ts";
-import { entryOf, readUsage, updateUsage, type UsageEntry } from "./usage.ts";
+import { type Actor, entryOf, isActor, readUsage, updateUsage, type UsageEntry } from "./usage.ts";
 
 /** Days unused before a skill is stale. */
 export const STALE_DAYS = 14;
@@ -31,6 +31,14 @@ export interface CuratedSkill {
   path: string;
   /** Whole days since last use (or creation, or the file's last change). */
   days_unused: number;
+  /** Who created it, when known ([U-1]): `user`, `agent` or `hub`. */
+  created_by: Actor | null;
+}
+
+/** Options of {@linkcode curatorStatus} and {@linkcode curatorRun}. */
+export interface CuratorOptions {
+  /** Only skills an agent created (`curator run --agent-created`). */
+  agentCreated?: boolean;
 }
 
 /** What `curator status` reports. */
@@ -47,6 +55,10 @@ export interface CuratorStatus {
   pinned: string[];
   /** Skills in `.archive/`. */
   archived: { name: string; origin_path: string | null; archived_at: string | null }[];
+  /** Skills of the local root an agent created (over MCP), by name. */
+  agent_created: string[];
+  /** True when only agent-created skills were considered. */
+  agent_created_only: boolean;
 }
 
 /** When a skill was last used: its last use, else creation, else its SKILL.md's modification time. */
@@ -61,8 +73,14 @@ export function lastActive(entry: UsageEntry | undefined, file: string): Date {
 }
 
 /** The curator's view of the local root's skills at `now`. */
-export function curatorStatus(localRoot: string, records: SkillRecord[], now: Date): CuratorStatus {
+export function curatorStatus(
+  localRoot: string,
+  records: SkillRecord[],
+  now: Date,
+  options: CuratorOptions = {},
+): CuratorStatus {
   const usage = readUsage(localRoot);
+  const only = options.agentCreated === true;
   const status: CuratorStatus = {
     success: true,
     now: now.toISOString(),
@@ -70,16 +88,21 @@ export function curatorStatus(localRoot: string, records: SkillRecord[], now: Da
     archivable: [],
     pinned: [],
     archived: [],
+    agent_created: [],
+    agent_created_only: only,
   };
   for (const r of records) {
     if (r.root !== localRoot) continue;
     const entry = usage[r.name];
+    const by = isActor(entry?.created_by) ? entry.created_by : null;
+    if (by === "agent") status.agent_created.push(r.name);
+    if (only && by !== "agent") continue;
     if (entry?.pinned) {
       status.pinned.push(r.name);
       continue;
     }
     const days = Math.floor((now.getTime() - lastActive(entry, r.file).getTime()) / DAY);
-    const item = { name: r.name, path: r.path, days_unused: days };
+    const item = { name: r.name, path: r.path, days_unused: days, created_by: by };
     if (days >= ARCHIVE_DAYS) status.archivable.push(item);
     else if (days >= STALE_DAYS) status.stale.push(item);
   }
@@ -97,6 +120,8 @@ export interface CuratorRunResult {
   success: true;
   /** True when nothing was moved. */
   dry_run: boolean;
+  /** True when only agent-created skills were considered (`--agent-created`). */
+  agent_created_only: boolean;
   /** The time judged by. */
   now: string;
   /** Skills marked stale. */
@@ -134,8 +159,9 @@ export async function curatorRun(
   records: SkillRecord[],
   now: Date,
   dryRun: boolean,
+  options: CuratorOptions = {},
 ): Promise<CuratorRunResult> {
-  const status = curatorStatus(localRoot, records, now);
+  const status = curatorStatus(localRoot, records, now, options);
   const archived: string[] = [];
   const problems: string[] = [];
   if (!dryRun) {
@@ -159,6 +185,7 @@ export async function curatorRun(
   return {
     success: true,
     dry_run: dryRun,
+    agent_created_only: status.agent_created_only,
     now: status.now,
     marked_stale: status.stale.map((s) => s.name),
     archived: dryRun ? status.archivable.map((s) => s.name) : archived,

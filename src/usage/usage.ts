@@ -31,6 +31,8 @@ export interface UsageEntry {
   last_patched_at: string | null;
   /** When created by `create`, ISO time. */
   created_at: string | null;
+  /** Who first wrote it through skillrt: the user (CLI), an agent (MCP) or the hub (an install). */
+  created_by: Actor | null;
   /** Pinned skills are never marked stale or archived. */
   pinned: boolean;
   /** `active`, `stale` or `archived`. */
@@ -40,6 +42,9 @@ export interface UsageEntry {
   /** Where it lived before archiving, relative to the root. */
   origin_path: string | null;
 }
+
+/** Who changed a skill: the user at the CLI, an agent over MCP, or the hub installing it. */
+export type Actor = "user" | "agent" | "hub";
 
 /** All entries of one root, by skill name. */
 export type UsageMap = Record<string, UsageEntry>;
@@ -54,6 +59,7 @@ export function emptyEntry(): UsageEntry {
     patch_count: 0,
     last_patched_at: null,
     created_at: null,
+    created_by: null,
     pinned: false,
     state: "active",
     archived_at: null,
@@ -158,10 +164,34 @@ export function bumpView(map: UsageMap, name: string, now: Date): void {
   if (e.state === "stale") e.state = "active";
 }
 
-/** Records a management change of a skill. */
-export function bumpPatch(map: UsageMap, name: string, now: Date, created = false): void {
+/**
+ * Records a management change of a skill by `actor`. A creation records who created it;
+ * any other change records its actor only when the skill's creator is not known yet.
+ */
+export function bumpPatch(
+  map: UsageMap,
+  name: string,
+  now: Date,
+  created = false,
+  actor: Actor = "user",
+): void {
   const e = entryOf(map, name);
   e.patch_count++;
   e.last_patched_at = now.toISOString();
-  if (created) e.created_at = now.toISOString();
+  if (created) {
+    e.created_at = now.toISOString();
+    e.created_by = actor;
+  } else if (!isActor(e.created_by)) e.created_by = actor;
+}
+
+/** Records a skill the hub installed (a fresh install; an update keeps what was known). */
+export function recordInstalled(map: UsageMap, name: string, now: Date): void {
+  const e = entryOf(map, name);
+  if (e.created_at === null) e.created_at = now.toISOString();
+  if (!isActor(e.created_by)) e.created_by = "hub";
+}
+
+/** True for the three actors of [U-1]; anything else in a usage file is unknown. */
+export function isActor(value: unknown): value is Actor {
+  return value === "user" || value === "agent" || value === "hub";
 }

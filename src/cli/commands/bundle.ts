@@ -1,5 +1,6 @@
 /**
- * `bundle [list]` and `bundle show NAME` ([B-2]).
+ * `bundle [list]`, `bundle show NAME` ([B-2]), and `bundle create|edit|delete NAME`
+ * ([B-3]), which write through the manager like the skill actions.
  *
  * @module
  */
@@ -10,10 +11,16 @@ import type { SkillRuntime } from "../../runtime.ts";
 import { closestNames } from "../../resolve/name_guard.ts";
 import { clip, respond, table } from "../render.ts";
 import type { CommandRequest, Outcome } from "../request.ts";
+import { BUNDLE_WRITE_ACTIONS } from "../manage_args.ts";
+import { run as runManage } from "./manage.ts";
 
 /** Runs `bundle`. */
-export function run(runtime: SkillRuntime, request: CommandRequest): Outcome {
+export function run(runtime: SkillRuntime, request: CommandRequest): Outcome | Promise<Outcome> {
   const [action = "list", name] = request.args;
+  if (BUNDLE_WRITE_ACTIONS.includes(action)) {
+    if (name === undefined) throw new UsageError(`'bundle ${action}' needs a bundle name.`);
+    return runManage(runtime, request);
+  }
   const { bundles, diagnostics } = loadBundles(runtime.setup.home);
   const { global } = request;
   const stderr = diagnostics.map((d) => `skillrt: ${d.path}: ${d.message}\n`).join("");
@@ -33,7 +40,9 @@ export function run(runtime: SkillRuntime, request: CommandRequest): Outcome {
     );
   }
   if (action !== "show") {
-    throw new UsageError(`Unknown bundle action '${action}'; use list or show.`);
+    throw new UsageError(
+      `Unknown bundle action '${action}'; use list, show, create, edit or delete.`,
+    );
   }
   if (name === undefined) throw new UsageError("'bundle show' needs a bundle name.");
   const bundle = bundles.find((b) => b.name === name);

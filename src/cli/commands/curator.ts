@@ -1,5 +1,5 @@
 /**
- * `curator status|run [--dry-run]|pin NAME|unpin NAME|restore NAME [--now T]` ([U-2]).
+ * `curator status|run [--dry-run] [--agent-created]|pin NAME|unpin NAME|restore NAME [--now T]` ([U-2]).
  *
  * @module
  */
@@ -35,27 +35,30 @@ export async function run(runtime: SkillRuntime, request: CommandRequest): Promi
   const root = runtime.setup.localRoot;
   const records = () => runtime.catalog().index().records;
   const { global } = request;
+  const options = { agentCreated: request.options.agentCreated === true };
+  const by = (s: { name: string; days_unused: number; created_by: string | null }) =>
+    `${s.name} (${s.days_unused}d${s.created_by ? `, by ${s.created_by}` : ""})`;
   if (action === "status") {
-    const doc = curatorStatus(root, records(), now);
+    const doc = curatorStatus(root, records(), now, options);
     return respond(global, doc, () =>
       [
-        `Stale (unused ${14}+ days): ${
-          doc.stale.map((s) => `${s.name} (${s.days_unused}d)`).join(", ") || "none"
-        }`,
-        `Archivable (unused 30+ days): ${
-          doc.archivable.map((s) => `${s.name} (${s.days_unused}d)`).join(", ") || "none"
-        }`,
+        `Stale (unused ${14}+ days): ${doc.stale.map(by).join(", ") || "none"}`,
+        `Archivable (unused 30+ days): ${doc.archivable.map(by).join(", ") || "none"}`,
         `Pinned: ${doc.pinned.join(", ") || "none"}`,
         `Archived: ${
           doc.archived.map((a) => `${a.name} (from ${a.origin_path})`).join(", ") || "none"
         }`,
+        `Agent-created: ${doc.agent_created.join(", ") || "none"}`,
       ].join("\n"));
   }
   if (action === "run") {
-    const doc = await curatorRun(root, records(), now, request.options.dryRun === true);
+    const doc = await curatorRun(root, records(), now, request.options.dryRun === true, options);
+    const only = doc.agent_created_only ? " (agent-created skills only)" : "";
     return respond(global, doc, () =>
       [
-        `${doc.dry_run ? "Would archive" : "Archived"}: ${doc.archived.join(", ") || "none"}`,
+        `${doc.dry_run ? "Would archive" : "Archived"}${only}: ${
+          doc.archived.join(", ") || "none"
+        }`,
         `Stale: ${doc.marked_stale.join(", ") || "none"}`,
         ...doc.problems,
       ].join("\n"));

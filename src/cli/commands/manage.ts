@@ -1,5 +1,6 @@
 /**
- * `create`, `edit`, `patch`, `delete`, `write-file`, `remove-file` ([M-1..4]), staged
+ * `create`, `edit`, `patch`, `delete`, `write-file`, `remove-file` ([M-1..4]), `init`
+ * ([M-6]) and `bundle create|edit|delete` ([B-3]), staged
  * for approval when `skills.write_approval` is on ([A-1]). What they write is scanned by
  * the guard scanner first: `dangerous` is refused unless `--force` ([HUB-4]).
  *

@@ -19,10 +19,12 @@ import { lockedWritePaths } from "../../manage/lock.ts";
 import { descriptionTargets, MANIFEST, upstreamSkills } from "../../hub/sync.ts";
 import { curatorStatus, restoreOrigin } from "../../usage/curator.ts";
 import { nowOf } from "./curator.ts";
+import { setupTargets } from "./setup.ts";
+import { toggleTargets } from "./toggle.ts";
 import { SkillManager } from "../../manage/manager.ts";
 import type { SkillRuntime } from "../../runtime.ts";
 import { readUsage, usageWritePaths } from "../../usage/usage.ts";
-import { actionOf, MANAGE_COMMANDS } from "../manage_args.ts";
+import { actionOf, isManageRequest } from "../manage_args.ts";
 import type { CommandRequest, Outcome } from "../request.ts";
 import { namedOutputs, PUBLISH_ACTIONS } from "./hub_publish.ts";
 
@@ -82,7 +84,7 @@ export async function writePathsFor(
   const manager = new SkillManager(runtime.setup);
   const local = runtime.setup.localRoot;
   const [action, arg] = request.args;
-  if (MANAGE_COMMANDS.includes(request.command)) return manager.targets(actionOf(request));
+  if (isManageRequest(request)) return manager.targets(actionOf(request));
   if (request.command === "pending") {
     if (action === "approve" && arg) return manager.approveTargets(arg);
     if (action === "reject" && arg) return manager.queueTargets();
@@ -106,7 +108,11 @@ export async function writePathsFor(
       const target = await installTarget(runtime, request, arg);
       grants.net.push(...target.needs.net);
       grants.run.push(...target.needs.run);
-      return [hubDir, creationTarget(local, joinPath(local, target.path))];
+      return [
+        hubDir,
+        creationTarget(local, joinPath(local, target.path)),
+        ...usageWritePaths(local),
+      ];
     }
     if (action === "check" || action === "update") return sourceGrants(runtime, action, arg);
     if (action === "uninstall") {
@@ -114,6 +120,10 @@ export async function writePathsFor(
       return record ? [hubDir, joinPath(local, record.install_path)] : [];
     }
   }
+  if (request.command === "enable" || request.command === "disable") {
+    return toggleTargets(runtime, request);
+  }
+  if (request.command === "setup") return await setupTargets(runtime, request);
   if (request.command === "sync") return syncTargets(runtime, request);
   if (request.command === "curator") return curatorTargets(runtime, request);
   return [];
@@ -141,7 +151,9 @@ function curatorTargets(runtime: SkillRuntime, request: CommandRequest): string[
   const [action, arg] = request.args;
   const usage = usageWritePaths(local);
   if (action === "run" && request.options.dryRun !== true) {
-    const status = curatorStatus(local, runtime.catalog().index().records, nowOf(request));
+    const status = curatorStatus(local, runtime.catalog().index().records, nowOf(request), {
+      agentCreated: request.options.agentCreated === true,
+    });
     const moved = status.archivable.map((s) => joinPath(local, s.path));
     return moved.length ? [joinPath(local, ".archive"), ...moved, ...usage] : usage;
   }
