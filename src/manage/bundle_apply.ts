@@ -39,6 +39,7 @@ function realBundlesDir(file: string): string {
 export async function applyBundle(change: PreparedChange, file: string): Promise<WriteResult> {
   const after = change.files[0]?.after ?? null;
   if (after !== null) makeDirsInside(dirname(dirname(file)), "skill-bundles", false);
+  realBundlesDir(file); // before the lock file is made in it
   await withLock(file, () => {
     const within = realBundlesDir(file);
     refuseLink(file);

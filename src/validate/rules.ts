@@ -8,6 +8,7 @@ import { splitFrontmatter } from "../frontmatter/fence.ts";
 import { type Frontmatter, parseFrontmatter } from "../frontmatter/parse.ts";
 import { parseYaml } from "../deps/yaml.ts";
 import { nameKey, sameName } from "../scan/name_key.ts";
+import { firstParagraph, missingSections, saysWhenToUse } from "./sections.ts";
 
 /** The validation profiles. */
 export type Profile = "hermes" | "agentskills" | "claude";
@@ -22,8 +23,8 @@ export interface Finding {
   line: number | null;
   /** Rule id, for example `agentskills.name-matches-folder`. */
   rule: string;
-  /** `error` or `warning`. */
-  severity: "error" | "warning";
+  /** `error`, `warning`, or `info` (a recommendation, never a failure). */
+  severity: "error" | "warning" | "info";
   /** One sentence. */
   message: string;
 }
@@ -213,6 +214,9 @@ export function checkSkill(
     ? ""
     : String(description);
 
+  if (profile === "hermes" && fence.body.trim() !== "") {
+    for (const note of bodyNotes(fence.body)) add(note.rule, "info", note.message, fence.bodyLine);
+  }
   if (nameText && !rules.nameOk(nameText)) {
     add(`${profile}.name-format`, "error", rules.nameMessage(nameText), nameLine);
   }
@@ -257,4 +261,26 @@ export function checkSkill(
     }
   }
   return findings;
+}
+
+/**
+ * The recommendations of [M-6] for a body, as info notes: the recommended sections it
+ * lacks (one note), and a first paragraph that does not say when to use the skill.
+ */
+export function bodyNotes(body: string): { rule: string; message: string }[] {
+  const notes: { rule: string; message: string }[] = [];
+  const missing = missingSections(body);
+  if (missing.length) {
+    notes.push({
+      rule: "hermes.sections",
+      message: `Recommended sections missing: ${missing.join(", ")} (skillrt init writes them).`,
+    });
+  }
+  if (!saysWhenToUse(firstParagraph(body))) {
+    notes.push({
+      rule: "hermes.when-to-use",
+      message: "The first paragraph does not say when to use the skill ('Use this skill when …').",
+    });
+  }
+  return notes;
 }

@@ -22,6 +22,8 @@ export interface ValidateResult {
   errors: number;
   /** Number of warning findings. */
   warnings: number;
+  /** Number of info findings (recommendations, [M-6]). */
+  infos: number;
   /** Every finding, by file then line. */
   findings: Finding[];
 }
@@ -116,13 +118,16 @@ export function validateFiles(
     a,
     b,
   ) => (a.file < b.file ? -1 : a.file > b.file ? 1 : (a.line ?? 0) - (b.line ?? 0)));
-  const errors = findings.filter((f) => f.severity === "error").length;
+  const count = (severity: Finding["severity"]) =>
+    findings.filter((f) => f.severity === severity).length;
+  const errors = count("error");
   return {
     success: errors === 0,
     profile,
     checked: files.length,
     errors,
-    warnings: findings.length - errors,
+    warnings: count("warning"),
+    infos: count("info"),
     findings,
   };
 }

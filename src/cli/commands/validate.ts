@@ -5,10 +5,24 @@
  */
 import { UsageError } from "../../errors.ts";
 import type { SkillRuntime } from "../../runtime.ts";
-import { type Profile, PROFILES } from "../../validate/rules.ts";
+import { type Finding, type Profile, PROFILES } from "../../validate/rules.ts";
 import { validateFiles, validatePaths } from "../../validate/validate.ts";
 import { paint, plural, respond } from "../render.ts";
 import type { CommandRequest, Outcome } from "../request.ts";
+
+/** Over more skills than this, info notes are counted by rule instead of listed. */
+export const MAX_LISTED_NOTES = 3;
+
+const COLOURS = { error: "red", warning: "yellow", info: "cyan" } as const;
+
+function noteSummary(findings: Finding[]): string {
+  const byRule = new Map<string, number>();
+  for (const f of findings) {
+    if (f.severity === "info") byRule.set(f.rule, (byRule.get(f.rule) ?? 0) + 1);
+  }
+  const counts = [...byRule].map(([rule, n]) => `${rule} ×${n}`).join(", ");
+  return `Notes (info, not errors): ${counts}; --json lists each.`;
+}
 
 /** Runs `validate`; exits 1 when any finding is an error. */
 export function run(runtime: SkillRuntime, request: CommandRequest): Outcome {
@@ -21,15 +35,19 @@ export function run(runtime: SkillRuntime, request: CommandRequest): Outcome {
     : validateFiles(runtime.catalog().index().records.map((r) => r.file), profile);
   const { global } = request;
   return respond(global, doc, () => {
-    const lines = doc.findings.map((f) =>
+    // Info notes are listed for a few skills; over many they are counted, not listed.
+    const listInfos = doc.checked <= MAX_LISTED_NOTES;
+    const lines = doc.findings.filter((f) => listInfos || f.severity !== "info").map((f) =>
       `${f.file}${f.line ? `:${f.line}` : ""}  ${
-        paint(global.color, f.severity === "error" ? "red" : "yellow", f.severity)
+        paint(global.color, COLOURS[f.severity], f.severity)
       }  ${f.rule}  ${f.message}`
     );
+    if (!listInfos && doc.infos > 0) lines.push(noteSummary(doc.findings));
+    const notes = doc.infos ? `, ${plural(doc.infos, "note")}` : "";
     lines.push(
       `Checked ${plural(doc.checked, "skill")} (${profile}): ${plural(doc.errors, "error")}, ${
         plural(doc.warnings, "warning")
-      }.`,
+      }${notes}.`,
     );
     return lines.join("\n");
   }, doc.success ? 0 : 1);
