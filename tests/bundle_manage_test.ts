@@ -159,6 +159,14 @@ Deno.test("[B-3][X-6] a skill-bundles folder that is a link is never written thr
     equal(r.code, 1);
     equal(r.json.error, `Refusing to write through a symbolic link: '${h}/skill-bundles'.`);
     deepEqual(Array.from(Deno.readDirSync(outside)), []);
+    // A bundle read through the link is listed, but never edited or deleted through it.
+    Deno.writeTextFileSync(`${outside}/duo.yaml`, "skills: [changelog]\n");
+    for (const args of [["delete", "duo"], ["edit", "duo", "--description", "x"]]) {
+      const refused = await cliJson(["--home", h, "bundle", ...args]);
+      equal(refused.json.error, `Refusing to write through a symbolic link: '${h}/skill-bundles'.`);
+    }
+    deepEqual(Array.from(Deno.readDirSync(outside)).map((e) => e.name), ["duo.yaml"]);
+    equal(Deno.readTextFileSync(`${outside}/duo.yaml`), "skills: [changelog]\n");
   } finally {
     removeTrees(h, outside);
   }

@@ -18,33 +18,20 @@ function clip(text: string, max = 300): string {
   return one.length > max ? `${one.slice(0, max)}…` : one;
 }
 
-/** Reads bytes until Enter; raw mode when `secret` (no echo). Null on Ctrl-C / Ctrl-D. */
-function readAnswer(secret: boolean): string | null {
+/** Reads bytes until Enter (the terminal is raw for a secret). Null on Ctrl-C / Ctrl-D. */
+function readAnswer(): string | null {
   const bytes: number[] = [];
   const buf = new Uint8Array(1);
-  if (secret) Deno.stdin.setRaw(true);
-  try {
-    while (true) {
-      const n = Deno.stdin.readSync(buf);
-      if (n === null || n === 0) {
-        return bytes.length ? new TextDecoder().decode(new Uint8Array(bytes)) : null;
-      }
-      const b = buf[0];
-      if (b === 0x0d || b === 0x0a) break;
-      if (b === 0x03 || (b === 0x04 && bytes.length === 0)) return null;
-      if (b === 0x7f || b === 0x08) {
-        bytes.pop();
-        continue;
-      }
-      bytes.push(b);
-    }
-  } finally {
-    if (secret) {
-      Deno.stdin.setRaw(false);
-      say("\n");
-    }
+  const text = () => new TextDecoder().decode(new Uint8Array(bytes)).trim();
+  while (true) {
+    const n = Deno.stdin.readSync(buf);
+    if (n === null || n === 0) return bytes.length ? text() : null;
+    const b = buf[0];
+    if (b === 0x0d || b === 0x0a) return text();
+    if (b === 0x03 || (b === 0x04 && bytes.length === 0)) return null;
+    if (b === 0x7f || b === 0x08) bytes.pop();
+    else bytes.push(b);
   }
-  return new TextDecoder().decode(new Uint8Array(bytes)).trim();
 }
 
 /** Asks one question at the terminal; see the module doc for the answers. */
@@ -53,6 +40,15 @@ export function askSetupQuestion(question: SetupQuestion): string | null | undef
   if (question.help) say(`  ${clip(question.help)}\n`);
   const shownDefault = question.default !== undefined ? ` [${clip(question.default, 120)}]` : "";
   const hidden = question.secret ? " (input hidden)" : "";
-  say(`${clip(question.prompt)}${shownDefault}${hidden}: `);
-  return readAnswer(question.secret);
+  // Echo goes off before the prompt shows, so nothing typed after it is ever echoed.
+  if (question.secret) Deno.stdin.setRaw(true);
+  try {
+    say(`${clip(question.prompt)}${shownDefault}${hidden}: `);
+    return readAnswer();
+  } finally {
+    if (question.secret) {
+      Deno.stdin.setRaw(false);
+      say("\r\n");
+    }
+  }
 }

@@ -1,0 +1,198 @@
+/**
+ * `setup NAME` ([V-9]): at a real pseudo-terminal (util-linux `script`) it asks for each
+ * missing variable (not echoed) and config entry (default shown) and stores them —
+ * `<home>/.env` mode 0600 with its other lines kept, `skills.config` in config.yaml with
+ * its comments kept; without a terminal it refuses (exit 2) listing what is missing.
+ */
+import { deepEqual, equal, ok, rejects } from "node:assert/strict";
+import { runSkillSetup, setupNeeds, type SetupQuestion } from "../src/home/skill_setup.ts";
+import { dotenvWith } from "../src/home/config_write.ts";
+import { resolveSetup } from "../src/home/setup.ts";
+import { Catalog } from "../src/scan/catalog.ts";
+import { shellQuote } from "../src/sandbox/plan.ts";
+import { WARDEN_FLAGS } from "../src/sandbox/warden_flags.ts";
+import { cli, cliJson, makeTree, removeTrees, REPO, snapshot, testHost } from "./helpers.ts";
+
+const GH = `---
+name: gh
+description: GitHub work
+required_environment_variables:
+  - name: GH_TOKEN
+    prompt: Your GitHub token
+    help: Create one at https://github.com/settings/tokens
+  - SKILLRT_TEST_SET_VAR
+metadata:
+  hermes:
+    config:
+      - key: gh.org
+        prompt: Which organisation?
+        default: acme
+      - key: gh.repo
+        prompt: Which repository?
+---
+
+# GH
+
+Use this skill when working on GitHub.
+`;
+
+const CONFIG = "# my settings\nskills:\n  config:\n    other: 1  # keep me\nmodel: x\n";
+
+function home(): string {
+  return makeTree({
+    "skills/gh/SKILL.md": GH,
+    ".env": "# secrets\nEXISTING=1\n",
+    "config.yaml": CONFIG,
+  });
+}
+
+function hasScript(): boolean {
+  try {
+    return new Deno.Command("script", { args: ["--version"], stdout: "null", stderr: "null" })
+      .outputSync().success;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Runs the CLI inside a pseudo-terminal (`script -q -e -c … /dev/null`), answering each
+ * prompt once it has been printed; returns the terminal's whole output and the exit code.
+ */
+async function atTerminal(args: string[], answers: [string, string][]) {
+  const command = [Deno.execPath(), "run", ...WARDEN_FLAGS, `${REPO}/main.ts`, ...args]
+    .map(shellQuote).join(" ");
+  const child = new Deno.Command("script", {
+    args: ["-q", "-e", "-c", command, "/dev/null"],
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "piped",
+    env: { NO_COLOR: "1", SKILLRT_TEST_SET_VAR: "set" },
+  }).spawn();
+  const guard = setTimeout(() => child.kill("SIGKILL"), 120_000); // a hung run must not hang the suite
+  const writer = child.stdin.getWriter();
+  const decoder = new TextDecoder();
+  let output = "";
+  let next = 0;
+  let seen = 0;
+  const stderrDone = child.stderr.pipeTo(new WritableStream());
+  for await (const chunk of child.stdout) {
+    output += decoder.decode(chunk, { stream: true });
+    while (next < answers.length && output.indexOf(answers[next][0], seen) >= 0) {
+      seen = output.indexOf(answers[next][0], seen) + answers[next][0].length;
+      await writer.write(new TextEncoder().encode(`${answers[next][1]}\r`));
+      next++;
+    }
+  }
+  await writer.close().catch(() => {});
+  await stderrDone;
+  const status = await child.status;
+  clearTimeout(guard);
+  return { code: status.code, output: output.replaceAll("\r\n", "\n") };
+}
+
+Deno.test({
+  name:
+    "[V-9] setup at a pseudo-terminal: secret not echoed, .env 0600 with its lines kept, config values under skills.config with comments kept; view is then ready",
+  ignore: !hasScript(),
+  fn: async () => {
+    const h = home();
+    try {
+      const secret = `tok-${crypto.randomUUID()}`;
+      const run = await atTerminal(["--home", h, "setup", "gh"], [
+        ["Your GitHub token (input hidden): ", secret],
+        ["Which organisation? [acme]: ", ""],
+        ["Which repository?: ", "widgets"],
+      ]);
+      equal(run.code, 0, run.output);
+      ok(!run.output.includes(secret), `the secret was echoed: ${run.output}`);
+      ok(run.output.includes("  Create one at https://github.com/settings/tokens\n"), run.output);
+      ok(run.output.includes("Which repository?: widgets"), "a config answer is echoed");
+      ok(run.output.includes("Stored GH_TOKEN, gh.repo for 'gh'."), run.output);
+      equal(Deno.readTextFileSync(`${h}/.env`), `# secrets\nEXISTING=1\nGH_TOKEN=${secret}\n`);
+      equal(Deno.statSync(`${h}/.env`).mode! & 0o777, 0o600);
+      equal(
+        Deno.readTextFileSync(`${h}/config.yaml`),
+        "# my settings\nskills:\n  config:\n    other: 1  # keep me\n    gh:\n      repo: widgets\nmodel: x\n",
+      );
+      const view = await cliJson(["--home", h, "view", "gh"], {
+        env: { SKILLRT_TEST_SET_VAR: "set" },
+      });
+      deepEqual([view.json.setup_needed, view.json.readiness_status], [false, "available"]);
+      deepEqual(
+        Array.from(Deno.readDirSync(h)).map((e) => e.name).sort(),
+        [".env", "config.yaml", "skills"],
+        "no lock or temporary file is left",
+      );
+    } finally {
+      removeTrees(h);
+    }
+  },
+});
+
+Deno.test("[V-9] setup without a terminal refuses with exit 2, lists what is missing, and writes nothing", async () => {
+  const h = home();
+  try {
+    const before = snapshot(h);
+    const r = await cli(["--home", h, "setup", "gh"]);
+    equal(r.code, 2);
+    equal(
+      r.stderr,
+      `skillrt: 'setup gh' asks at a terminal, and there is none. Missing: GH_TOKEN (environment variable), SKILLRT_TEST_SET_VAR (environment variable), gh.repo (skills.config). Run it at a terminal, or set them in ${h}/.env and config.yaml.\n`,
+    );
+    equal(snapshot(h), before);
+    const missingSkill = await cliJson(["--home", h, "setup", "nope"]);
+    deepEqual([missingSkill.code, missingSkill.json.error], [1, "Skill 'nope' not found."]);
+  } finally {
+    removeTrees(h);
+  }
+});
+
+Deno.test("[V-9] the library's setup takes any prompt reader: questions in order, empty answers skipped, cancel writes nothing", async () => {
+  const h = home();
+  try {
+    const setup = resolveSetup({ home: h, host: testHost(h) });
+    const needs = setupNeeds("gh", new Catalog(setup), setup, new Set(["SKILLRT_TEST_SET_VAR"]));
+    const asked: SetupQuestion[] = [];
+    const answers = ["s3cret value", "", ""];
+    const result = await runSkillSetup(needs, setup, (q) => {
+      asked.push(q);
+      return Promise.resolve(answers.shift());
+    });
+    deepEqual(
+      asked.map((q) => [q.kind, q.name, q.prompt, q.secret, q.default ?? null]),
+      [
+        ["env", "GH_TOKEN", "Your GitHub token", true, null],
+        ["config", "gh.org", "Which organisation?", false, "acme"],
+        ["config", "gh.repo", "Which repository?", false, null],
+      ],
+    );
+    deepEqual([result.storedEnv, result.storedConfig, result.stillMissing], [
+      ["GH_TOKEN"],
+      [],
+      ["gh.repo (skills.config)"],
+    ]);
+    equal(Deno.readTextFileSync(`${h}/.env`), "# secrets\nEXISTING=1\nGH_TOKEN='s3cret value'\n");
+    equal(Deno.readTextFileSync(`${h}/config.yaml`), CONFIG, "no config answer: untouched");
+    const before = snapshot(h);
+    await rejects(
+      () => runSkillSetup(needs, setup, () => Promise.resolve(null)),
+      /^SkillrtError: Setup cancelled; nothing was written\.$/,
+    );
+    equal(snapshot(h), before);
+  } finally {
+    removeTrees(h);
+  }
+});
+
+Deno.test("[V-9] .env values: an empty line for the variable is filled in, others appended, quoting safe, control characters refused", () => {
+  equal(dotenvWith("A=1\nB=\n", { B: "x y", C: `it's` }), "A=1\nB='x y'\nC=\"it's\"\n");
+  equal(dotenvWith("", { T: 'a"b\\c' }), 'T="a\\"b\\\\c"\n');
+  let error = "";
+  try {
+    dotenvWith("", { T: "line\nINJECTED=1" });
+  } catch (e) {
+    error = (e as Error).message;
+  }
+  equal(error, "The value of T must be one line without control characters.");
+});
