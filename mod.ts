@@ -60,6 +60,7 @@ export type { HiddenReason } from "./src/level0/visibility.ts";
 export type { PromptFormat, PromptResult } from "./src/level0/prompt.ts";
 export type { ViewResult } from "./src/view/view.ts";
 export type { RequiredEnvVar } from "./src/view/env_vars.ts";
+export type { PromptReader, SetupQuestion, SetupResult } from "./src/home/skill_setup.ts";
 export type { ContentWarning } from "./src/view/warnings.ts";
 export type { FileSummary, LinkedFiles } from "./src/view/skill_files.ts";
 export type { FileResult, ReadFile } from "./src/files/file_view.ts";

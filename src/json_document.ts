@@ -51,6 +51,9 @@ export const JSON_NAMES: Readonly<Record<string, string>> = Object.freeze({
   envNames: "env_names",
   userHome: "user_home",
   shellEnv: "shell_env",
+  storedEnv: "stored_env",
+  storedConfig: "stored_config",
+  stillMissing: "still_missing",
 });
 
 /** Fields whose values are data as written by someone else: never renamed inside. */

@@ -47,6 +47,12 @@ import type { ProcessGroups } from "./preprocess/process_group.ts";
 import { untrustedFile } from "./view/untrusted.ts";
 import { loadBundles } from "./bundles/bundles.ts";
 import {
+  type PromptReader,
+  runSkillSetup,
+  setupNeeds,
+  type SetupResult,
+} from "./home/skill_setup.ts";
+import {
   bundleInvocation,
   classifyMemberError,
   type MemberOutcome,
@@ -498,5 +504,16 @@ export class SkillRuntime {
     if (hub?.trust_level !== "community" || read.result.content === null) return read;
     const content = untrustedFile(read.result, hub, options.allowUntrusted === true);
     return { ...read, result: { ...read.result, content } };
+  }
+
+  /**
+   * `setup NAME` ([V-9]): asks `ask` for each missing variable and config entry of a
+   * skill, and stores the answers in `<home>/.env` and config.yaml; without a reader
+   * it refuses (a usage error) listing what is missing.
+   */
+  async setupSkill(name: string, ask?: PromptReader): Promise<SetupResult> {
+    const catalog = await this.#catalogOf({});
+    const needs = setupNeeds(name, catalog, this.setup, this.envNames());
+    return await runSkillSetup(needs, this.setup, ask);
   }
 }

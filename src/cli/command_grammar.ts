@@ -371,6 +371,10 @@ export const COMMANDS: readonly CommandSpec[] = [
       },
       { flags: "--description <text>", description: "create, edit: what the bundle is for" },
       { flags: "--instruction <text>", description: "create, edit: an instruction for the agent" },
+      {
+        flags: "--force",
+        description: "create, edit: write even when the guard scanner finds the text dangerous",
+      },
     ],
   },
   {

@@ -46,6 +46,8 @@ export interface SetupNeeds {
   env: RequiredEnvVar[];
   /** Config entries without a value in `skills.config` (their dot paths checked). */
   config: ConfigEntry[];
+  /** Required variables not set that `setup` will not store ({@linkcode storableEnv}). */
+  unsafe: string[];
 }
 
 /** What `setup` did. */
@@ -73,6 +75,19 @@ export function storableKey(key: string): boolean {
   return parts.length <= 8 && parts.every((p) => KEY_PART.test(p) && !RESERVED.has(p));
 }
 
+/**
+ * Variables `setup` never asks for, whatever a skill declares: they steer programs (the
+ * loader, shells, interpreters) or skillrt itself, and a value typed for "an API key"
+ * there would change what runs.
+ */
+const UNSAFE_ENV =
+  /^(PATH|HOME|SHELL|ENV|BASH_ENV|IFS|PS4|CDPATH|TMPDIR|LD_\w*|DYLD_\w*|NODE_OPTIONS|NODE_PATH|PYTHON\w*|PERL5?\w*|RUBY\w*|JAVA_TOOL_OPTIONS|GIT_\w*|SSH_\w*|HERMES_\w*|SKILLRT_\w*|DENO_\w*)$/;
+
+/** True when `setup` may store a variable of this name. */
+export function storableEnv(name: string): boolean {
+  return !UNSAFE_ENV.test(name);
+}
+
 /** What a skill still needs; `envNames` are the variables set in the process or `.env`. */
 export function setupNeeds(
   name: string,
@@ -81,11 +96,13 @@ export function setupNeeds(
   envNames: Set<string>,
 ): SetupNeeds {
   const { record } = resolveSkill(name, catalog);
-  const env = requiredEnvVars(record.frontmatter).vars.filter((v) => !envNames.has(v.name));
+  const unset = requiredEnvVars(record.frontmatter).vars.filter((v) => !envNames.has(v.name));
+  const env = unset.filter((v) => storableEnv(v.name));
+  const unsafe = unset.filter((v) => !storableEnv(v.name)).map((v) => v.name);
   const config = configEntries(record).filter((entry) =>
     storableKey(entry.key) && dotPath(setup.config.config, entry.key) === undefined
   );
-  return { name: record.name, env, config };
+  return { name: record.name, env, config, unsafe };
 }
 
 /**
@@ -95,6 +112,7 @@ export function setupNeeds(
 export function missingLines(needs: SetupNeeds): string[] {
   return [
     ...needs.env.map((v) => `${v.name} (environment variable)`),
+    ...needs.unsafe.map((n) => `${n} (environment variable that setup does not store)`),
     ...needs.config.filter((c) => c.default === undefined || c.default === null).map((c) =>
       `${c.key} (skills.config)`
     ),
@@ -147,10 +165,13 @@ export async function runSkillSetup(
     name: needs.name,
     storedEnv: [],
     storedConfig: [],
-    stillMissing: [],
-    message: `'${needs.name}' needs nothing more: it is ready.`,
+    stillMissing: missing,
+    message: missing.length
+      ? `Nothing to ask for '${needs.name}'.`
+      : `'${needs.name}' needs nothing more: it is ready.`,
   });
-  if (asked.length === 0 || (missing.length === 0 && !ask)) return ready();
+  const askable = missing.filter((line) => !line.includes("setup does not store"));
+  if (asked.length === 0 || (askable.length === 0 && !ask)) return ready();
   const refuse = () =>
     new UsageError(
       `'setup ${needs.name}' asks at a terminal, and there is none. Missing: ${
@@ -163,7 +184,7 @@ export async function runSkillSetup(
   for (const q of asked) {
     const answer = await ask(q);
     if (answer === undefined) {
-      if (missing.length === 0) return ready(); // only defaults to confirm, and no terminal
+      if (askable.length === 0) return ready(); // only defaults to confirm, and no terminal
       throw refuse();
     }
     if (answer === null) throw new SkillrtError("Setup cancelled; nothing was written.");

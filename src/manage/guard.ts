@@ -1,6 +1,7 @@
 /**
  * Scanning what the agent writes ([HUB-4], issue 12): `create`, `edit`, `patch` and
- * `write-file` (and MCP `skill_manage`) scan the skill as it will be after the write. A
+ * `write-file` (and MCP `skill_manage`) scan the skill as it will be after the write;
+ * `bundle create|edit` scan the bundle file ([B-3]). A
  * `dangerous` verdict refuses the write with the findings unless forced; `caution` writes
  * and reports the findings as warnings.
  *
@@ -26,7 +27,14 @@ export interface WriteScan {
 }
 
 /** Actions whose result is scanned. */
-const SCANNED = new Set(["create", "edit", "patch", "write-file"]);
+const SCANNED = new Set([
+  "create",
+  "edit",
+  "patch",
+  "write-file",
+  "bundle-create",
+  "bundle-edit",
+]);
 
 /** One line per finding, for warnings and refusals. */
 export function findingLine(f: ScanFinding): string {
@@ -36,6 +44,10 @@ export function findingLine(f: ScanFinding): string {
 
 /** The skill's files after the change: what is on disk, with the change's files put over it. */
 function filesAfter(change: PreparedChange): { entries: ScanEntry[]; links: ScanFinding[] } {
+  if (change.bundleFile !== undefined) {
+    // A bundle's text reaches the agent when it is invoked ([B-2]): only the file itself.
+    return { entries: change.files.flatMap(entryOf), links: [] };
+  }
   let current = { entries: [] as ScanEntry[], links: [] as ScanFinding[] };
   try {
     if (Deno.statSync(change.skillDir).isDirectory) current = readSkillFiles(change.skillDir);
@@ -61,8 +73,15 @@ function filesAfter(change: PreparedChange): { entries: ScanEntry[]; links: Scan
   return { entries, links: current.links };
 }
 
+/** A changed file as the scanner reads it (removed files are not read). */
+function entryOf(file: PreparedChange["files"][number]): ScanEntry[] {
+  if (file.after === null) return [];
+  const data = typeof file.after === "string" ? new TextEncoder().encode(file.after) : file.after;
+  return [{ path: file.rel, size: data.length, mode: null, data: data.subarray(0, SCAN_LIMIT) }];
+}
+
 /**
- * Scans the skill a change leaves behind. Throws on `dangerous` unless `force`; returns
+ * Scans the skill (or bundle) a change leaves behind. Throws on `dangerous` unless `force`; returns
  * undefined for actions that only remove (delete, remove-file).
  */
 export function guardChange(change: PreparedChange, force: boolean): WriteScan | undefined {

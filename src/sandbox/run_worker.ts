@@ -200,7 +200,11 @@ export function startWorker(
       } else if (data.kind === "confirm") {
         worker.postMessage({ kind: "confirm", id: data.id, answer: askAtTerminal(data.question) });
       } else if (data.kind === "ask") {
-        worker.postMessage({ kind: "ask", id: data.id, answer: askSetupQuestion(data.question) });
+        // Only `setup` asks the user questions; any other command gets no terminal.
+        const answer = message.request.command === "setup"
+          ? askSetupQuestion(data.question)
+          : undefined;
+        worker.postMessage({ kind: "ask", id: data.id, answer });
       } else if (data.kind === "mcp") onMcp?.(data.message);
       else if (data.kind === "scan-helper") startHelper(data.port);
       else {

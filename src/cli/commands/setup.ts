@@ -36,15 +36,7 @@ export async function run(
   ctx: ExecuteContext,
 ): Promise<Outcome> {
   const result = await runSkillSetup(needsOf(runtime, request), runtime.setup, ctx.ask);
-  const doc = {
-    success: true as const,
-    name: result.name,
-    stored_env: result.storedEnv,
-    stored_config: result.storedConfig,
-    still_missing: result.stillMissing,
-    message: result.message,
-  };
-  return respond(request.global, doc, () =>
+  return respond(request.global, result, () =>
     [
       result.message,
       ...(result.stillMissing.length ? [`Still missing: ${result.stillMissing.join(", ")}`] : []),

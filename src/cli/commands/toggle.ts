@@ -55,7 +55,7 @@ export async function run(runtime: SkillRuntime, request: CommandRequest): Promi
     name: toggle.name,
     ...(toggle.platform ? { platform: toggle.platform } : {}),
     changed,
-    config_file: file,
+    configFile: file,
     message,
     ...(warnings.length ? { warnings } : {}),
   };
