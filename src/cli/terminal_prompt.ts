@@ -48,7 +48,7 @@ export function askSetupQuestion(question: SetupQuestion): string | null | undef
   } finally {
     if (question.secret) {
       Deno.stdin.setRaw(false);
-      say("\r\n");
+      say("\n");
     }
   }
 }

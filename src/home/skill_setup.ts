@@ -125,6 +125,10 @@ function shown(value: unknown): string | undefined {
   return undefined;
 }
 
+function text(value: unknown): string | undefined {
+  return typeof value === "string" && value.trim() !== "" ? value : undefined;
+}
+
 function questions(needs: SetupNeeds): SetupQuestion[] {
   return [
     ...needs.env.map((v): SetupQuestion => ({
@@ -139,8 +143,9 @@ function questions(needs: SetupNeeds): SetupQuestion[] {
       return {
         kind: "config",
         name: c.key,
-        prompt: typeof c.prompt === "string" && c.prompt ? c.prompt : `Value for ${c.key}`,
-        ...(typeof c.description === "string" ? { help: c.description } : {}),
+        // The prompt, else the description, else the key; the description is help beside a prompt.
+        prompt: text(c.prompt) ?? text(c.description) ?? `Value for ${c.key}`,
+        ...(text(c.prompt) && text(c.description) ? { help: text(c.description) } : {}),
         ...(d !== undefined ? { default: d } : {}),
         secret: false,
       };
