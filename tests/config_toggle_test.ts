@@ -4,6 +4,7 @@
  * safely; config.yaml is granted only to these user commands (and `setup`), never to MCP.
  */
 import { deepEqual, equal, ok, throws } from "node:assert/strict";
+import fc from "fast-check";
 import { editConfigText } from "../src/home/config_edit.ts";
 import { parseConfig } from "../src/home/config.ts";
 import { resolveSetup } from "../src/home/setup.ts";
@@ -255,4 +256,47 @@ Deno.test("[V-10][X-3] the plan of disable grants config.yaml, its lock and temp
   } finally {
     removeTrees(home);
   }
+});
+
+Deno.test("[V-10] property: on any block-style config, disable adds exactly the name and enable restores the text byte for byte", () => {
+  const slug = fc.stringMatching(/^[a-z][a-z0-9-]{0,11}$/);
+  const comment = fc.option(fc.stringMatching(/^[ a-zA-Z0-9.,-]{0,20}$/), { nil: undefined });
+  const line = (indent: string, text: string, c: string | undefined) =>
+    `${indent}${text}${c === undefined ? "" : `  # ${c}`}`;
+  fc.assert(
+    fc.property(
+      fc.uniqueArray(slug, { maxLength: 6 }),
+      fc.array(comment, { minLength: 8, maxLength: 8 }),
+      slug,
+      fc.boolean(),
+      (names: string[], comments: (string | undefined)[], extra: string, otherFirst: boolean) => {
+        fc.pre(!names.includes(extra));
+        // YAML 1.1 words (`no`, `on`, `null`, …) are not names when written bare.
+        fc.pre(names.every((n) => !/^(y|n|yes|no|on|off|true|false|null)$/.test(n)));
+        const disabled = names.length
+          ? [
+            line("  ", "disabled:", comments[0]),
+            ...names.map((n, i) => line("    ", `- ${n}`, comments[(i % 6) + 1])),
+          ]
+          : [];
+        const other = [line("  ", "template_vars: true", comments[7])];
+        const text = [
+          "# top comment",
+          "model: x  # keep",
+          "skills:",
+          ...(otherFirst ? [...other, ...disabled] : [...disabled, ...other]),
+          "terminal:",
+          "  backend: local",
+          "",
+        ].join("\n");
+        const off = editConfigText(text, ["skills", "disabled"], add(extra));
+        deepEqual(parseConfig(off).config.disabled, [...names, extra]);
+        equal(off.split("\n").length, text.split("\n").length + (names.length ? 1 : 2));
+        const on = editConfigText(off, ["skills", "disabled"], remove(extra));
+        if (names.length) equal(on, text);
+        else deepEqual(parseConfig(on).config.disabled, []);
+      },
+    ),
+    { numRuns: 300 },
+  );
 });

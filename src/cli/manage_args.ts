@@ -33,7 +33,8 @@ export function skillList(value: unknown): string[] | undefined {
 }
 
 function bundleActionOf(request: CommandRequest): ManageAction {
-  const [action, name = ""] = request.args;
+  const [action, name] = request.args;
+  if (name === undefined) throw new UsageError(`'bundle ${action}' needs a bundle name.`);
   const o = request.options;
   const text = {
     ...(str(o.description) !== undefined ? { description: str(o.description) } : {}),
