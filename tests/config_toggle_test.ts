@@ -174,6 +174,10 @@ Deno.test("[V-10] enable and disable at the CLI: atomic, comments kept, platform
     );
     const listed = await cliJson(["--home", home, "list"]);
     ok(!(listed.json.skills as { name: string }[]).some((s) => s.name === "docker"));
+    const envOnly = await cliJson(["--home", home, "disable", "docker"], {
+      env: { HERMES_PLATFORM: "discord" },
+    });
+    equal(envOnly.json.changed, false, "$HERMES_PLATFORM never narrows a toggle to one platform");
     const tg = await cliJson(["--home", home, "disable", "docker", "--platform", "telegram"]);
     equal(tg.json.message, `Disabled 'docker' on platform 'telegram' (${home}/config.yaml).`);
     const on = await cliJson(["--home", home, "enable", "docker"]);

@@ -1,6 +1,6 @@
 import { deepEqual, equal, match, ok } from "node:assert/strict";
 import { verifyAudit } from "../src/hub/audit.ts";
-import { assertAbsent, cliJson, makeTree, skill, snapshot } from "./helpers.ts";
+import { assertAbsent, cliJson, makeTree, skill, snapshot, usageGrant } from "./helpers.ts";
 
 const source = (extra: Record<string, string> = {}, body = "# Tool\n\nUse it.\n") =>
   makeTree({
@@ -182,7 +182,7 @@ Deno.test("[X-1][HUB-2] the install Worker may write only the hub folder and the
     "dev",
   ])).json.plan as Record<string, string[]>;
   const real = Deno.realPathSync(home);
-  deepEqual(plan.write, [`${real}/skills/.hub`, `${real}/skills/dev`]);
+  deepEqual(plan.write, [`${real}/skills/.hub`, ...usageGrant(real), `${real}/skills/dev`].sort());
   ok(plan.read.includes(`${src}/tool`));
   deepEqual([plan.run, plan.net, plan.env], [[], [], []]);
 });

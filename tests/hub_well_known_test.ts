@@ -4,7 +4,7 @@ import { sha256Hex } from "../src/hash/sha256.ts";
 import { indexUrl, matchSkills, parseIndex, skillDigest } from "../src/hub/well_known_index.ts";
 import { parseSource } from "../src/hub/source.ts";
 import { downloadLine, formatBytes } from "../src/hub/progress.ts";
-import { cliJson, makeTree, REPO, snapshot, tempDir } from "./helpers.ts";
+import { cliJson, makeTree, REPO, snapshot, tempDir, usageGrant } from "./helpers.ts";
 import { WARDEN_FLAGS } from "../src/sandbox/warden_flags.ts";
 
 const enc = new TextEncoder();
@@ -191,10 +191,14 @@ Deno.test("[HUB-1][HUB-2][HUB-6] a well-known index on 127.0.0.1: search, instal
       "install",
       `${url}#pdf-tools`,
     ]);
-    deepEqual((spelled.json.plan as Record<string, string[]>).write, [
-      `${home}/skills/.hub`,
-      `${home}/skills/pdf-tools`,
-    ]);
+    deepEqual(
+      (spelled.json.plan as Record<string, string[]>).write,
+      [
+        `${home}/skills/.hub`,
+        ...usageGrant(home), // the install records its provenance ([U-1]: created_by hub)
+        `${home}/skills/pdf-tools`,
+      ].sort(),
+    );
     ok(
       !(spelled.json.plan as Record<string, string[]>).read.some((p) => p.includes("agent-skills")),
     );

@@ -286,28 +286,18 @@ export const COMMANDS: readonly CommandSpec[] = [
   },
   {
     name: "enable",
-    description: "show a skill again: take it off skills.disabled in config.yaml",
+    description:
+      "show a skill again: off skills.disabled and every platform list (--platform P: that one)",
     arguments: [
       { spec: "<name>", description: "the skill", complete: "skill" },
-    ],
-    options: [
-      {
-        flags: "--platform <platform>",
-        description: "only off skills.platform_disabled of this platform",
-      },
     ],
   },
   {
     name: "disable",
-    description: "hide a skill: add it to skills.disabled in config.yaml",
+    description:
+      "hide a skill: onto skills.disabled in config.yaml (--platform P: that platform only)",
     arguments: [
       { spec: "<name>", description: "the skill", complete: "skill" },
-    ],
-    options: [
-      {
-        flags: "--platform <platform>",
-        description: "only on this platform (skills.platform_disabled)",
-      },
     ],
   },
   {

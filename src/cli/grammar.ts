@@ -97,6 +97,7 @@ export function globalOptions(
     color: g.color !== false && !env("NO_COLOR") && isTerminal,
     ...(g.home ? { home: String(g.home) } : {}),
     ...(platform ? { platform: String(platform) } : {}),
+    ...(g.platform ? { platformOption: String(g.platform) } : {}),
     ...(g.sessionId ? { sessionId: String(g.sessionId) } : {}),
     ...(g.toolsets !== undefined ? { toolsets: splitList(String(g.toolsets)) } : {}),
     ...(g.tools !== undefined ? { tools: splitList(String(g.tools)) } : {}),

@@ -13,6 +13,8 @@ export interface GlobalOptions {
   json: boolean;
   /** `--platform P` (else `$HERMES_PLATFORM`). */
   platform?: string;
+  /** `--platform P` as typed on the command line only (`enable`/`disable` edit that platform's list). */
+  platformOption?: string;
   /** `--session-id ID`. */
   sessionId?: string;
   /** `--toolsets a,b`. */

@@ -12,8 +12,8 @@ import type { Resolved } from "../resolve/resolve.ts";
 import { resolveSkill } from "../resolve/resolve.ts";
 import type { Catalog } from "../scan/catalog.ts";
 import { SUPPORT_DIRS } from "../scan/walk.ts";
-import type { Actor } from "../usage/usage.ts";
-import { type BundleAction, prepareBundle } from "./bundle_actions.ts";
+import { prepareBundle } from "./bundle_actions.ts";
+import type { FileChange, ManageAction, PreparedChange } from "./change.ts";
 import {
   validateName,
   validateSkillContent,
@@ -21,81 +21,7 @@ import {
   validateSupportPath,
 } from "./validation.ts";
 
-/** One skill action of [M-1]. */
-export type SkillAction =
-  | {
-    action: "create";
-    name: string;
-    category?: string;
-    content: string;
-    /** Empty support folders made with it (`init`). */
-    dirs?: string[];
-  }
-  | { action: "edit"; name: string; content: string }
-  | {
-    action: "patch";
-    name: string;
-    old: string;
-    new: string;
-    file_path?: string;
-    replace_all?: boolean;
-  }
-  | { action: "delete"; name: string; absorbed_into?: string }
-  | {
-    action: "write-file";
-    name: string;
-    path: string;
-    content: string;
-    encoding?: "utf8" | "base64";
-  }
-  | { action: "remove-file"; name: string; path: string };
-
-/**
- * One management action, as given on the command line, over MCP or staged for approval:
- * a skill action or a bundle action, with who asks for it (`user` when absent; set by
- * skillrt — the CLI or the MCP server — never taken from a caller's arguments).
- */
-export type ManageAction = (SkillAction | BundleAction) & { actor?: Actor };
-
-/** One file an action changes: its text before and after (null = absent). */
-export interface FileChange {
-  /** Absolute path. */
-  path: string;
-  /** Path relative to the skill folder, for diffs. */
-  rel: string;
-  /** Content before, or null when the file is new. */
-  before: string | null;
-  /** Content after (bytes for binary support files), or null when it is removed. */
-  after: string | Uint8Array | null;
-}
-
-/** An action checked and computed, not yet applied. */
-export interface PreparedChange {
-  /** The action. */
-  action: ManageAction;
-  /** The skill's name as used in usage counters. */
-  name: string;
-  /** A one-line description. */
-  summary: string;
-  /** The root written. */
-  root: string;
-  /** The skill folder. */
-  skillDir: string;
-  /** Files written or removed. */
-  files: FileChange[];
-  /** A folder removed with everything in it (delete). */
-  removeDir?: string;
-  /** A folder removed when it is left empty (an emptied category). */
-  removeIfEmpty?: string;
-  /** Empty support folders made in the skill folder (`init`, [M-6]). */
-  dirs?: string[];
-  /** How the usage counters change (`none`: a bundle, which has none). */
-  usage: "create" | "patch" | "forget" | "none";
-  /** The bundle file written or removed, for a bundle action ([B-3]). */
-  bundleFile?: string;
-  /** What the caller should know (a bundle member that names no skill). */
-  warnings?: string[];
-}
+export type { FileChange, ManageAction, PreparedChange, SkillAction } from "./change.ts";
 
 const PREVIEW = 500;
 

@@ -11,7 +11,6 @@ import { bumpPatch, tryUpdateUsage, type UpdateResult, usageWritePaths } from ".
 import { atomicWrite, linkRefusal, uniqueTempFor } from "./atomic.ts";
 import { inFolder } from "./pinned.ts";
 import type { PreparedChange } from "./actions.ts";
-import { applyBundle, bundleWriteTargets } from "./bundle_apply.ts";
 
 /** The document a successful write prints. */
 export interface WriteResult {
@@ -59,7 +58,6 @@ export function creationTarget(base: string, path: string): string {
 
 /** Every path a change writes: the sandbox grants exactly these ([X-1], [X-6]). */
 export function writeTargets(change: PreparedChange, usageRoot: string): string[] {
-  if (change.bundleFile !== undefined) return bundleWriteTargets(change.bundleFile);
   const paths = [...usageWritePaths(usageRoot)];
   paths.push(
     change.usage === "create" ? creationTarget(change.root, change.skillDir) : change.skillDir,
@@ -255,7 +253,6 @@ export async function applyChange(
   usageRoot: string,
   now: Date = new Date(),
 ): Promise<WriteResult> {
-  if (change.bundleFile !== undefined) return await applyBundle(change, change.bundleFile);
   try {
     applyFiles(change);
   } catch (error) {

@@ -12,26 +12,8 @@ import { yamlScalar } from "../home/config_edit.ts";
 import { joinPath } from "../home/paths.ts";
 import { resolveSkill } from "../resolve/resolve.ts";
 import type { Catalog } from "../scan/catalog.ts";
-import type { PreparedChange } from "./actions.ts";
+import type { BundleAction, PreparedChange } from "./change.ts";
 import { hasControlChar } from "./file_names.ts";
-
-/** A bundle action as given on the command line, over MCP, or staged for approval. */
-export type BundleAction =
-  | {
-    action: "bundle-create";
-    name: string;
-    skills: string[];
-    description?: string;
-    instruction?: string;
-  }
-  | {
-    action: "bundle-edit";
-    name: string;
-    skills?: string[];
-    description?: string;
-    instruction?: string;
-  }
-  | { action: "bundle-delete"; name: string };
 
 /** The names of the bundle actions. */
 export const BUNDLE_ACTIONS: readonly string[] = ["bundle-create", "bundle-edit", "bundle-delete"];

@@ -7,7 +7,7 @@
  */
 import { ValidationError } from "../errors.ts";
 import { dirname, isInside, joinPath, realPathOrUndefined } from "../home/paths.ts";
-import type { PreparedChange } from "./actions.ts";
+import type { PreparedChange } from "./change.ts";
 import { creationTarget, makeDirsInside, pastTense, type WriteResult } from "./apply.ts";
 import { atomicWrite, linkRefusal, refuseLink } from "./atomic.ts";
 import { lockedWritePaths, withLock } from "./lock.ts";

@@ -13,6 +13,7 @@ import { lockedWritePaths } from "./lock.ts";
 import { Catalog } from "../scan/catalog.ts";
 import { type ManageAction, prepareAction, type PreparedChange } from "./actions.ts";
 import { applyChange, type WriteResult, writeTargets } from "./apply.ts";
+import { applyBundle, bundleWriteTargets } from "./bundle_apply.ts";
 import { guardChange, scanWarnings } from "./guard.ts";
 import type { ScanFinding, Verdict } from "../hub/scanner.ts";
 import {
@@ -88,6 +89,20 @@ export interface ApproveResult {
   failed: { id: string; error: string }[];
 }
 
+/** The paths a change writes: a skill's ([X-1]) or a bundle file's ([B-3]). */
+function targetsOf(change: PreparedChange, usageRoot: string): string[] {
+  return change.bundleFile !== undefined
+    ? bundleWriteTargets(change.bundleFile)
+    : writeTargets(change, usageRoot);
+}
+
+/** Applies a change: a skill's, or a bundle file's. */
+function applyAny(change: PreparedChange, usageRoot: string, now: Date): Promise<WriteResult> {
+  return change.bundleFile !== undefined
+    ? applyBundle(change, change.bundleFile)
+    : applyChange(change, usageRoot, now);
+}
+
 /** Changes skills in one home. */
 export class SkillManager {
   /** The home, config and roots. */
@@ -111,7 +126,7 @@ export class SkillManager {
   /** The paths an action writes (its sandbox write grant). Validates the action on the way. */
   targets(action: ManageAction): string[] {
     const change = this.prepare(action);
-    return this.approval ? this.queueTargets() : writeTargets(change, this.setup.localRoot);
+    return this.approval ? this.queueTargets() : targetsOf(change, this.setup.localRoot);
   }
 
   /** The paths the pending queue writes. */
@@ -141,7 +156,7 @@ export class SkillManager {
     };
     const result = this.approval
       ? await stage(this.setup.home, change, now, scan)
-      : await applyChange(change, this.setup.localRoot, now);
+      : await applyAny(change, this.setup.localRoot, now);
     return { ...result, ...note };
   }
 
@@ -200,7 +215,7 @@ export class SkillManager {
     const paths = this.queueTargets();
     for (const record of this.select(id)) {
       try {
-        paths.push(...writeTargets(this.prepare(record.payload), this.setup.localRoot));
+        paths.push(...targetsOf(this.prepare(record.payload), this.setup.localRoot));
       } catch {
         // It will fail again at approval and stay pending with its error.
       }
@@ -214,7 +229,7 @@ export class SkillManager {
     const failed: { id: string; error: string }[] = [];
     for (const record of this.select(id)) {
       try {
-        approved.push(await applyChange(this.prepare(record.payload), this.setup.localRoot, now));
+        approved.push(await applyAny(this.prepare(record.payload), this.setup.localRoot, now));
         await removePending(this.setup.home, record.id);
       } catch (error) {
         const message = error instanceof SkillrtError ? error.message : (error as Error).message;

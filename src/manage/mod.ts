@@ -15,8 +15,13 @@
  * @module
  */
 export { SkillManager } from "./manager.ts";
-export type { FileChange, ManageAction, PreparedChange, SkillAction } from "./actions.ts";
-export type { BundleAction } from "./bundle_actions.ts";
+export type {
+  BundleAction,
+  FileChange,
+  ManageAction,
+  PreparedChange,
+  SkillAction,
+} from "./change.ts";
 export type { WriteResult } from "./apply.ts";
 export type { PendingProblem, PendingRecord, StageResult } from "../approval/pending.ts";
 export { type LockOptions, withLock } from "./lock.ts";

@@ -15,11 +15,12 @@ import type { CommandRequest, Outcome } from "../request.ts";
 
 /** The toggle a request asks for. */
 export function toggleOf(request: CommandRequest): Toggle {
-  const platform = request.options.platform;
+  // Only a platform typed on this command line: $HERMES_PLATFORM never narrows a toggle.
+  const platform = request.global.platformOption;
   return {
     name: request.args[0],
     disable: request.command === "disable",
-    ...(typeof platform === "string" ? { platform } : {}),
+    ...(platform !== undefined ? { platform } : {}),
   };
 }
 
