@@ -220,3 +220,20 @@ Deno.test("[V-9] setup never asks for variables that steer programs (LD_PRELOAD,
     removeTrees(h);
   }
 });
+
+Deno.test("[V-9][X-3] the plan of setup grants .env and config.yaml (each with its lock and temporary file) only when something is missing there", async () => {
+  const h = home();
+  try {
+    const files = (f: string) => [f, `${f}.lock`, `${f}.lock.break`, `${f}.tmp`];
+    const plan = await cliJson(["--home", h, "sandbox", "setup", "gh"]);
+    deepEqual(
+      (plan.json.plan as { write: string[] }).write,
+      [...files(`${h}/.env`), ...files(`${h}/config.yaml`)].sort(),
+    );
+    Deno.writeTextFileSync(`${h}/.env`, "GH_TOKEN=x\nEXTRA_TEST_VAR=y\n");
+    const configOnly = await cliJson(["--home", h, "sandbox", "setup", "gh"]);
+    deepEqual((configOnly.json.plan as { write: string[] }).write, files(`${h}/config.yaml`));
+  } finally {
+    removeTrees(h);
+  }
+});
