@@ -186,7 +186,7 @@ function expectedDoc(
   return out;
 }
 
-/** The lines of the new value at an existing entry, or undefined when it cannot be done in place. */
+/** Edits the value of an existing entry in place: a scalar, or the items of a list. */
 function editEntry(
   lines: string[],
   entry: Entry,
@@ -266,34 +266,68 @@ export function editConfigText(
   if (lines.some((l) => /^[ ]*\t/.test(l) && isContent(l))) {
     throw refuse(file, "it indents with tabs");
   }
+  walkAndEdit(lines, path, change, before, after, file);
+  const out = lines.join(eol) + eol;
+  const expected = expectedDoc(doc, path, after, file);
+  if (canonical(parsed(out, file)) !== canonical(expected)) {
+    throw refuse(file, `the change to '${where}' would not read back as intended`);
+  }
+  return out;
+}
+
+/** The lines that create the rest of `path` (from `depth`) with the new value, indented from `indent`. */
+function missingLines(
+  path: string[],
+  depth: number,
+  indent: number,
+  change: ConfigChange,
+  after: unknown,
+): string[] {
+  if (change.kind === "list" && (after as string[]).length === 0) {
+    return created(path.slice(depth), indent, () => ["[]"]);
+  }
+  return created(
+    path.slice(depth),
+    indent,
+    (at: number) =>
+      change.kind === "scalar"
+        ? [`${" ".repeat(at)}${yamlScalar(change.value)}`]
+        : (after as string[]).map((item) => `${" ".repeat(at)}- ${yamlScalar(item)}`),
+  );
+}
+
+/** Follows `path` down the block mappings of `lines`, editing the value or adding what is missing. */
+function walkAndEdit(
+  lines: string[],
+  path: string[],
+  change: ConfigChange,
+  before: unknown,
+  after: unknown,
+  file: string,
+): void {
   let region: Region = { start: 0, end: lines.length, indent: 0 };
   for (let depth = 0; depth < path.length; depth++) {
-    const key = path[depth];
-    const entry = region.indent === undefined ? undefined : findKey(lines, region, key, file);
-    const leafLines = (indent: number) =>
-      change.kind === "scalar"
-        ? [`${" ".repeat(indent)}${yamlScalar(change.value)}`]
-        : (after as string[]).map((item) => `${" ".repeat(indent)}- ${yamlScalar(item)}`);
+    const entry = region.indent === undefined
+      ? undefined
+      : findKey(lines, region, path[depth], file);
     if (!entry) {
-      const parentIndent = depth === 0 ? 0 : region.indent ?? indentOfParent(lines, region) + 2;
+      const indent = depth === 0 ? 0 : region.indent ?? indentOfParent(lines, region) + 2;
       let at = region.end;
       while (at > region.start && !isContent(lines[at - 1])) at--;
-      if (depth === 0) at = lines.length;
-      const list = change.kind === "list" && (after as string[]).length === 0;
-      const made = list
-        ? created(path.slice(depth), parentIndent, () => ["[]"])
-        : created(path.slice(depth), parentIndent, leafLines);
-      lines.splice(at, 0, ...made);
-      break;
+      lines.splice(
+        depth === 0 ? lines.length : at,
+        0,
+        ...missingLines(path, depth, indent, change, after),
+      );
+      return;
     }
     if (depth === path.length - 1) {
-      editEntry(lines, entry, change, before, after, file, where);
-      break;
+      editEntry(lines, entry, change, before, after, file, path.join("."));
+      return;
     }
     if (entry.value === "{}" || entry.value === "null" || entry.value === "~") {
-      lines[entry.line] = `${
-        lines[entry.line].slice(0, lines[entry.line].indexOf(":") + 1)
-      }${entry.comment}`;
+      const line = lines[entry.line];
+      lines[entry.line] = `${line.slice(0, line.indexOf(":") + 1)}${entry.comment}`;
     } else if (entry.value !== "") {
       throw refuse(
         file,
@@ -301,14 +335,7 @@ export function editConfigText(
       );
     }
     region = blockOf(lines, entry, false);
-    if (region.indent === undefined) region = { ...region, indent: undefined };
   }
-  const out = lines.join(eol) + eol;
-  const expected = expectedDoc(doc, path, after, file);
-  if (canonical(parsed(out, file)) !== canonical(expected)) {
-    throw refuse(file, `the change to '${where}' would not read back as intended`);
-  }
-  return out;
 }
 
 /** The indentation of the entry a region belongs to (the line before it). */
