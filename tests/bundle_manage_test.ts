@@ -257,3 +257,40 @@ Deno.test("[B-3][HUB-4] a bundle's text is scanned like a skill's: a dangerous i
     removeTrees(h);
   }
 });
+
+Deno.test("[B-3][B-2] a bundle would take the place of a skill of its name: refused for an agent, a warning for the user", async () => {
+  const h = home();
+  const client = await connectStdio(h, ["--allow-writes"]);
+  try {
+    const refused = firstText(
+      await client.callTool({
+        name: "skill_manage",
+        arguments: { action: "bundle-create", name: "changelog", skills: ["release-notes"] },
+      }),
+    );
+    equal(
+      refused.error,
+      "A skill named 'changelog' exists; a bundle of that name would take its place when invoked. Choose another name.",
+    );
+    assertAbsent(`${h}/skill-bundles/changelog.yaml`);
+  } finally {
+    await client.close();
+  }
+  try {
+    const made = await cliJson([
+      "--home",
+      h,
+      "bundle",
+      "create",
+      "changelog",
+      "--skills",
+      "release-notes",
+    ]);
+    equal(made.code, 0, made.stderr);
+    deepEqual(made.json.warnings, [
+      "A skill named 'changelog' exists; invoking 'changelog' will load this bundle instead.",
+    ]);
+  } finally {
+    removeTrees(h);
+  }
+});

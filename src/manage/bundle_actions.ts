@@ -12,6 +12,7 @@ import { yamlScalar } from "../home/config_edit.ts";
 import { joinPath } from "../home/paths.ts";
 import { resolveSkill } from "../resolve/resolve.ts";
 import type { Catalog } from "../scan/catalog.ts";
+import type { Actor } from "../usage/usage.ts";
 import type { BundleAction, PreparedChange } from "./change.ts";
 import { hasControlChar } from "./file_names.ts";
 
@@ -105,6 +106,29 @@ function unknownMembers(members: string[], catalog: Catalog): string[] {
   });
 }
 
+/**
+ * A bundle wins over a skill of its name when invoked ([B-2]): an agent may not create one
+ * that would take a skill's place; the user is warned.
+ */
+function shadowCheck(
+  name: string,
+  actor: Actor | undefined,
+  catalog: Catalog,
+  notes: string[],
+): void {
+  try {
+    resolveSkill(name, catalog);
+  } catch {
+    return; // No skill of that name.
+  }
+  if (actor === "agent") {
+    throw new ValidationError(
+      `A skill named '${name}' exists; a bundle of that name would take its place when invoked. Choose another name.`,
+    );
+  }
+  notes.push(`A skill named '${name}' exists; invoking '${name}' will load this bundle instead.`);
+}
+
 function existing(home: string, name: string): Bundle | undefined {
   return loadBundles(home).bundles.find((b) => b.name === name);
 }
@@ -114,7 +138,10 @@ function notFound(name: string): ValidationError {
 }
 
 /** Checks a bundle action and computes its change ([B-3]); writes nothing. */
-export function prepareBundle(action: BundleAction, catalog: Catalog): PreparedChange {
+export function prepareBundle(
+  action: BundleAction & { actor?: Actor },
+  catalog: Catalog,
+): PreparedChange {
   const home = catalog.setup.home;
   const dir = bundlesDir(home);
   const name = validateBundleName(action.name);
@@ -125,6 +152,7 @@ export function prepareBundle(action: BundleAction, catalog: Catalog): PreparedC
       summary: `delete bundle '${name}'`,
     });
   }
+  const notes: string[] = [];
   const description = validateText("description", action.description);
   const instruction = validateText("instruction", action.instruction);
   let next: Omit<Bundle, "file">;
@@ -134,6 +162,7 @@ export function prepareBundle(action: BundleAction, catalog: Catalog): PreparedC
     const there = before?.file ?? (exists(file) ? file : undefined);
     if (there) throw new ValidationError(`A bundle named '${name}' already exists at ${there}.`);
     const skills = validateMembers(action.skills);
+    shadowCheck(name, action.actor, catalog, notes);
     next = {
       name,
       description: description ?? `Load ${skills.length} skills as a bundle`,
@@ -169,9 +198,10 @@ export function prepareBundle(action: BundleAction, catalog: Catalog): PreparedC
     throw new ValidationError(`Bundle '${name}' cannot be written faithfully as YAML.`);
   }
   const missing = unknownMembers(next.skills, catalog);
-  const warnings = missing.map((m) =>
-    `Skill '${m}' is not installed; the bundle skips it until it is.`
-  );
+  const warnings = [
+    ...notes,
+    ...missing.map((m) => `Skill '${m}' is not installed; the bundle skips it until it is.`),
+  ];
   const verb = action.action === "bundle-create" ? "create" : "edit";
   return bundleChange(action, dir, file, readOrNull(file), text, warnings, {
     summary: `${verb} bundle '${name}' (${next.skills.length} skill${

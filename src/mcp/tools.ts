@@ -66,6 +66,7 @@ const str = (description: string): Property => ({ type: "string", description })
 export const MANAGE_ACTIONS: readonly string[] = [
   ...MANAGE_COMMANDS,
   ...MANAGE_COMMANDS.filter((c) => c.includes("-")).map((c) => c.replace("-", "_")),
+  ...BUNDLE_ACTIONS,
   ...BUNDLE_ACTIONS.map((c) => c.replace("-", "_")),
 ];
 
