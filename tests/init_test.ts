@@ -5,7 +5,16 @@
  * `validate --profile hermes` for skills without those sections.
  */
 import { deepEqual, equal, ok } from "node:assert/strict";
-import { cli, cliJson, makeTree, removeTrees, skill, snapshot } from "./helpers.ts";
+import {
+  cli,
+  cliJson,
+  CORPUS,
+  makeTree,
+  needsCorpus,
+  removeTrees,
+  skill,
+  snapshot,
+} from "./helpers.ts";
 import { PROFILES } from "../src/validate/rules.ts";
 
 Deno.test("[M-6] init writes a skeleton that passes all three profiles, with the recommended sections and empty references/ and scripts/", async () => {
@@ -137,4 +146,27 @@ Deno.test("[M-6] validate --profile hermes notes missing sections and a first pa
   } finally {
     removeTrees(dir);
   }
+});
+
+Deno.test({
+  ...needsCorpus(
+    "[M-6][corpus] over a whole collection the notes are counted on one line, never an error, and every finding keeps its rule",
+  ),
+  fn: async () => {
+    const json = await cliJson(["validate", CORPUS]);
+    const findings = json.json.findings as { severity: string; rule: string }[];
+    const infos = findings.filter((f) => f.severity === "info");
+    ok(infos.length > 0, "the corpus has skills without the recommended sections");
+    deepEqual([...new Set(infos.map((f) => f.rule))].sort(), [
+      "hermes.sections",
+      "hermes.when-to-use",
+    ]);
+    equal(json.json.infos, infos.length);
+    equal(json.code, json.json.errors === 0 ? 0 : 1, "notes never change the exit code");
+    const text = await cli(["validate", CORPUS]);
+    const lines = text.stdout.trimEnd().split("\n");
+    equal(lines.filter((l) => l.includes("  info  ")).length, 0, "no note is listed one by one");
+    equal(lines.filter((l) => l.startsWith("Notes (info, not errors): ")).length, 1);
+    equal(lines.length, findings.length - infos.length + 2);
+  },
 });
