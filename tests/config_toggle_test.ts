@@ -212,6 +212,18 @@ Deno.test("[V-10] enable and disable at the CLI: atomic, comments kept, platform
       `skillrt: Cannot edit '${home}/config.yaml' safely: 'skills' is not written as a block mapping. Nothing was written; edit it by hand.\n`,
     );
     equal(Deno.readTextFileSync(`${home}/config.yaml`), "skills: {disabled: [a]}  # flow\n");
+    // A config.yaml that is a link (a dotfiles checkout) is never written through.
+    Deno.mkdirSync(`${home}/dotfiles`);
+    Deno.writeTextFileSync(`${home}/dotfiles/config.yaml`, "model: x\n");
+    Deno.removeSync(`${home}/config.yaml`);
+    Deno.symlinkSync(`${home}/dotfiles/config.yaml`, `${home}/config.yaml`);
+    const linked = await cli(["--home", home, "disable", "docker"]);
+    equal(linked.code, 1);
+    equal(
+      linked.stderr,
+      `skillrt: '${home}/config.yaml' is a symbolic link; skillrt does not write through links. Edit it by hand.\n`,
+    );
+    equal(Deno.readTextFileSync(`${home}/dotfiles/config.yaml`), "model: x\n");
   } finally {
     removeTrees(home);
   }
