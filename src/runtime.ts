@@ -33,6 +33,7 @@ import type { HelperSource } from "./scan/parallel.ts";
 import { WatchedCache } from "./scan/watch_cache.ts";
 import { readUsageCounts } from "./usage/read_usage.ts";
 import { bumpView } from "./usage/usage.ts";
+import { agentOfSource } from "./home/agents.ts";
 import { groupUpdateUsage } from "./usage/group_commit.ts";
 import { type FileResult, type ReadFile, readSkillFile } from "./files/file_view.ts";
 import { openSkillFile, reachOf } from "./scan/containment.ts";
@@ -436,7 +437,9 @@ export class SkillRuntime {
     });
     // Count the use ([U-1]) in the home's one counter file, whatever root the skill is in;
     // no other root is ever written. A home that cannot be written gets no counts.
-    // Concurrent views (a long-lived server) share one write of the file.
+    // Concurrent views (a long-lived server) share one write of the file. Another agent's
+    // skill folder is only read: its skills are counted nowhere ([H-5]).
+    if (agentOfSource(resolved.record.source) !== undefined) return loaded;
     const counted = await groupUpdateUsage(
       this.setup.localRoot,
       (map) => bumpView(map, loaded.view.name, new Date()),

@@ -24,6 +24,8 @@ export interface ExecuteContext {
   processGroups?: ProcessGroups;
   /** Asks the user a yes/no question at the warden's terminal (undefined: no terminal). */
   confirm?: (question: string) => Promise<boolean | undefined>;
+  /** Asks the user for a line at the warden's terminal (undefined: no terminal). */
+  ask?: (question: string) => Promise<string | undefined>;
   /** The MCP channel to the warden's stdio relay (the `mcp` command). */
   channel?: Channel;
   /** Asks the warden for a scan helper Worker next to this one (SPEC §19). */

@@ -10,14 +10,13 @@
 import { HubBlockedError, SkillrtError } from "../errors.ts";
 import { basename, dirname, ensureDir, joinPath } from "../home/paths.ts";
 import type { Setup } from "../home/setup.ts";
-import { splitFrontmatter } from "../frontmatter/fence.ts";
-import { parseFrontmatter } from "../frontmatter/parse.ts";
 import { validateName, validateSkillContent } from "../manage/validation.ts";
 import { appendAudit, auditText } from "./audit.ts";
 import { hashFolder, readLockDocument, updateLock } from "./lock_write.ts";
 import { decide } from "./policy.ts";
 import { type Fetched, fetchSource } from "./fetch.ts";
 import { progress } from "./progress.ts";
+import { declaredOf, slugForm } from "./collection.ts";
 import { type ScanFinding, scanFolder, type Verdict } from "./scanner.ts";
 
 /** `1 finding`, `3 findings`. */
@@ -43,6 +42,26 @@ export interface InstallOptions {
   confirm?: (question: string) => Promise<boolean | undefined>;
   /** The clock. */
   now?: Date;
+  /** The folder to install into and keep the lock in: the local root unless an agent's ([HUB-8]). */
+  root?: string;
+  /** Of a collection: the skills to install, by name or path ([HUB-8]). */
+  skills?: string[];
+  /** Of a collection: install every skill. */
+  all?: boolean;
+  /** Asks the user a line at the terminal; undefined when there is none (a collection's choice). */
+  ask?: (question: string) => Promise<string | undefined>;
+}
+
+/** One skill to install: the source's own, or one of a collection's. */
+export interface InstallCandidate {
+  /** The name it installs under. */
+  name: string;
+  /** The name it declares, when that is not a valid skill name (the slug differs). */
+  declaredName?: string;
+  /** Its folder inside a collection. */
+  path?: string;
+  /** Fills a quarantine folder with it. */
+  fill(quarantine: string): void;
 }
 
 /** What an install did. */
@@ -65,6 +84,10 @@ export interface InstallResult {
   warnings: string[];
   /** The label of the trusted key that signed the index ([T-2]). */
   signed_by?: string;
+  /** The name the skill declares, when it installed under its slug form ([HUB-8]). */
+  declared_name?: string;
+  /** Its folder inside the collection it came from. */
+  collection_path?: string;
 }
 
 function randomSuffix(): string {
@@ -74,20 +97,68 @@ function randomSuffix(): string {
   ).join("");
 }
 
-/** The name a source folder installs under: `--name`, else frontmatter `name`, else the folder. */
+/**
+ * The name a source folder installs under: `--name`, else the slug form of its
+ * frontmatter `name` (else of its folder's name) ([HUB-8]).
+ */
 export function installName(path: string, text: string, name?: string): string {
-  const folder = basename(path);
   if (name) return validateName(name);
-  const fence = splitFrontmatter(text);
-  const fm = fence.kind === "ok" ? parseFrontmatter(fence.yaml).data : {};
-  return validateName(
-    typeof fm.name === "string" && fm.name.trim() ? fm.name.trim() : basename(folder),
-  );
+  const declared = declaredOf(text, basename(path)).name;
+  return slugForm(declared) ?? validateName(declared);
+}
+
+/** The notice of a skill installed under the slug form of its declared name ([HUB-8]). */
+export function slugNotice(candidate: InstallCandidate): string[] {
+  return candidate.declaredName !== undefined && candidate.declaredName !== candidate.name
+    ? [
+      `'${candidate.declaredName}' is not a valid skill name; installed as '${candidate.name}'.`,
+    ]
+    : [];
 }
 
 /** Where a skill installs, relative to the local root. */
 export function installPath(name: string, category?: string): string {
   return category ? `${validateName(category, "Category")}/${name}` : name;
+}
+
+/** Fetches a source into a scratch folder below `root` (removed again when the fetch fails). */
+export async function fetchForInstall(
+  setup: Setup,
+  source: string,
+  root: string,
+  index?: string,
+): Promise<{ fetched: Fetched; work: string }> {
+  const work = joinPath(root, ".hub", "quarantine", `git-${randomSuffix()}`);
+  try {
+    return { fetched: await fetchSource(setup, source, work, index), work };
+  } catch (error) {
+    removeScratch(work);
+    throw error;
+  }
+}
+
+function removeScratch(...dirs: string[]): void {
+  for (const scratch of dirs) {
+    try {
+      Deno.removeSync(scratch, { recursive: true });
+    } catch {
+      // Moved into place, or never made.
+    }
+  }
+}
+
+/** The candidate of a source holding one skill. */
+export function singleCandidate(fetched: Fetched, options: InstallOptions): InstallCandidate {
+  if (fetched.remote) {
+    return { name: validateName(options.name ?? fetched.folder), fill: fetched.fill };
+  }
+  const name = installName(fetched.folder, fetched.text, options.name);
+  const declared = declaredOf(fetched.text, basename(fetched.folder)).name;
+  return {
+    name,
+    ...(options.name === undefined && declared !== name ? { declaredName: declared } : {}),
+    fill: fetched.fill,
+  };
 }
 
 /** Installs the skill a source holds ([HUB-1], [HUB-2]). */
@@ -96,24 +167,41 @@ export async function installSkill(
   source: string,
   options: InstallOptions = {},
 ): Promise<InstallResult> {
-  const now = options.now ?? new Date();
-  const root = setup.localRoot;
-  const work = joinPath(root, ".hub", "quarantine", `git-${randomSuffix()}`);
-  let fetched: Fetched;
+  const root = options.root ?? setup.localRoot;
+  const { fetched, work } = await fetchForInstall(setup, source, root, options.index);
   try {
-    fetched = await fetchSource(setup, source, work, options.index);
-  } catch (error) {
-    try {
-      Deno.removeSync(work, { recursive: true });
-    } catch {
-      // No clone was made.
+    if (fetched.collection) {
+      throw new SkillrtError(
+        `'${source}' holds ${fetched.collection.skills.length} skills; install them with 'hub install'.`,
+      );
     }
-    throw error;
+    return await installCandidate(
+      setup,
+      source,
+      fetched,
+      singleCandidate(fetched, options),
+      options,
+    );
+  } finally {
+    removeScratch(work);
   }
+}
+
+/**
+ * The whole flow for one skill ([HUB-2]): quarantine, validation, scan, policy,
+ * confirmation, the move into place, the lock and the audit log.
+ */
+export async function installCandidate(
+  setup: Setup,
+  source: string,
+  fetched: Fetched,
+  candidate: InstallCandidate,
+  options: InstallOptions = {},
+): Promise<InstallResult> {
+  const now = options.now ?? new Date();
+  const root = options.root ?? setup.localRoot;
   const real = fetched.identifier;
-  const name = fetched.remote
-    ? validateName(options.name ?? fetched.folder)
-    : installName(fetched.folder, fetched.text, options.name);
+  const name = candidate.name;
   const rel = installPath(name, options.category);
   const target = joinPath(root, rel);
   const lock = readLockDocument(root);
@@ -131,7 +219,7 @@ export async function installSkill(
   }
   const quarantine = joinPath(root, ".hub", "quarantine", `${name}-${randomSuffix()}`);
   try {
-    fetched.fill(quarantine);
+    candidate.fill(quarantine);
     validateSkillContent(Deno.readTextFileSync(joinPath(quarantine, "SKILL.md")));
     progress(`Scanning '${name}'…`);
     const report = scanFolder(quarantine);
@@ -177,6 +265,10 @@ export async function installSkill(
     }
     if (typedYes === false) throw new SkillrtError("Not installed: not confirmed.");
     const hashed = hashFolder(quarantine);
+    const provenance = {
+      ...(candidate.declaredName !== undefined ? { declared_name: candidate.declaredName } : {}),
+      ...(candidate.path !== undefined ? { collection_path: candidate.path } : {}),
+    };
     if (exists) Deno.removeSync(target, { recursive: true });
     ensureDir(dirname(target));
     Deno.renameSync(quarantine, target);
@@ -194,6 +286,7 @@ export async function installSkill(
         installed_at: previous?.installed_at ?? now.toISOString(),
         updated_at: now.toISOString(),
         ...(fetched.signedBy !== undefined ? { signed_by: fetched.signedBy } : {}),
+        ...provenance,
       };
     });
     await appendAudit(
@@ -208,16 +301,11 @@ export async function installSkill(
       scan_verdict: report.verdict,
       findings: report.findings,
       content_hash: hashed.content_hash,
-      warnings: fetched.warnings ?? [],
+      warnings: [...slugNotice(candidate), ...fetched.warnings ?? []],
       ...(fetched.signedBy !== undefined ? { signed_by: fetched.signedBy } : {}),
+      ...provenance,
     };
   } finally {
-    for (const scratch of [quarantine, work]) {
-      try {
-        Deno.removeSync(scratch, { recursive: true });
-      } catch {
-        // Moved into place, or never made.
-      }
-    }
+    removeScratch(quarantine);
   }
 }

@@ -50,6 +50,7 @@ export type FromWorker =
   | { kind: "env"; id: number; asks: EnvAsk[] }
   | { kind: "group"; pgid: number; live: boolean }
   | { kind: "confirm"; id: number; question: string }
+  | { kind: "ask"; id: number; question: string }
   | { kind: "mcp"; message: JSONRPCMessage }
   | { kind: "scan-helper"; port: MessagePort };
 
@@ -67,17 +68,24 @@ export interface EnvAnswer {
 export type ToWorker =
   | EnvAnswer
   | { kind: "confirm"; id: number; answer: boolean | undefined }
+  | { kind: "ask"; id: number; answer: string | undefined }
   | { kind: "mcp"; message: JSONRPCMessage }
   | { kind: "mcp-close" }
   | { kind: "scan-helper-failed" };
 
 /** Asks a yes/no question at the terminal; undefined when stdin or stderr is not a terminal. */
 export function askAtTerminal(question: string): boolean | undefined {
+  const answer = askLineAtTerminal(`${question} [y/N] `);
+  return answer === undefined ? undefined : /^\s*y(es)?\s*$/i.test(answer);
+}
+
+/** Asks for a line at the terminal; undefined when stdin or stderr is not a terminal. */
+export function askLineAtTerminal(question: string): string | undefined {
   if (!Deno.stdin.isTerminal() || !Deno.stderr.isTerminal()) return undefined;
-  Deno.stderr.writeSync(new TextEncoder().encode(`${question} [y/N] `));
+  Deno.stderr.writeSync(new TextEncoder().encode(question));
   const buf = new Uint8Array(256);
   const n = Deno.stdin.readSync(buf) ?? 0;
-  return /^\s*y(es)?\s*$/i.test(new TextDecoder().decode(buf.subarray(0, n)));
+  return new TextDecoder().decode(buf.subarray(0, n)).replace(/\r?\n$/, "");
 }
 
 /**
@@ -195,6 +203,9 @@ export function startWorker(
         data.live ? groups.started(data.pgid) : groups.kill(data.pgid);
       } else if (data.kind === "confirm") {
         worker.postMessage({ kind: "confirm", id: data.id, answer: askAtTerminal(data.question) });
+      } else if (data.kind === "ask") {
+        const answer = askLineAtTerminal(data.question);
+        worker.postMessage({ kind: "ask", id: data.id, answer });
       } else if (data.kind === "mcp") onMcp?.(data.message);
       else if (data.kind === "scan-helper") startHelper(data.port);
       else {

@@ -24,6 +24,7 @@ interface WorkerScope {
 const scope = globalThis as unknown as WorkerScope;
 const waiting = new Map<number, (values: Record<string, string>) => void>();
 const asking = new Map<number, (answer: boolean | undefined) => void>();
+const askingLine = new Map<number, (answer: string | undefined) => void>();
 let nextId = 0;
 let mcpListener: ((message: JSONRPCMessage) => void) | undefined;
 let mcpClose: (() => void) | undefined;
@@ -51,6 +52,12 @@ function confirmWithWarden(question: string): Promise<boolean | undefined> {
   const id = nextId++;
   scope.postMessage({ kind: "confirm", id, question });
   return new Promise((resolve) => asking.set(id, resolve));
+}
+
+function askLineOfWarden(question: string): Promise<string | undefined> {
+  const id = nextId++;
+  scope.postMessage({ kind: "ask", id, question });
+  return new Promise((resolve) => askingLine.set(id, resolve));
 }
 
 function askWarden(asks: EnvAsk[]): Promise<Record<string, string>> {
@@ -87,6 +94,9 @@ scope.onmessage = async (event) => {
     } else if (data.kind === "confirm") {
       asking.get(data.id)?.(data.answer);
       asking.delete(data.id);
+    } else if (data.kind === "ask") {
+      askingLine.get(data.id)?.(data.answer);
+      askingLine.delete(data.id);
     } else if (data.kind === "scan-helper-failed") helperFailed();
     else if (data.kind === "mcp") {
       if (mcpListener) mcpListener(data.message);
@@ -103,6 +113,7 @@ scope.onmessage = async (event) => {
     envValues: askWarden,
     processGroups: groupsByWarden,
     confirm: confirmWithWarden,
+    ask: askLineOfWarden,
     channel,
     scanHelper: askScanHelper,
   });
