@@ -283,6 +283,10 @@ async function sandbox(request: CommandRequest, setup: Setup): Promise<Outcome> 
       if (inner.request.global.json) {
         request = { ...request, global: { ...request.global, json: true } };
       }
+      if (inner.request.global.agents) {
+        const agents = [...request.global.agents ?? [], ...inner.request.global.agents];
+        setup = resolveSetup({ home: request.global.home, agents });
+      }
     }
   }
   if (CONTENT_COMMANDS.includes(target)) {

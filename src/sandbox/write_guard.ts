@@ -79,7 +79,8 @@ export function unsafeWrite(path: string, fence: WriteFence): string | undefined
   const target = fence.agentTarget.some((t) => isInside(t, path));
   const agent = fence.readOnly.find((r) => isInside(r, path) || isInside(path, r));
   if (agent !== undefined && !target) {
-    return `it is in the agent skills folder '${agent}', which skillrt only reads`;
+    const where = isInside(agent, path) ? "is in" : "contains";
+    return `it ${where} the agent skills folder '${agent}', which skillrt only reads`;
   }
   const inHome = fence.homes.some((h) => h !== path && isInside(h, path));
   const named = fence.outputs.some((o) => isInside(o, path));
