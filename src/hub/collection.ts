@@ -26,6 +26,8 @@ export interface CollectionSkill {
   description: string;
   /** Why it cannot be installed; undefined when it can. */
   problem?: string;
+  /** True when the problem is only that other skills share its name (choosing it by path is enough). */
+  shared?: boolean;
 }
 
 /** Folders of a skill that are never skills of their own ([S-2]). */
@@ -94,6 +96,7 @@ export function collectionOf(found: { path: string; text: string }[]): Collectio
       s.problem = `${same.length} skills of this source are named '${s.name}' (${
         same.map((o) => o.path).join(", ")
       }); choose one by its path`;
+      s.shared = true;
     }
   }
   return skills;

@@ -118,7 +118,10 @@ function named(skills: CollectionSkill[], names: string[]): CollectionSkill[] {
   const out: CollectionSkill[] = [];
   for (const wanted of names) {
     const clean = wanted.replace(/\/+$/, "");
-    const byPath = skills.filter((s) => s.path === clean);
+    // A skill chosen by its path is that one, even when others share its name.
+    const byPath = skills.filter((s) => s.path === clean).map((s) =>
+      s.shared ? { ...s, problem: undefined, shared: false } : s
+    );
     const match = byPath.length
       ? byPath
       : skills.filter((s) => s.name === clean || s.declaredName === clean);
@@ -129,7 +132,7 @@ function named(skills: CollectionSkill[], names: string[]): CollectionSkill[] {
         }.`,
       );
     }
-    for (const m of match) if (!out.includes(m)) out.push(m);
+    for (const m of match) if (!out.some((o) => o.path === m.path)) out.push(m);
   }
   return out;
 }
@@ -285,21 +288,36 @@ export async function installFromSource(
   options: InstallOptions = {},
 ): Promise<InstallResult | CollectionResult> {
   const root = options.root ?? setup.localRoot;
-  if (
-    isBareName(source) && configuredCollections(setup).length > 0 &&
-    !existsHere(resolvePath(setup.host.cwd, source))
-  ) {
-    const found = await installFromCollections(setup, source, { ...options, root });
-    if (found) return found;
-  }
-  const { fetched, work } = await fetchForInstall(setup, source, root, options.index);
   try {
-    return await installFetched(setup, source, fetched, { ...options, root });
-  } finally {
+    if (
+      isBareName(source) && configuredCollections(setup).length > 0 &&
+      !existsHere(resolvePath(setup.host.cwd, source))
+    ) {
+      const found = await installFromCollections(setup, source, { ...options, root });
+      if (found) return found;
+    }
+    const { fetched, work } = await fetchForInstall(setup, source, root, options.index);
     try {
-      Deno.removeSync(work, { recursive: true });
+      return await installFetched(setup, source, fetched, { ...options, root });
+    } finally {
+      try {
+        Deno.removeSync(work, { recursive: true });
+      } catch {
+        // No clone was made.
+      }
+    }
+  } finally {
+    pruneEmpty(joinPath(root, ".hub", "quarantine"), joinPath(root, ".hub"));
+  }
+}
+
+/** Removes the hub's scratch folders again when they are empty (a refusal leaves no trace). */
+function pruneEmpty(...dirs: string[]): void {
+  for (const dir of dirs) {
+    try {
+      Deno.removeSync(dir); // not recursive: only an empty folder goes
     } catch {
-      // No clone was made.
+      // Not empty, or not there.
     }
   }
 }
