@@ -8,12 +8,14 @@
 import { deepEqual, equal, match, ok } from "node:assert/strict";
 import { slugForm } from "../src/hub/collection.ts";
 import { pickNumbers } from "../src/hub/install_collection.ts";
+import { WARDEN_FLAGS } from "../src/sandbox/warden_flags.ts";
 import {
   assertAbsent,
   cli,
   cliJson,
   makeTree,
   removeTrees,
+  REPO,
   skill,
   snapshot,
   tempDir,
@@ -383,5 +385,47 @@ Deno.test("[HUB-8] hostile collections: a name that would escape, duplicate name
     equal(Deno.readTextFileSync(`${home}/skills/dup/SKILL.md`), skill("dup", "Second dup."));
   } finally {
     removeTrees(outside, src, home);
+  }
+});
+
+Deno.test("[HUB-8] at a terminal the choice is asked by number (a real pty from script(1))", async () => {
+  const src = collectionTree();
+  const home = makeTree({ "skills/.keep": "" });
+  try {
+    const argv = [
+      Deno.execPath(),
+      "run",
+      ...WARDEN_FLAGS,
+      `${REPO}/main.ts`,
+      "--home",
+      home,
+      "hub",
+      "install",
+      src,
+      "--yes",
+    ];
+    const line = argv.map((a) => `'${a.replaceAll("'", `'\\''`)}'`).join(" ");
+    const child = new Deno.Command("script", {
+      args: ["-qec", line, "/dev/null"],
+      env: { NO_COLOR: "1" },
+      stdin: "piped",
+      stdout: "piped",
+    }).spawn();
+    const writer = child.stdin.getWriter();
+    await writer.write(new TextEncoder().encode("3,1\n"));
+    await writer.close();
+    const out = await child.output();
+    const text = new TextDecoder().decode(out.stdout);
+    equal(out.code, 0, text);
+    ok(text.includes("   2. alpha  [safe]  skills/alpha  First skill.\r\n"), text);
+    ok(text.includes("Install which? (numbers like 1,3, or 'all'; empty for none)"), text);
+    deepEqual([...Deno.readDirSync(`${home}/skills`)].map((e) => e.name).sort(), [
+      ".hub",
+      ".keep",
+      "beta",
+      "hook-development",
+    ]);
+  } finally {
+    removeTrees(src, home);
   }
 });
