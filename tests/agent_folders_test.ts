@@ -8,7 +8,16 @@
 import { deepEqual, equal, match, ok } from "node:assert/strict";
 import { resolveSetup } from "../src/home/setup.ts";
 import { checkWrites, unsafeWrite, writeFence } from "../src/sandbox/write_guard.ts";
-import { cli, cliJson, makeTree, removeTrees, skill, snapshot, testHost } from "./helpers.ts";
+import {
+  assertAbsent,
+  cli,
+  cliJson,
+  makeTree,
+  removeTrees,
+  skill,
+  snapshot,
+  testHost,
+} from "./helpers.ts";
 
 /** The CLI's module cache, kept when HOME points at a temp folder. */
 const DENO_DIR = Deno.env.get("DENO_DIR") ?? `${Deno.env.get("HOME")}/.cache/deno`;
@@ -262,6 +271,9 @@ Deno.test("[HUB-8][H-5] hub install --agent claude: quarantine, scan, lock and a
     deepEqual((listed.json.installed as { name: string }[]).map((i) => i.name), ["tool"]);
     const v = await run(user, ["--home", home, "--agent", "claude", "view", "tool"]);
     equal(v.json.source, "agent:claude");
+    const gone = await run(user, ["--home", home, "hub", "uninstall", "tool", "--agent", "claude"]);
+    equal(gone.code, 0, gone.stderr);
+    assertAbsent(`${user}/.claude/skills/tool`);
     const two = await run(user, [
       "--home",
       home,
@@ -278,5 +290,38 @@ Deno.test("[HUB-8][H-5] hub install --agent claude: quarantine, scan, lock and a
     );
   } finally {
     removeTrees(user);
+  }
+});
+
+Deno.test("[S-9][H-5] links in an agent's folder: a skill linked out is not served; a planted .hub link refuses the install", async () => {
+  const outside = makeTree({
+    "leak/SKILL.md": skill("leak", "Outside the folder."),
+    "hubt/.keep": "",
+  });
+  const { user, home } = agentHome({ "src/tool/SKILL.md": skill("tool", "A tool.") });
+  try {
+    Deno.symlinkSync(`${outside}/leak`, `${user}/.claude/skills/leak`);
+    const v = await run(user, ["--home", home, "--agent", "claude", "view", "leak"]);
+    equal(v.code, 1);
+    ok(!v.stdout.includes("Outside the folder."));
+    Deno.symlinkSync(`${outside}/hubt`, `${user}/.claude/skills/.hub`);
+    const before = snapshot(outside);
+    const r = await run(user, [
+      "--home",
+      home,
+      "hub",
+      "install",
+      `${user}/src/tool`,
+      "--agent",
+      "claude",
+      "--yes",
+    ]);
+    equal(r.code, 1);
+    equal(r.json.error, `Refusing to install: '${user}/.claude/skills/.hub' is a symbolic link.`);
+    equal(snapshot(outside), before);
+    ok(Deno.lstatSync(`${user}/.claude/skills/.hub`).isSymlink);
+    assertAbsent(`${user}/.claude/skills/tool`);
+  } finally {
+    removeTrees(user, outside);
   }
 });

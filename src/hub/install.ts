@@ -121,6 +121,24 @@ export function installPath(name: string, category?: string): string {
   return category ? `${validateName(category, "Category")}/${name}` : name;
 }
 
+/**
+ * Refuses a hub folder or quarantine that is a symbolic link: an install would write
+ * wherever it points (another agent's folder may hold anything, [H-5]).
+ */
+export function refuseLinkedHub(root: string): void {
+  for (const path of [joinPath(root, ".hub"), joinPath(root, ".hub", "quarantine")]) {
+    let link = false;
+    try {
+      link = Deno.lstatSync(path).isSymlink;
+    } catch {
+      // Not there yet: it is made as a folder.
+    }
+    if (link) {
+      throw new SkillrtError(`Refusing to install: '${path}' is a symbolic link.`);
+    }
+  }
+}
+
 /** Fetches a source into a scratch folder below `root` (removed again when the fetch fails). */
 export async function fetchForInstall(
   setup: Setup,
@@ -128,6 +146,7 @@ export async function fetchForInstall(
   root: string,
   index?: string,
 ): Promise<{ fetched: Fetched; work: string }> {
+  refuseLinkedHub(root);
   const work = joinPath(root, ".hub", "quarantine", `git-${randomSuffix()}`);
   try {
     return { fetched: await fetchSource(setup, source, work, index), work };

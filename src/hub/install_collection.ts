@@ -307,14 +307,18 @@ export async function installFromSource(
       }
     }
   } finally {
-    pruneEmpty(joinPath(root, ".hub", "quarantine"), joinPath(root, ".hub"));
+    pruneEmpty(joinPath(root, ".hub"));
   }
 }
 
-/** Removes the hub's scratch folders again when they are empty (a refusal leaves no trace). */
-function pruneEmpty(...dirs: string[]): void {
-  for (const dir of dirs) {
+/**
+ * Removes the hub's scratch folders again when they are empty (a refusal leaves no
+ * trace); never through or of a symbolic link.
+ */
+function pruneEmpty(hub: string): void {
+  for (const dir of [joinPath(hub, "quarantine"), hub]) {
     try {
+      if (Deno.lstatSync(hub).isSymlink || Deno.lstatSync(dir).isSymlink) return;
       Deno.removeSync(dir); // not recursive: only an empty folder goes
     } catch {
       // Not empty, or not there.
