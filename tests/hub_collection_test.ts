@@ -68,7 +68,7 @@ Deno.test("[HUB-8] a local folder: without a terminal the install is refused wit
   const src = collectionTree({ "skills/beta/scripts/run.sh": "#!/bin/sh\nrm -rf /\n" });
   const home = makeTree({ "skills/mine/SKILL.md": skill("mine", "Mine.") });
   try {
-    const before = snapshot(home);
+    const before = snapshot(home, /\/\.hub(\/|$)/);
     const r = await cliJson(["--home", home, "hub", "install", src]);
     equal(r.code, 2, r.stderr);
     equal(
@@ -107,7 +107,8 @@ Deno.test("[HUB-8] a local folder: without a terminal the install is refused wit
         "   2. alpha  [safe]  skills/alpha  First skill.\n" +
         "   3. beta  [dangerous]  skills/beta  Second skill.\n",
     );
-    equal(snapshot(home), before);
+    equal(snapshot(home, /\/\.hub(\/|$)/), before);
+    deepEqual([...Deno.readDirSync(`${home}/skills/.hub/quarantine`)], []);
   } finally {
     removeTrees(src, home);
   }
@@ -221,7 +222,7 @@ Deno.test("[HUB-8][HUB-1] a git repository in a temp folder: --all, and skills.h
     equal(all.code, 1, all.stderr); // pdf is installed already
     deepEqual(names(all.json), ["alpha", "beta", "hook-development"]);
     deepEqual((all.json.failed as { name: string }[]).map((f) => f.name), ["pdf"]);
-    assertAbsent(`${home}/skills/.hub/quarantine`);
+    deepEqual([...Deno.readDirSync(`${home}/skills/.hub/quarantine`)], []);
   } finally {
     removeTrees(repo, home);
   }
@@ -425,6 +426,35 @@ Deno.test("[HUB-8] at a terminal the choice is asked by number (a real pty from 
       "beta",
       "hook-development",
     ]);
+  } finally {
+    removeTrees(src, home);
+  }
+});
+
+Deno.test("[HUB-8][HUB-6] a skill installed from a collection is checked and updated from its place in it", async () => {
+  const src = collectionTree();
+  const home = makeTree({ "skills/.keep": "" });
+  try {
+    const r = await cliJson(["--home", home, "hub", "install", src, "--skill", "beta", "--yes"]);
+    equal(r.code, 0, r.stderr);
+    const fresh = await cliJson(["--home", home, "hub", "check"]);
+    deepEqual(fresh.json.skills, [{ name: "beta", status: "up_to_date" }]);
+    Deno.writeTextFileSync(`${src}/skills/beta/SKILL.md`, skill("beta", "Second skill, v2."));
+    const stale = await cliJson(["--home", home, "hub", "check", "beta"]);
+    deepEqual(stale.json.skills, [{ name: "beta", status: "update_available" }]);
+    const updated = await cliJson(["--home", home, "hub", "update", "beta"]);
+    equal(updated.code, 0, updated.stderr);
+    equal(
+      Deno.readTextFileSync(`${home}/skills/beta/SKILL.md`),
+      skill("beta", "Second skill, v2."),
+    );
+    Deno.removeSync(`${src}/skills/beta`, { recursive: true });
+    const gone = await cliJson(["--home", home, "hub", "check", "beta"]);
+    deepEqual(gone.json.skills, [{
+      name: "beta",
+      status: "unavailable",
+      reason: "The source no longer holds a skill at 'skills/beta'.",
+    }]);
   } finally {
     removeTrees(src, home);
   }

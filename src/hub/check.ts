@@ -9,7 +9,7 @@ import { SkillrtError } from "../errors.ts";
 import { dirname, joinPath } from "../home/paths.ts";
 import type { Setup } from "../home/setup.ts";
 import { fetchSource } from "./fetch.ts";
-import { type InstallResult, installSkill } from "./install.ts";
+import { candidateOf, type InstallResult, installSkill } from "./install.ts";
 import { hashFolder, type LockRecord, readLockDocument } from "./lock_write.ts";
 
 /** A skill's state against its lock and its source. */
@@ -42,6 +42,7 @@ export async function sourceHash(
   setup: Setup,
   source: string,
   signedBy?: string,
+  collectionPath?: string,
 ): Promise<string> {
   const scratch = joinPath(setup.localRoot, ".hub", "quarantine", `check-${random()}`);
   try {
@@ -50,7 +51,8 @@ export async function sourceHash(
       // A skill installed from a signed index stays bound to its key ([T-2]).
       throw new SkillrtError(`The index is no longer signed by the trusted key '${signedBy}'.`);
     }
-    fetched.fill(scratch);
+    if (fetched.collection) candidateOf(fetched, { collectionPath }).fill(scratch);
+    else fetched.fill(scratch);
     return hashFolder(scratch).content_hash;
   } finally {
     for (const dir of [scratch, `${scratch}-git`]) {
@@ -82,7 +84,12 @@ async function checkOne(setup: Setup, name: string, record: LockRecord): Promise
   }
   if (local !== record.content_hash) return { name, status: "locally_modified" };
   try {
-    const remote = await sourceHash(setup, refetchSource(record), record.signed_by);
+    const remote = await sourceHash(
+      setup,
+      refetchSource(record),
+      record.signed_by,
+      record.collection_path,
+    );
     return { name, status: remote === record.content_hash ? "up_to_date" : "update_available" };
   } catch (error) {
     return {
@@ -156,6 +163,7 @@ export async function updateInstalled(
           category,
           replace: true,
           yes: true,
+          collectionPath: record.collection_path,
           confirm: options.confirm,
         }),
       );

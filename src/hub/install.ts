@@ -48,6 +48,8 @@ export interface InstallOptions {
   skills?: string[];
   /** Of a collection: install every skill. */
   all?: boolean;
+  /** Of a collection: the one skill at this path (what `hub update` installs again). */
+  collectionPath?: string;
   /** Asks the user a line at the terminal; undefined when there is none (a collection's choice). */
   ask?: (question: string) => Promise<string | undefined>;
 }
@@ -180,6 +182,30 @@ export function singleCandidate(fetched: Fetched, options: InstallOptions): Inst
   };
 }
 
+/**
+ * The skill of a fetched source to install: its one skill, or the one of its collection
+ * at `options.collectionPath`.
+ * @throws {SkillrtError} for a collection without that path.
+ */
+export function candidateOf(fetched: Fetched, options: InstallOptions): InstallCandidate {
+  const collection = fetched.collection;
+  if (!collection) return singleCandidate(fetched, options);
+  const skill = collection.skills.find((s) => s.path === options.collectionPath);
+  if (!skill?.name) {
+    throw new SkillrtError(
+      options.collectionPath === undefined
+        ? `The source holds ${collection.skills.length} skills; install them with 'hub install'.`
+        : `The source no longer holds a skill at '${options.collectionPath}'.`,
+    );
+  }
+  return {
+    name: options.name ?? skill.name,
+    path: skill.path,
+    ...(skill.declaredName !== skill.name ? { declaredName: skill.declaredName } : {}),
+    fill: (q) => collection.fill(skill.path, q),
+  };
+}
+
 /** Installs the skill a source holds ([HUB-1], [HUB-2]). */
 export async function installSkill(
   setup: Setup,
@@ -189,18 +215,7 @@ export async function installSkill(
   const root = options.root ?? setup.localRoot;
   const { fetched, work } = await fetchForInstall(setup, source, root, options.index);
   try {
-    if (fetched.collection) {
-      throw new SkillrtError(
-        `'${source}' holds ${fetched.collection.skills.length} skills; install them with 'hub install'.`,
-      );
-    }
-    return await installCandidate(
-      setup,
-      source,
-      fetched,
-      singleCandidate(fetched, options),
-      options,
-    );
+    return await installCandidate(setup, source, fetched, candidateOf(fetched, options), options);
   } finally {
     removeScratch(work);
   }

@@ -288,45 +288,27 @@ export async function installFromSource(
   options: InstallOptions = {},
 ): Promise<InstallResult | CollectionResult> {
   const root = options.root ?? setup.localRoot;
+  if (
+    isBareName(source) && configuredCollections(setup).length > 0 &&
+    !exists(resolvePath(setup.host.cwd, source))
+  ) {
+    const found = await installFromCollections(setup, source, { ...options, root });
+    if (found) return found;
+  }
+  const { fetched, work } = await fetchForInstall(setup, source, root, options.index);
   try {
-    if (
-      isBareName(source) && configuredCollections(setup).length > 0 &&
-      !existsHere(resolvePath(setup.host.cwd, source))
-    ) {
-      const found = await installFromCollections(setup, source, { ...options, root });
-      if (found) return found;
-    }
-    const { fetched, work } = await fetchForInstall(setup, source, root, options.index);
-    try {
-      return await installFetched(setup, source, fetched, { ...options, root });
-    } finally {
-      try {
-        Deno.removeSync(work, { recursive: true });
-      } catch {
-        // No clone was made.
-      }
-    }
+    return await installFetched(setup, source, fetched, { ...options, root });
   } finally {
-    pruneEmpty(joinPath(root, ".hub"));
-  }
-}
-
-/**
- * Removes the hub's scratch folders again when they are empty (a refusal leaves no
- * trace); never through or of a symbolic link.
- */
-function pruneEmpty(hub: string): void {
-  for (const dir of [joinPath(hub, "quarantine"), hub]) {
     try {
-      if (Deno.lstatSync(hub).isSymlink || Deno.lstatSync(dir).isSymlink) return;
-      Deno.removeSync(dir); // not recursive: only an empty folder goes
+      Deno.removeSync(work, { recursive: true });
     } catch {
-      // Not empty, or not there.
+      // No clone was made.
     }
   }
 }
 
-function existsHere(path: string): boolean {
+/** True when `path` exists (a link counts). */
+function exists(path: string): boolean {
   try {
     Deno.lstatSync(path);
     return true;

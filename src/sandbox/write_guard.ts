@@ -78,7 +78,8 @@ export function unsafeWrite(path: string, fence: WriteFence): string | undefined
   if (root !== undefined) return `it contains the skills folder '${root}'`;
   const target = fence.agentTarget.some((t) => isInside(t, path));
   const agent = fence.readOnly.find((r) => isInside(r, path) || isInside(path, r));
-  if (agent !== undefined && !target) {
+  const inOwnHome = fence.homes.some((h) => isInside(h, path)); // a home kept inside an agent's folder
+  if (agent !== undefined && !target && !inOwnHome) {
     const where = isInside(agent, path) ? "is in" : "contains";
     return `it ${where} the agent skills folder '${agent}', which skillrt only reads`;
   }
