@@ -180,7 +180,7 @@ Deno.test("[H-5][C-4] doctor names the agent folders it finds that are not enabl
 Deno.test("[X-6][H-5] the fence: agent folders are never granted, except the one hub install --agent names", () => {
   const setup = resolveSetup({
     home: "/u/me/.hermes",
-    host: testHost("/u/me", { user_home: "/u/me" }),
+    host: testHost("/u/me", { userHome: "/u/me" }),
     agents: ["claude"],
   });
   const plain = writeFence(setup, () => undefined);
