@@ -271,6 +271,8 @@ Deno.test("[HUB-8][H-5] hub install --agent claude: quarantine, scan, lock and a
     deepEqual((listed.json.installed as { name: string }[]).map((i) => i.name), ["tool"]);
     const v = await run(user, ["--home", home, "--agent", "claude", "view", "tool"]);
     equal(v.json.source, "agent:claude");
+    const checked = await run(user, ["--home", home, "--agent", "claude", "hub", "check"]);
+    deepEqual(checked.json.skills, [{ name: "tool", status: "up_to_date" }]);
     const gone = await run(user, ["--home", home, "hub", "uninstall", "tool", "--agent", "claude"]);
     equal(gone.code, 0, gone.stderr);
     assertAbsent(`${user}/.claude/skills/tool`);

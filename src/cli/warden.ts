@@ -199,7 +199,7 @@ export async function planOf(
     ? hubRoot(setup).root
     : undefined;
   const paths = [
-    ...await requestPaths(request, setup.host.cwd, setup.localRoot),
+    ...await requestPaths(request, setup.host.cwd, agentTarget ?? setup.localRoot),
     ...(agentTarget ? [agentTarget] : []),
   ];
   const read = planFor(request.command, setup, paths);

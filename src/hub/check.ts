@@ -9,6 +9,7 @@ import { SkillrtError } from "../errors.ts";
 import { dirname, joinPath } from "../home/paths.ts";
 import type { Setup } from "../home/setup.ts";
 import { fetchSource } from "./fetch.ts";
+import { hubRoot } from "./hub_root.ts";
 import { candidateOf, type InstallResult, installSkill } from "./install.ts";
 import { hashFolder, type LockRecord, readLockDocument } from "./lock_write.ts";
 
@@ -44,7 +45,7 @@ export async function sourceHash(
   signedBy?: string,
   collectionPath?: string,
 ): Promise<string> {
-  const scratch = joinPath(setup.localRoot, ".hub", "quarantine", `check-${random()}`);
+  const scratch = joinPath(hubRoot(setup).root, ".hub", "quarantine", `check-${random()}`);
   try {
     const fetched = await fetchSource(setup, source, `${scratch}-git`);
     if (signedBy !== undefined && fetched.signedBy !== signedBy) {
@@ -78,7 +79,7 @@ export function refetchSource(record: LockRecord): string {
 async function checkOne(setup: Setup, name: string, record: LockRecord): Promise<CheckedSkill> {
   let local: string;
   try {
-    local = hashFolder(joinPath(setup.localRoot, record.install_path)).content_hash;
+    local = hashFolder(joinPath(hubRoot(setup).root, record.install_path)).content_hash;
   } catch {
     return { name, status: "orphaned" };
   }
@@ -101,7 +102,7 @@ async function checkOne(setup: Setup, name: string, record: LockRecord): Promise
 }
 
 function selected(setup: Setup, name?: string): [string, LockRecord][] {
-  const installed = Object.entries(readLockDocument(setup.localRoot).installed).sort((
+  const installed = Object.entries(readLockDocument(hubRoot(setup).root).installed).sort((
     [a],
     [b],
   ) => (a < b ? -1 : 1));
@@ -164,6 +165,7 @@ export async function updateInstalled(
           replace: true,
           yes: true,
           collectionPath: record.collection_path,
+          root: hubRoot(setup).root,
           confirm: options.confirm,
         }),
       );

@@ -122,7 +122,7 @@ async function installTarget(runtime: SkillRuntime, request: CommandRequest, arg
 
 /** `hub check|update`: scratch space in the hub folder, the sources' hosts and git; update also the skills. */
 function sourceGrants(runtime: SkillRuntime, action: string, name?: string): string[] {
-  const local = runtime.setup.localRoot;
+  const local = hubRoot(runtime.setup).root;
   const entries = Object.entries(readLockDocument(local).installed).filter(([n]) =>
     name === undefined || n === name
   );
