@@ -7,6 +7,7 @@
  */
 import { deepEqual, equal, match, ok } from "node:assert/strict";
 import { resolveSetup } from "../src/home/setup.ts";
+import { SkillRuntime } from "../src/runtime.ts";
 import { checkWrites, unsafeWrite, writeFence } from "../src/sandbox/write_guard.ts";
 import {
   assertAbsent,
@@ -325,5 +326,24 @@ Deno.test("[S-9][H-5] links in an agent's folder: a skill linked out is not serv
     assertAbsent(`${user}/.claude/skills/tool`);
   } finally {
     removeTrees(user, outside);
+  }
+});
+
+Deno.test("[H-5][U-1] the library: SkillRuntime({ agents }) reads an agent's folder and counts nothing for it", async () => {
+  const { user, home } = agentHome();
+  try {
+    const runtime = new SkillRuntime({
+      home,
+      agents: ["claude"],
+      host: testHost(user, { userHome: user }),
+    });
+    const view = await runtime.view("cl-skill");
+    deepEqual([view.source, view.skillDir], ["agent:claude", `${user}/.claude/skills/cl-skill`]);
+    assertAbsent(`${home}/skills/.usage.json`);
+    deepEqual(runtime.setup.roots.map((r) => r.source), ["local", "agent:claude"]);
+    await runtime.view("shared");
+    ok(Deno.statSync(`${home}/skills/.usage.json`).isFile);
+  } finally {
+    removeTrees(user);
   }
 });

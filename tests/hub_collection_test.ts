@@ -207,6 +207,15 @@ Deno.test("[HUB-8][HUB-1] a git repository in a temp folder: --all, and skills.h
     deepEqual([bare.json.name, bare.json.trust_level], ["pdf", "community"]);
     const lock = JSON.parse(Deno.readTextFileSync(`${home}/skills/.hub/lock.json`)).installed;
     deepEqual([lock.pdf.source, lock.pdf.collection_path], [`git+file://${repo}`, "skills/pdf"]);
+    // The path of a local git checkout names the same collection.
+    Deno.writeTextFileSync(
+      `${home}/config.yaml`,
+      `skills:\n  hub:\n    collections: ${repo}\n`,
+    );
+    const byPath = await cliJson(["--home", home, "hub", "search", "read", "pdf"]);
+    deepEqual((byPath.json.results as { name: string; index: string }[]).map((h) => h.index), [
+      `git+file://${repo}`,
+    ]);
     const missing = await cliJson(["--home", home, "hub", "install", "nope", "--yes"]);
     equal(missing.code, 1);
     equal(missing.json.error, "No configured collection holds a skill named 'nope'.");
@@ -265,6 +274,20 @@ Deno.test("[HUB-8][HUB-5] an HTTP tarball of many skills from 127.0.0.1: refusal
         ["two", "safe"],
       ],
     );
+    // Named skills are known before the fetch; --all of a remote collection is not: the root.
+    const plan = async (
+      ...more: string[]
+    ) => ((await cliJson(["--home", home, "sandbox", "--", "hub", "install", source, ...more]))
+      .json.plan as { write: string[]; net: string[] });
+    deepEqual((await plan("--skill", "two", "--skill", "five")).write, [
+      `${home}/skills/.hub`,
+      `${home}/skills/five`,
+      `${home}/skills/pack`,
+      `${home}/skills/two`,
+    ]);
+    const whole = await plan("--all");
+    deepEqual(whole.write, [`${home}/skills`, `${home}/skills/.hub`]);
+    deepEqual(whole.net, [`127.0.0.1:${server.addr.port}`]);
     const picked = await cliJson([
       "--home",
       home,

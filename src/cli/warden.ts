@@ -21,6 +21,7 @@ import {
 import { CONTENT_COMMANDS } from "./manage_args.ts";
 import { parseSource } from "../hub/source.ts";
 import { hubRoot } from "../hub/hub_root.ts";
+import { localCollectionPaths } from "../hub/collection_paths.ts";
 import { runInWorker } from "../sandbox/run_worker.ts";
 import { checkWrites } from "../sandbox/write_guard.ts";
 import { quickParse } from "./quick_parse.ts";
@@ -201,6 +202,8 @@ export async function planOf(
   const paths = [
     ...await requestPaths(request, setup.host.cwd, agentTarget ?? setup.localRoot),
     ...(agentTarget ? [agentTarget] : []),
+    // Collections that are folders here are read by hub search and bare-name installs ([HUB-8]).
+    ...(request.command === "hub" ? localCollectionPaths(setup) : []),
   ];
   const read = planFor(request.command, setup, paths);
   if (!WRITING_COMMANDS.includes(request.command)) return { plan: read };

@@ -8,6 +8,8 @@
  * @module
  */
 import { SkillrtError } from "../errors.ts";
+import { expandPath } from "../home/host.ts";
+import { collectionEntries, isPathEntry } from "./collection_paths.ts";
 import { isDirectory, joinPath, resolvePath } from "../home/paths.ts";
 import type { Setup } from "../home/setup.ts";
 import { collectionOf, type CollectionSkill } from "./collection.ts";
@@ -15,19 +17,19 @@ import { type Fetched, fetchSource, sourceNeeds, sourceOf } from "./fetch.ts";
 
 /** The collections of the config, as hub sources. */
 export function configuredCollections(setup: Setup): string[] {
-  const raw = setup.config.hub.collections;
-  const list = typeof raw === "string" ? [raw] : Array.isArray(raw) ? raw.map(String) : [];
-  return list.map((entry) => collectionSource(entry.trim(), setup.home)).filter((e) => e !== "");
+  return collectionEntries(setup).map((entry) =>
+    collectionSource(entry, setup.home, setup.host.userHome)
+  );
 }
 
 /**
  * A collection entry as a hub source: `file://…` is a git repository on this machine, and
  * so is a path to a folder holding `.git`; anything else is a source as it stands.
  */
-export function collectionSource(entry: string, home: string): string {
+export function collectionSource(entry: string, home: string, userHome?: string): string {
   if (entry.startsWith("file://")) return `git+${entry}`;
-  if (entry.startsWith("/") || entry.startsWith("~") || entry.startsWith(".")) {
-    const path = resolvePath(home, entry);
+  if (isPathEntry(entry)) {
+    const path = resolvePath(home, expandPath(entry, () => undefined, userHome));
     return isDirectory(joinPath(path, ".git")) ? `git+file://${path}` : path;
   }
   return entry;
