@@ -482,3 +482,48 @@ Deno.test("[HUB-8][HUB-6] a skill installed from a collection is checked and upd
     removeTrees(src, home);
   }
 });
+
+Deno.test("[HUB-8][HUB-1] a GitHub owner/repo collection (github_base on 127.0.0.1): hub search and a bare-name install reach only that host", async () => {
+  const tree = makeTree({
+    "team-skills-abc123/skills/lint/SKILL.md": skill("lint", "Lint the code."),
+    "team-skills-abc123/skills/release/SKILL.md": skill("release", "Cut a release."),
+  });
+  const tgz = `${tempDir()}/gh.tar.gz`;
+  equal(
+    (await new Deno.Command("tar", { args: ["-czf", tgz, "-C", tree, "team-skills-abc123"] })
+      .output()).success,
+    true,
+  );
+  const bytes = Deno.readFileSync(tgz);
+  const seen: string[] = [];
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, (req) => {
+    seen.push(new URL(req.url).pathname);
+    return new Response(bytes.slice());
+  });
+  const base = `http://127.0.0.1:${server.addr.port}`;
+  const home = makeTree({
+    "skills/.keep": "",
+    "config.yaml": `skills:\n  hub:\n    github_base: ${base}\n    collections: [team/skills]\n`,
+  });
+  try {
+    const search = await cliJson(["--home", home, "hub", "search", "release"]);
+    equal(search.code, 0, search.stderr);
+    deepEqual(
+      (search.json.results as { name: string; index: string; path: string }[]).map((
+        h,
+      ) => [h.name, h.index, h.path]),
+      [["release", "team/skills", "skills/release"]],
+    );
+    const plan = await cliJson(["--home", home, "sandbox", "hub", "install", "lint"]);
+    deepEqual((plan.json.plan as { net: string[] }).net, [`127.0.0.1:${server.addr.port}`]);
+    const r = await cliJson(["--home", home, "hub", "install", "lint", "--yes"]);
+    equal(r.code, 0, r.stderr);
+    deepEqual([r.json.name, r.json.trust_level], ["lint", "community"]);
+    equal(Deno.readTextFileSync(`${home}/skills/lint/SKILL.md`), skill("lint", "Lint the code."));
+    assertAbsent(`${home}/skills/release`);
+    deepEqual([...new Set(seen)], ["/repos/team/skills/tarball"]);
+  } finally {
+    await server.shutdown();
+    removeTrees(tree, home, tgz.replace(/\/gh\.tar\.gz$/, ""));
+  }
+});
