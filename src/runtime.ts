@@ -43,6 +43,7 @@ import { invocationMessage, type InvokeResult } from "./view/invoke.ts";
 import type { InlineShellOptions } from "./preprocess/inline_shell.ts";
 import type { PreprocessContext } from "./preprocess/preprocess.ts";
 import { hubEntryOf, hubTrustOf } from "./hub/lock.ts";
+import { lockRootOf } from "./hub/hub_root.ts";
 import { admitsAsk, type EnvAsk } from "./preprocess/env_access.ts";
 import type { ProcessGroups } from "./preprocess/process_group.ts";
 import { untrustedFile } from "./view/untrusted.ts";
@@ -367,7 +368,7 @@ export class SkillRuntime {
     const sessionId = this.options.sessionId;
     let inlineShell: InlineShellOptions | undefined;
     if (config.inline_shell) {
-      const trust = hubTrustOf(this.setup.localRoot, record.skillDir);
+      const trust = hubTrustOf(lockRootOf(this.setup, record), record.skillDir);
       inlineShell = {
         cwd: record.skillDir,
         groups: this.options.processGroups,
@@ -412,7 +413,7 @@ export class SkillRuntime {
         r.name.slice(plugin.namespace.length + 1)
       )
       : undefined;
-    const hub = hubEntryOf(this.setup.localRoot, resolved.record.skillDir);
+    const hub = hubEntryOf(lockRootOf(this.setup, resolved.record), resolved.record.skillDir);
     const loaded = await loadSkill(resolved, {
       platform: this.setup.host.platform,
       envNames: this.envNames(),
@@ -497,7 +498,7 @@ export class SkillRuntime {
     const catalog = await this.#catalogOf(options);
     const resolved = this.resolveIn(name, catalog);
     const read = readSkillFile(resolved, path, this.setup.config.max_file_bytes, catalog.realRoots);
-    const hub = hubEntryOf(this.setup.localRoot, resolved.record.skillDir);
+    const hub = hubEntryOf(lockRootOf(this.setup, resolved.record), resolved.record.skillDir);
     if (hub?.trust_level !== "community" || read.result.content === null) return read;
     const content = untrustedFile(read.result, hub, options.allowUntrusted === true);
     return { ...read, result: { ...read.result, content } };

@@ -347,3 +347,39 @@ Deno.test("[H-5][U-1] the library: SkillRuntime({ agents }) reads an agent's fol
     removeTrees(user);
   }
 });
+
+Deno.test("[HUB-8][V-10][H-5] a community skill installed with --agent stays community: its view carries the untrusted banner", async () => {
+  const { user, home } = agentHome({ "pkg/packed/SKILL.md": skill("packed", "From an archive.") });
+  try {
+    const tgz = `${user}/packed.tar.gz`;
+    const tar = await new Deno.Command("tar", {
+      args: ["-czf", tgz, "-C", `${user}/pkg`, "packed"],
+    })
+      .output();
+    equal(tar.success, true);
+    const r = await run(user, [
+      "--home",
+      home,
+      "hub",
+      "install",
+      tgz,
+      "--agent",
+      "claude",
+      "--yes",
+    ]);
+    equal(r.code, 0, r.stderr);
+    equal(r.json.trust_level, "community");
+    const v = await cli(["--home", home, "--agent", "claude", "view", "packed"], {
+      env: { HOME: user, DENO_DIR },
+    });
+    equal(v.code, 0, v.stderr);
+    ok(
+      v.stdout.startsWith(
+        `[Untrusted skill 'packed': installed from ${tgz} with community trust.`,
+      ),
+      v.stdout,
+    );
+  } finally {
+    removeTrees(user);
+  }
+});

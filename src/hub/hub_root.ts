@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { agentConvention } from "../home/agents.ts";
+import { agentConvention, agentOfSource } from "../home/agents.ts";
 import { UsageError } from "../errors.ts";
 import { basename, dirname, joinPath, realPathOrUndefined } from "../home/paths.ts";
 import type { Setup } from "../home/setup.ts";
@@ -59,4 +59,13 @@ export function readOnlyFolders(setup: Setup): string[] {
   );
   return setup.agentFolders.flatMap((f) => [f.path, ...(f.real ? [f.real] : [])])
     .filter((p) => !own.has(p) && !own.has(realPathOrUndefined(p) ?? p));
+}
+
+/**
+ * The folder whose hub lock says how far a skill is trusted: its agent folder for a skill
+ * of an agent's folder (`hub install --agent` keeps that folder's own lock, [HUB-8]),
+ * else the local root.
+ */
+export function lockRootOf(setup: Setup, record: { source: string; root: string }): string {
+  return agentOfSource(record.source) !== undefined ? record.root : setup.localRoot;
 }
