@@ -47,7 +47,9 @@ export {
 export type { Diagnostic, Severity } from "./src/diagnostics.ts";
 export type { SkillsConfig } from "./src/home/config.ts";
 export type { HostFacts } from "./src/home/host.ts";
+export type { AgentFolder } from "./src/home/agents.ts";
 export {
+  type AgentFolderState,
   type PluginRoot,
   resolveSetup,
   type Root,

@@ -33,6 +33,7 @@ import type { HelperSource } from "./scan/parallel.ts";
 import { WatchedCache } from "./scan/watch_cache.ts";
 import { readUsageCounts } from "./usage/read_usage.ts";
 import { bumpView } from "./usage/usage.ts";
+import { agentOfSource } from "./home/agents.ts";
 import { groupUpdateUsage } from "./usage/group_commit.ts";
 import { type FileResult, type ReadFile, readSkillFile } from "./files/file_view.ts";
 import { openSkillFile, reachOf } from "./scan/containment.ts";
@@ -42,6 +43,7 @@ import { invocationMessage, type InvokeResult } from "./view/invoke.ts";
 import type { InlineShellOptions } from "./preprocess/inline_shell.ts";
 import type { PreprocessContext } from "./preprocess/preprocess.ts";
 import { hubEntryOf, hubTrustOf } from "./hub/lock.ts";
+import { lockRootOf } from "./hub/hub_root.ts";
 import { admitsAsk, type EnvAsk } from "./preprocess/env_access.ts";
 import type { ProcessGroups } from "./preprocess/process_group.ts";
 import { untrustedFile } from "./view/untrusted.ts";
@@ -372,7 +374,7 @@ export class SkillRuntime {
     const sessionId = this.options.sessionId;
     let inlineShell: InlineShellOptions | undefined;
     if (config.inline_shell) {
-      const trust = hubTrustOf(this.setup.localRoot, record.skillDir);
+      const trust = hubTrustOf(lockRootOf(this.setup, record), record.skillDir);
       inlineShell = {
         cwd: record.skillDir,
         groups: this.options.processGroups,
@@ -417,7 +419,7 @@ export class SkillRuntime {
         r.name.slice(plugin.namespace.length + 1)
       )
       : undefined;
-    const hub = hubEntryOf(this.setup.localRoot, resolved.record.skillDir);
+    const hub = hubEntryOf(lockRootOf(this.setup, resolved.record), resolved.record.skillDir);
     const loaded = await loadSkill(resolved, {
       platform: this.setup.host.platform,
       envNames: this.envNames(),
@@ -442,7 +444,9 @@ export class SkillRuntime {
     });
     // Count the use ([U-1]) in the home's one counter file, whatever root the skill is in;
     // no other root is ever written. A home that cannot be written gets no counts.
-    // Concurrent views (a long-lived server) share one write of the file.
+    // Concurrent views (a long-lived server) share one write of the file. Another agent's
+    // skill folder is only read: its skills are counted nowhere ([H-5]).
+    if (agentOfSource(resolved.record.source) !== undefined) return loaded;
     const counted = await groupUpdateUsage(
       this.setup.localRoot,
       (map) => bumpView(map, loaded.view.name, new Date()),
@@ -500,7 +504,7 @@ export class SkillRuntime {
     const catalog = await this.#catalogOf(options);
     const resolved = this.resolveIn(name, catalog);
     const read = readSkillFile(resolved, path, this.setup.config.max_file_bytes, catalog.realRoots);
-    const hub = hubEntryOf(this.setup.localRoot, resolved.record.skillDir);
+    const hub = hubEntryOf(lockRootOf(this.setup, resolved.record), resolved.record.skillDir);
     if (hub?.trust_level !== "community" || read.result.content === null) return read;
     const content = untrustedFile(read.result, hub, options.allowUntrusted === true);
     return { ...read, result: { ...read.result, content } };

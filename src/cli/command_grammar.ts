@@ -404,6 +404,12 @@ export const COMMANDS: readonly CommandSpec[] = [
       { flags: "--name <name>", description: "install: under this name" },
       { flags: "--category <name>", description: "install: into this category" },
       {
+        flags: "--skill <name>",
+        description: "install from a collection: this skill (by name or path; repeatable)",
+        repeatable: true,
+      },
+      { flags: "--all", description: "install from a collection: every skill" },
+      {
         flags: "--force",
         description:
           "install: replace an installed skill; override a block where policy allows; publish: dangerous skills too",

@@ -27,6 +27,8 @@ export interface ExecuteContext {
   confirm?: (question: string) => Promise<boolean | undefined>;
   /** Asks the user one `setup` question at the warden's terminal ([V-9]). */
   ask?: PromptReader;
+  /** Asks the user for a line at the warden's terminal (undefined: no terminal). */
+  choose?: (question: string) => Promise<string | undefined>;
   /** The MCP channel to the warden's stdio relay (the `mcp` command). */
   channel?: Channel;
   /** Asks the warden for a scan helper Worker next to this one (SPEC §19). */

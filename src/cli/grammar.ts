@@ -25,6 +25,8 @@ export interface OptionSpec {
   required?: boolean;
   /** What its value completes to ([C-5]): a fixed list, or files, folders or skill names. */
   complete?: Completion;
+  /** The option may be given more than once; its values are collected into a list. */
+  repeatable?: boolean;
 }
 
 /** What a word completes to: fixed values, files, folders, skill names or command names. */
@@ -77,9 +79,21 @@ export const GLOBAL_OPTIONS: readonly OptionSpec[] = [
   },
   { flags: "--tools <list>", description: "available tools, comma-separated" },
   { flags: "--no-color", description: "no colours (also NO_COLOR)" },
+  {
+    flags: "--agent <names>",
+    description:
+      "also read these agents' skill folders (claude, codex, agents; comma-separated or repeated); hub install: into that agent's folder",
+    repeatable: true,
+    complete: ["claude", "codex", "agents"],
+  },
 ];
 
 const splitList = (value: string) => value.split(",").map((s) => s.trim()).filter(Boolean);
+
+/** The values of a repeatable option: a list (one string when a parser gave only one). */
+export function listOf(value: unknown): string[] {
+  return Array.isArray(value) ? value.map(String) : value === undefined ? [] : [String(value)];
+}
 
 /**
  * The global options of a request from the parsed option values (camelCase keys, as
@@ -101,5 +115,6 @@ export function globalOptions(
     ...(g.sessionId ? { sessionId: String(g.sessionId) } : {}),
     ...(g.toolsets !== undefined ? { toolsets: splitList(String(g.toolsets)) } : {}),
     ...(g.tools !== undefined ? { tools: splitList(String(g.tools)) } : {}),
+    ...(g.agent !== undefined ? { agents: listOf(g.agent).flatMap(splitList) } : {}),
   };
 }

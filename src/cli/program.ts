@@ -7,9 +7,26 @@
 import { Command, CommanderError } from "../deps/commander.ts";
 import { UsageError } from "../errors.ts";
 import { COMMANDS } from "./command_grammar.ts";
-import { GLOBAL_OPTIONS, globalOptions, type Parsed, PROGRAM_DESCRIPTION } from "./grammar.ts";
+import {
+  GLOBAL_OPTIONS,
+  globalOptions,
+  type OptionSpec,
+  type Parsed,
+  PROGRAM_DESCRIPTION,
+} from "./grammar.ts";
 import { examplesText } from "./help_examples.ts";
 import type { CommandRequest } from "./request.ts";
+
+/** Collects the values of a repeatable option. */
+function collect(value: string, previous: string[] | undefined): string[] {
+  return [...(previous ?? []), value];
+}
+
+function addOption(cmd: Command, o: OptionSpec): void {
+  if (o.repeatable) cmd.option(o.flags, o.description, collect);
+  else if (o.required) cmd.requiredOption(o.flags, o.description, o.default);
+  else cmd.option(o.flags, o.description, o.default);
+}
 
 /** Builds the commander program of skillrt from the grammar table. */
 export function buildProgram(version: string): Command {
@@ -17,14 +34,11 @@ export function buildProgram(version: string): Command {
     .description(PROGRAM_DESCRIPTION)
     .version(version, "-V, --version", "print the version")
     .showSuggestionAfterError(true);
-  for (const o of GLOBAL_OPTIONS) program.option(o.flags, o.description);
+  for (const o of GLOBAL_OPTIONS) addOption(program, o);
   for (const spec of COMMANDS) {
     const cmd = program.command(spec.name).description(spec.description);
     for (const a of spec.arguments ?? []) cmd.argument(a.spec, a.description, a.default);
-    for (const o of spec.options ?? []) {
-      if (o.required) cmd.requiredOption(o.flags, o.description, o.default);
-      else cmd.option(o.flags, o.description, o.default);
-    }
+    for (const o of spec.options ?? []) addOption(cmd, o);
     const examples = examplesText(spec.name);
     if (examples) cmd.addHelpText("after", examples);
   }

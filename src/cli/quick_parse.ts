@@ -9,6 +9,7 @@
  * @module
  */
 import { COMMANDS } from "./command_grammar.ts";
+import type { CommandRequest } from "./request.ts";
 import {
   type ArgumentSpec,
   GLOBAL_OPTIONS,
@@ -63,7 +64,10 @@ function readFlag(
   }
   const value = eq === -1 ? argv[i + 1] : token.slice(eq + 1);
   if (value === undefined || (eq === -1 && value.startsWith("-"))) return -1;
-  into[flag.key] = value;
+  if (flag.spec.repeatable) {
+    const before = into[flag.key];
+    into[flag.key] = [...(Array.isArray(before) ? before : []), value];
+  } else into[flag.key] = value;
   return eq === -1 ? i + 2 : i + 1;
 }
 
@@ -130,7 +134,7 @@ export function quickParse(
     request: {
       command: spec.name,
       args,
-      options: options as Record<string, string | boolean>,
+      options: options as CommandRequest["options"],
       global: globalOptions(global, env, isTerminal),
     },
   };

@@ -21,6 +21,8 @@ export interface GlobalOptions {
   toolsets?: string[];
   /** `--tools x,y`. */
   tools?: string[];
+  /** `--agent claude,codex` (repeatable): agent skill folders to read ([H-5]). */
+  agents?: string[];
   /** Colours on: stdout is a terminal and neither `--no-color` nor `NO_COLOR`. */
   color: boolean;
 }

@@ -20,6 +20,8 @@ import {
 } from "../sandbox/plan.ts";
 import { CONTENT_COMMANDS } from "./manage_args.ts";
 import { parseSource } from "../hub/source.ts";
+import { hubRoot } from "../hub/hub_root.ts";
+import { localCollectionPaths } from "../hub/collection_paths.ts";
 import { runInWorker } from "../sandbox/run_worker.ts";
 import { checkWrites } from "../sandbox/write_guard.ts";
 import { quickParse } from "./quick_parse.ts";
@@ -134,12 +136,12 @@ async function runParsed(
       const { completionScript } = await import("./completions.ts");
       return { exitCode: 0, stdout: completionScript(request.args[0]), stderr: "" };
     }
-    let setup: Setup = resolveSetup({ home: request.global.home });
+    let setup: Setup = resolveSetup({ home: request.global.home, agents: request.global.agents });
     if (request.command === "sandbox") return await sandbox(request, setup);
     const explicitHome = request.global.home !== undefined;
     if (current.command === "mcp") {
       if (ensureSkeleton(current, setup, explicitHome)) {
-        setup = resolveSetup({ home: request.global.home });
+        setup = resolveSetup({ home: request.global.home, agents: request.global.agents });
       }
       if (current.options.http === true) {
         return await (await import("./mcp_http_relay.ts")).serveMcpHttp(current, setup, version);
@@ -155,7 +157,7 @@ async function runParsed(
     // is known to be good ([X-6]); the setup is then read again (the new local root is a
     // root) and the plan made again from it.
     if (ensureSkeleton(current, setup, explicitHome)) {
-      setup = resolveSetup({ home: request.global.home });
+      setup = resolveSetup({ home: request.global.home, agents: request.global.agents });
       planned = await planOf(current, setup);
       if ("outcome" in planned) return planned.outcome;
     }
@@ -193,7 +195,16 @@ export async function planOf(
   request: CommandRequest,
   setup: Setup,
 ): Promise<{ plan: PermissionPlan } | { outcome: Outcome }> {
-  const paths = await requestPaths(request, setup.host.cwd, setup.localRoot);
+  // `hub … --agent NAME` works in that agent's folder ([HUB-8]): it reads it, even before it exists.
+  const agentTarget = request.command === "hub" && setup.agentOptions.length
+    ? hubRoot(setup).root
+    : undefined;
+  const paths = [
+    ...await requestPaths(request, setup.host.cwd, agentTarget ?? setup.localRoot),
+    ...(agentTarget ? [agentTarget] : []),
+    // Collections that are folders here are read by hub search and bare-name installs ([HUB-8]).
+    ...(request.command === "hub" ? localCollectionPaths(setup) : []),
+  ];
   const read = planFor(request.command, setup, paths);
   if (!isWriting(request.command, request.args)) return { plan: read };
   const step: CommandRequest = {
@@ -214,6 +225,7 @@ export async function planOf(
     setup,
     realPathOrUndefined,
     namedOutputs(request, setup.host.cwd),
+    agentTarget,
   );
   const plan = planFor(request.command, setup, paths, writes);
   return {
@@ -273,6 +285,10 @@ async function sandbox(request: CommandRequest, setup: Setup): Promise<Outcome> 
       Object.assign(options, inner.request.options);
       if (inner.request.global.json) {
         request = { ...request, global: { ...request.global, json: true } };
+      }
+      if (inner.request.global.agents) {
+        const agents = [...request.global.agents ?? [], ...inner.request.global.agents];
+        setup = resolveSetup({ home: request.global.home, agents });
       }
     }
   }

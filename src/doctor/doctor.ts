@@ -8,7 +8,8 @@ import { type Diagnostic, diagnostic } from "../diagnostics.ts";
 import { isDirectory } from "../home/paths.ts";
 import { readLock } from "../hub/lock.ts";
 import { readUsage, usageFile } from "../usage/usage.ts";
-import type { Setup } from "../home/setup.ts";
+import type { AgentFolderState, Setup } from "../home/setup.ts";
+import { agentConvention } from "../home/agents.ts";
 import type { PermissionPlan } from "../sandbox/plan.ts";
 import { entryFor, type SkillIndex } from "../scan/index.ts";
 import { hiddenCounts } from "../level0/list.ts";
@@ -31,6 +32,8 @@ export interface DoctorReport {
   }[];
   /** Plugin skills folders. */
   plugins: { namespace: string; path: string; skills: number }[];
+  /** Other agents' skill folders found on this machine, enabled or not ([H-5]). */
+  agent_folders: { agent: string; scope: string; path: string; enabled: boolean }[];
   /** Skills that lose to a same-named skill in a higher root. */
   shadowed: { name: string; path: string; shadowed_by: string }[];
   /** Names used twice in one root. */
@@ -81,6 +84,17 @@ export function checkHubLock(
   return { state: { lock: "ok", installed: lock.entries.length }, diagnostics };
 }
 
+/** The note for an agent skill folder that exists but is not read ([H-5]). */
+function notEnabled(folder: AgentFolderState): Diagnostic {
+  const label = agentConvention(folder.agent)?.label ?? folder.agent;
+  return diagnostic(
+    "info",
+    "agent.not_enabled",
+    `The ${label} skill folder is not enabled; add '${folder.agent}' to skills.agents in config.yaml (or pass --agent ${folder.agent}) to read its skills.`,
+    { path: folder.path },
+  );
+}
+
 /** Builds the doctor report from a full index of the setup and who sees what at Level 0. */
 export function doctorReport(
   setup: Setup,
@@ -109,6 +123,8 @@ export function doctorReport(
   }
   const hub = checkHubLock(setup.localRoot);
   diagnostics.push(...hub.diagnostics);
+  const agentFolders = setup.agentFolders.filter((f) => f.real !== undefined);
+  diagnostics.push(...agentFolders.filter((f) => !f.enabled).map(notEnabled));
   const unreadable = new Set(
     index.diagnostics.filter((d) => d.code === "walk.not_permitted" || d.code === "walk.unreadable")
       .map((d) => d.path),
@@ -142,6 +158,12 @@ export function doctorReport(
       namespace: p.namespace,
       path: p.path,
       skills: count(p.path),
+    })),
+    agent_folders: agentFolders.map((f) => ({
+      agent: f.agent,
+      scope: f.scope,
+      path: f.path,
+      enabled: f.enabled,
     })),
     shadowed: index.shadowed.map((r) => ({
       name: r.name,

@@ -9,6 +9,7 @@ import { type Diagnostic, diagnostic } from "../diagnostics.ts";
 import { SkillrtError } from "../errors.ts";
 import { isMapping } from "../frontmatter/parse.ts";
 import { DEFAULT_WALK_LIMITS } from "../scan/walk.ts";
+import { AGENT_NAMES, agentConvention } from "./agents.ts";
 import { DEFAULT_ENV_PASSTHROUGH, isEnvName } from "../preprocess/env_access.ts";
 
 /** The `skills:` section of config.yaml, with every default filled in. */
@@ -39,6 +40,8 @@ export interface SkillsConfig {
   hub: Record<string, unknown>;
   /** Environment variables whose values a skill's config default may show ([P-7]). */
   env_passthrough: string[];
+  /** Agents whose skill folders are read-only roots after the external dirs ([H-5]). */
+  agents: string[];
   /** Deepest folder level walked below a root ([S-3]). */
   max_depth: number;
   /** Most folders walked in one root ([S-3]). */
@@ -70,6 +73,7 @@ export function defaultConfig(): SkillsConfig {
     config: {},
     hub: {},
     env_passthrough: [...DEFAULT_ENV_PASSTHROUGH],
+    agents: [],
     max_depth: DEFAULT_WALK_LIMITS.maxDepth,
     max_dirs: DEFAULT_WALK_LIMITS.maxDirs,
     max_file_bytes: 1024 * 1024,
@@ -177,6 +181,23 @@ export function parseConfig(text: string, file = "config.yaml"): LoadedConfig {
       );
     }
   }
+  const agents = list("agents", skills.agents);
+  if (agents) {
+    config.agents = [...new Set(agents.filter((a) => agentConvention(a)))];
+    const unknown = agents.filter((a) => !agentConvention(a));
+    if (unknown.length) {
+      problems.push(
+        diagnostic(
+          "error",
+          "config.type",
+          `'skills.agents' names unknown agents (${unknown.join(", ")}); use ${
+            AGENT_NAMES.join(", ")
+          }.`,
+          { path: file },
+        ),
+      );
+    }
+  }
   const pd = skills.platform_disabled;
   if (isMapping(pd)) {
     for (const [platform, names] of Object.entries(pd)) {
@@ -200,13 +221,20 @@ export function parseConfig(text: string, file = "config.yaml"): LoadedConfig {
     if (isMapping(v)) config[key] = v;
     else if (v !== undefined && v !== null) bad(key, "a mapping");
   }
-  const indexes = config.hub.indexes;
-  if (
-    indexes !== undefined && indexes !== null && typeof indexes !== "string" &&
-    !(Array.isArray(indexes) && indexes.every((i) => typeof i === "string"))
+  for (
+    const [key, want] of [
+      ["indexes", "a URL or a list of URLs"],
+      ["collections", "a repository or a list of repositories"],
+    ] as const
   ) {
-    bad("hub.indexes", "a URL or a list of URLs");
-    delete config.hub.indexes;
+    const value = config.hub[key];
+    if (
+      value !== undefined && value !== null && typeof value !== "string" &&
+      !(Array.isArray(value) && value.every((i) => typeof i === "string"))
+    ) {
+      bad(`hub.${key}`, want);
+      delete config.hub[key];
+    }
   }
   // [T-2]: label → public key line (`ed25519:<base64 of 32 bytes>`); a bad entry is dropped.
   const keys = config.hub.trusted_keys;

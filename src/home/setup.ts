@@ -8,6 +8,7 @@
 import { type Diagnostic, diagnostic } from "../diagnostics.ts";
 import { isPermissionError, SkillrtError } from "../errors.ts";
 import { loadConfig, type SkillsConfig } from "./config.ts";
+import { type AgentFolder, agentFolders, agentSource, checkAgentNames } from "./agents.ts";
 import { detectHost, expandPath, type HostFacts, readEnv } from "./host.ts";
 import { isDirectory, isInside, joinPath, realPathOrUndefined, resolvePath } from "./paths.ts";
 
@@ -15,8 +16,16 @@ import { isDirectory, isInside, joinPath, realPathOrUndefined, resolvePath } fro
 export interface Root {
   /** The real path of the folder. */
   path: string;
-  /** Its kind, which is also its place in the precedence order ([S-1]). */
-  source: "project" | "local" | "external";
+  /** Its kind, which is also its place in the precedence order ([S-1]); `agent:<name>` ([H-5]). */
+  source: "project" | "local" | "external" | `agent:${string}`;
+}
+
+/** One known agent skill folder and its state on this machine ([H-5]). */
+export interface AgentFolderState extends AgentFolder {
+  /** Its real path when it exists as a folder. */
+  real?: string;
+  /** Whether it is a root of this setup (its agent named by `skills.agents` or `--agent`). */
+  enabled: boolean;
 }
 
 /** A plugin's skills folder: `<home>/plugins/<namespace>/skills` ([R-5]). */
@@ -47,6 +56,10 @@ export interface Setup {
   roots: Root[];
   /** Existing plugin skills folders, sorted by namespace. */
   plugins: PluginRoot[];
+  /** Every known agent skill folder, found or not, enabled or not ([H-5]). */
+  agentFolders: AgentFolderState[];
+  /** The agents named by `--agent` for this command (checked names). */
+  agentOptions: string[];
   /** The project root found from the cwd, trusted or not; null when there is none. */
   projectRoot: string | null;
   /** The machine's facts. */
@@ -61,6 +74,8 @@ export interface SetupOptions {
   host?: HostFacts;
   /** Reads an environment variable; `Deno.env` (where permitted) when absent. */
   env?: (name: string) => string | undefined;
+  /** Agents whose skill folders are roots besides those of `skills.agents` (`--agent`, [H-5]). */
+  agents?: string[];
 }
 
 /** Picks the home folder of [H-1]. */
@@ -120,6 +135,26 @@ function leavingRoot(path: string): Diagnostic {
   );
 }
 
+/**
+ * The state of one agent folder: its real path when it is a folder, and a problem when a
+ * project's agent folder is a link leaving the project ([S-9]) — then it is not used.
+ */
+function agentFolderState(
+  folder: AgentFolder,
+  enabled: boolean,
+  project: string | null,
+): { folder: AgentFolderState; problem?: Diagnostic } {
+  const real = realPathOrUndefined(folder.path);
+  if (!real || !isDirectory(real)) return { folder: { ...folder, enabled } };
+  if (folder.scope === "project" && project && !isInside(project, real)) {
+    return {
+      folder: { ...folder, enabled },
+      problem: enabled ? leavingRoot(folder.path) : undefined,
+    };
+  }
+  return { folder: { ...folder, real, enabled } };
+}
+
 /** Computes the setup: reads config.yaml (throws when it does not parse) and finds the roots. */
 export function resolveSetup(options: SetupOptions = {}): Setup {
   const env = options.env ?? readEnv;
@@ -143,6 +178,7 @@ export function resolveSetup(options: SetupOptions = {}): Setup {
   // The user's own skills come first: a local version always wins ([S-1], as the seeds say).
   if (localReal && isDirectory(localReal)) add(localReal, "local");
   let projectRoot: string | null = null;
+  let trustedProject: string | null = null;
   if (config.project_discovery) {
     projectRoot = findProjectRoot(host.cwd, host.userHome);
     const trusted = new Set(config.trusted_project_dirs.map((d) => {
@@ -150,6 +186,7 @@ export function resolveSetup(options: SetupOptions = {}): Setup {
       return realPathOrUndefined(p) ?? p;
     }));
     if (projectRoot && trusted.has(projectRoot)) {
+      trustedProject = projectRoot;
       for (const sub of [".hermes/skills", ".agents/skills"]) {
         const real = realPathOrUndefined(joinPath(projectRoot, sub));
         if (!real || !isDirectory(real)) continue;
@@ -180,6 +217,22 @@ export function resolveSetup(options: SetupOptions = {}): Setup {
     add(real, "external");
   }
 
+  const agentOptions = checkAgentNames(options.agents ?? []);
+  const enabledAgents = new Set([...config.agents, ...agentOptions]);
+  const agents = agentFolders(host.userHome, trustedProject).map((folder) => {
+    const state = agentFolderState(folder, enabledAgents.has(folder.agent), trustedProject);
+    if (state.problem) problems.push(state.problem);
+    return state.folder;
+  });
+  // After the external dirs, in the order the agents were named ([S-1], [H-5]).
+  for (const name of enabledAgents) {
+    for (const folder of agents) {
+      if (folder.agent === name && folder.real && folder.real !== localReal) {
+        add(folder.real, agentSource(name));
+      }
+    }
+  }
+
   const plugins: PluginRoot[] = [];
   const pluginsDir = joinPath(home, "plugins");
   try {
@@ -208,6 +261,8 @@ export function resolveSetup(options: SetupOptions = {}): Setup {
     problems,
     roots,
     plugins,
+    agentFolders: agents,
+    agentOptions,
     projectRoot: projectRoot,
     host,
   };

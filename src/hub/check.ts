@@ -9,7 +9,8 @@ import { SkillrtError } from "../errors.ts";
 import { dirname, joinPath } from "../home/paths.ts";
 import type { Setup } from "../home/setup.ts";
 import { fetchSource } from "./fetch.ts";
-import { type InstallResult, installSkill } from "./install.ts";
+import { hubRoot } from "./hub_root.ts";
+import { candidateOf, type InstallResult, installSkill } from "./install.ts";
 import { hashFolder, type LockRecord, readLockDocument } from "./lock_write.ts";
 
 /** A skill's state against its lock and its source. */
@@ -42,15 +43,17 @@ export async function sourceHash(
   setup: Setup,
   source: string,
   signedBy?: string,
+  collectionPath?: string,
 ): Promise<string> {
-  const scratch = joinPath(setup.localRoot, ".hub", "quarantine", `check-${random()}`);
+  const scratch = joinPath(hubRoot(setup).root, ".hub", "quarantine", `check-${random()}`);
   try {
     const fetched = await fetchSource(setup, source, `${scratch}-git`);
     if (signedBy !== undefined && fetched.signedBy !== signedBy) {
       // A skill installed from a signed index stays bound to its key ([T-2]).
       throw new SkillrtError(`The index is no longer signed by the trusted key '${signedBy}'.`);
     }
-    fetched.fill(scratch);
+    if (fetched.collection) candidateOf(fetched, { collectionPath }).fill(scratch);
+    else fetched.fill(scratch);
     return hashFolder(scratch).content_hash;
   } finally {
     for (const dir of [scratch, `${scratch}-git`]) {
@@ -76,13 +79,18 @@ export function refetchSource(record: LockRecord): string {
 async function checkOne(setup: Setup, name: string, record: LockRecord): Promise<CheckedSkill> {
   let local: string;
   try {
-    local = hashFolder(joinPath(setup.localRoot, record.install_path)).content_hash;
+    local = hashFolder(joinPath(hubRoot(setup).root, record.install_path)).content_hash;
   } catch {
     return { name, status: "orphaned" };
   }
   if (local !== record.content_hash) return { name, status: "locally_modified" };
   try {
-    const remote = await sourceHash(setup, refetchSource(record), record.signed_by);
+    const remote = await sourceHash(
+      setup,
+      refetchSource(record),
+      record.signed_by,
+      record.collection_path,
+    );
     return { name, status: remote === record.content_hash ? "up_to_date" : "update_available" };
   } catch (error) {
     return {
@@ -94,7 +102,7 @@ async function checkOne(setup: Setup, name: string, record: LockRecord): Promise
 }
 
 function selected(setup: Setup, name?: string): [string, LockRecord][] {
-  const installed = Object.entries(readLockDocument(setup.localRoot).installed).sort((
+  const installed = Object.entries(readLockDocument(hubRoot(setup).root).installed).sort((
     [a],
     [b],
   ) => (a < b ? -1 : 1));
@@ -156,6 +164,8 @@ export async function updateInstalled(
           category,
           replace: true,
           yes: true,
+          collectionPath: record.collection_path,
+          root: hubRoot(setup).root,
           confirm: options.confirm,
         }),
       );

@@ -26,6 +26,13 @@ import {
 import { type Trust, trustOf } from "./policy.ts";
 import { progress } from "./progress.ts";
 import { assertCleanFileName } from "../manage/file_names.ts";
+import {
+  collectionOf,
+  type CollectionSkill,
+  skillFoldersOfDir,
+  skillFoldersOfFiles,
+  type Skipped,
+} from "./collection.ts";
 import { ARCHIVE, parseSource, type Source, sourceName } from "./source.ts";
 import { configuredIndexes, fetchWellKnown } from "./well_known.ts";
 import { trustedKeysOf } from "./signing.ts";
@@ -82,21 +89,94 @@ export interface Fetched {
   warnings?: string[];
   /** The label of the trusted key that signed the index it came from ([T-2]). */
   signedBy?: string;
+  /** Set when the source holds several skills ([HUB-8]); `text` and `fill` are then unused. */
+  collection?: Collection;
 }
 
-/** The skill inside an archive's files: its folder, SKILL.md text and how to unpack it. */
-function unpack(files: ArchiveFile[]): Pick<Fetched, "text" | "fill"> & { root: string } {
-  const root = skillRootOf(files);
-  const inside = files.filter((f) => root === "" || f.path.startsWith(root + "/"))
+/** The skills of a collection source and how to put one of them into a quarantine. */
+export interface Collection {
+  /** Its skills, sorted by path. */
+  skills: CollectionSkill[];
+  /** Links that were not followed. */
+  skipped: Skipped[];
+  /** Fills `quarantine` with the skill at `path`. */
+  fill(path: string, quarantine: string): void;
+  /** The SKILL.md text of the skill at `path`. */
+  text(path: string): string;
+}
+
+/** The files of an archive below `root`, with paths relative to it. */
+function filesBelow(files: ArchiveFile[], root: string): ArchiveFile[] {
+  return files.filter((f) => root === "" || f.path.startsWith(root + "/"))
     .map((f) => ({ path: root === "" ? f.path : f.path.slice(root.length + 1), data: f.data }));
+}
+
+/** Writes archive files into a quarantine folder. */
+function writeFiles(files: ArchiveFile[], quarantine: string): void {
+  for (const f of files) {
+    ensureDir(dirname(joinPath(quarantine, f.path)));
+    Deno.writeFileSync(joinPath(quarantine, f.path), f.data);
+  }
+}
+
+const skillText = (files: ArchiveFile[]) =>
+  new TextDecoder().decode(files.find((f) => f.path === "SKILL.md")!.data);
+
+/**
+ * The skill inside an archive's files (its folder, SKILL.md text and how to unpack it),
+ * or the collection of skills it holds ([HUB-8]).
+ */
+function unpack(
+  files: ArchiveFile[],
+): Pick<Fetched, "text" | "fill" | "collection"> & { root: string } {
+  const folders = skillFoldersOfFiles(files);
+  if (folders.length > 1) {
+    const below = (path: string) => filesBelow(files, path);
+    return {
+      root: "",
+      text: "",
+      fill: () => {},
+      collection: {
+        skills: collectionOf(folders.map((path) => ({ path, text: skillText(below(path)) }))),
+        skipped: [],
+        fill: (path, quarantine) => writeFiles(below(path), quarantine),
+        text: (path) => skillText(below(path)),
+      },
+    };
+  }
+  const root = folders[0] ?? skillRootOf(files);
+  const inside = filesBelow(files, root);
+  return { root, text: skillText(inside), fill: (quarantine) => writeFiles(inside, quarantine) };
+}
+
+/** A source folder holding no SKILL.md of its own: its one skill, or its collection ([HUB-8]). */
+function fromFolder(
+  folder: string,
+  missing: string,
+): Pick<Fetched, "text" | "fill" | "folder" | "collection"> {
+  let own = true;
+  try {
+    Deno.lstatSync(joinPath(folder, "SKILL.md"));
+  } catch {
+    own = false; // No SKILL.md here: look below.
+  }
+  if (own) {
+    const text = readSourceSkill(folder, missing); // refuses a link
+    return { text, folder: basename(folder), fill: (q) => copyIntoQuarantine(folder, q) };
+  }
+  const { folders, skipped } = skillFoldersOfDir(folder);
+  if (folders.length === 0) readSourceSkill(folder, missing); // refuses a link, else `missing`
+  if (folders.length === 1) return fromFolder(joinPath(folder, folders[0]), missing);
+  const text = (path: string) => readSourceSkill(joinPath(folder, path), missing);
   return {
-    root,
-    text: new TextDecoder().decode(inside.find((f) => f.path === "SKILL.md")!.data),
-    fill: (quarantine) => {
-      for (const f of inside) {
-        ensureDir(dirname(joinPath(quarantine, f.path)));
-        Deno.writeFileSync(joinPath(quarantine, f.path), f.data);
-      }
+    text: "",
+    folder: basename(folder),
+    fill: () => {},
+    collection: {
+      skills: collectionOf(folders.map((path) => ({ path, text: text(path) }))),
+      skipped: skipped.filter((s) => !folders.some((f) => s.path.startsWith(`${f}/`))),
+      fill: (path, quarantine) => copyIntoQuarantine(joinPath(folder, path), quarantine),
+      text,
     },
   };
 }
@@ -127,22 +207,18 @@ export async function fetchLocal(source: string): Promise<Fetched> {
     throw new SkillrtError(`Source '${source}' does not exist.`);
   }
   if (ARCHIVE.test(real) && Deno.statSync(real).isFile) {
-    const { root, text, fill } = unpack(await readArchive(real));
+    const { root, ...found } = unpack(await readArchive(real));
     return {
       identifier: real,
       trust: trustOf({ kind: "other" }),
       folder: root.split("/").pop() || basename(real).replace(ARCHIVE, ""),
-      text,
-      fill,
+      ...found,
     };
   }
-  const text = readSourceSkill(real, `Source '${source}' has no SKILL.md.`);
   return {
     identifier: real,
     trust: trustOf({ kind: "local-folder" }),
-    folder: basename(real),
-    text,
-    fill: (q) => copyIntoQuarantine(real, q),
+    ...fromFolder(real, `Source '${source}' has no SKILL.md.`),
   };
 }
 
@@ -152,8 +228,8 @@ function fromFiles(
   trust: Trust,
   folder: string,
 ): Fetched {
-  const { text, fill } = unpack(files);
-  return { identifier, trust, folder, text, fill, remote: true };
+  const { text, fill, collection } = unpack(files);
+  return { identifier, trust, folder, text, fill, remote: true, collection };
 }
 
 /**
@@ -302,16 +378,12 @@ export async function fetchSource(
   }
   await gitClone(source.url, source.ref, work);
   const folder = source.subpath ? checkoutFolder(work, source.subpath) : work;
-  const text = readSourceSkill(
-    folder,
-    `The repository has no SKILL.md at '${source.subpath ?? "/"}'.`,
-  );
+  const found = fromFolder(folder, `The repository has no SKILL.md at '${source.subpath ?? "/"}'.`);
   return {
     identifier: source.url + (source.ref ? `#${source.ref}` : ""),
     trust: trustOf({ kind: "other" }),
+    ...found,
     folder: name,
-    text,
     remote: true,
-    fill: (q) => copyIntoQuarantine(folder, q),
   };
 }

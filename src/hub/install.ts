@@ -11,14 +11,13 @@ import { recordInstalled, tryUpdateUsage } from "../usage/usage.ts";
 import { HubBlockedError, SkillrtError } from "../errors.ts";
 import { basename, dirname, ensureDir, joinPath } from "../home/paths.ts";
 import type { Setup } from "../home/setup.ts";
-import { splitFrontmatter } from "../frontmatter/fence.ts";
-import { parseFrontmatter } from "../frontmatter/parse.ts";
 import { validateName, validateSkillContent } from "../manage/validation.ts";
 import { appendAudit, auditText } from "./audit.ts";
 import { hashFolder, readLockDocument, updateLock } from "./lock_write.ts";
 import { decide } from "./policy.ts";
 import { type Fetched, fetchSource } from "./fetch.ts";
 import { progress } from "./progress.ts";
+import { declaredOf, slugForm } from "./collection.ts";
 import { type ScanFinding, scanFolder, type Verdict } from "./scanner.ts";
 
 /** `1 finding`, `3 findings`. */
@@ -44,6 +43,28 @@ export interface InstallOptions {
   confirm?: (question: string) => Promise<boolean | undefined>;
   /** The clock. */
   now?: Date;
+  /** The folder to install into and keep the lock in: the local root unless an agent's ([HUB-8]). */
+  root?: string;
+  /** Of a collection: the skills to install, by name or path ([HUB-8]). */
+  skills?: string[];
+  /** Of a collection: install every skill. */
+  all?: boolean;
+  /** Of a collection: the one skill at this path (what `hub update` installs again). */
+  collectionPath?: string;
+  /** Asks the user a line at the terminal; undefined when there is none (a collection's choice). */
+  ask?: (question: string) => Promise<string | undefined>;
+}
+
+/** One skill to install: the source's own, or one of a collection's. */
+export interface InstallCandidate {
+  /** The name it installs under. */
+  name: string;
+  /** The name it declares, when that is not a valid skill name (the slug differs). */
+  declaredName?: string;
+  /** Its folder inside a collection. */
+  path?: string;
+  /** Fills a quarantine folder with it. */
+  fill(quarantine: string): void;
 }
 
 /** What an install did. */
@@ -66,6 +87,10 @@ export interface InstallResult {
   warnings: string[];
   /** The label of the trusted key that signed the index ([T-2]). */
   signed_by?: string;
+  /** The name the skill declares, when it installed under its slug form ([HUB-8]). */
+  declared_name?: string;
+  /** Its folder inside the collection it came from. */
+  collection_path?: string;
 }
 
 function randomSuffix(): string {
@@ -75,20 +100,111 @@ function randomSuffix(): string {
   ).join("");
 }
 
-/** The name a source folder installs under: `--name`, else frontmatter `name`, else the folder. */
+/**
+ * The name a source folder installs under: `--name`, else the slug form of its
+ * frontmatter `name` (else of its folder's name) ([HUB-8]).
+ */
 export function installName(path: string, text: string, name?: string): string {
-  const folder = basename(path);
   if (name) return validateName(name);
-  const fence = splitFrontmatter(text);
-  const fm = fence.kind === "ok" ? parseFrontmatter(fence.yaml).data : {};
-  return validateName(
-    typeof fm.name === "string" && fm.name.trim() ? fm.name.trim() : basename(folder),
-  );
+  const declared = declaredOf(text, basename(path)).name;
+  return slugForm(declared) ?? validateName(declared);
+}
+
+/** The notice of a skill installed under the slug form of its declared name ([HUB-8]). */
+export function slugNotice(candidate: InstallCandidate): string[] {
+  return candidate.declaredName !== undefined && candidate.declaredName !== candidate.name
+    ? [
+      `'${candidate.declaredName}' is not a valid skill name; installed as '${candidate.name}'.`,
+    ]
+    : [];
 }
 
 /** Where a skill installs, relative to the local root. */
 export function installPath(name: string, category?: string): string {
   return category ? `${validateName(category, "Category")}/${name}` : name;
+}
+
+/**
+ * Refuses a hub folder or quarantine that is a symbolic link: an install would write
+ * wherever it points (another agent's folder may hold anything, [H-5]).
+ */
+export function refuseLinkedHub(root: string): void {
+  for (const path of [joinPath(root, ".hub"), joinPath(root, ".hub", "quarantine")]) {
+    let link = false;
+    try {
+      link = Deno.lstatSync(path).isSymlink;
+    } catch {
+      // Not there yet: it is made as a folder.
+    }
+    if (link) {
+      throw new SkillrtError(`Refusing to install: '${path}' is a symbolic link.`);
+    }
+  }
+}
+
+/** Fetches a source into a scratch folder below `root` (removed again when the fetch fails). */
+export async function fetchForInstall(
+  setup: Setup,
+  source: string,
+  root: string,
+  index?: string,
+): Promise<{ fetched: Fetched; work: string }> {
+  refuseLinkedHub(root);
+  const work = joinPath(root, ".hub", "quarantine", `git-${randomSuffix()}`);
+  try {
+    return { fetched: await fetchSource(setup, source, work, index), work };
+  } catch (error) {
+    removeScratch(work);
+    throw error;
+  }
+}
+
+function removeScratch(...dirs: string[]): void {
+  for (const scratch of dirs) {
+    try {
+      Deno.removeSync(scratch, { recursive: true });
+    } catch {
+      // Moved into place, or never made.
+    }
+  }
+}
+
+/** The candidate of a source holding one skill. */
+export function singleCandidate(fetched: Fetched, options: InstallOptions): InstallCandidate {
+  if (fetched.remote) {
+    return { name: validateName(options.name ?? fetched.folder), fill: fetched.fill };
+  }
+  const name = installName(fetched.folder, fetched.text, options.name);
+  const declared = declaredOf(fetched.text, basename(fetched.folder)).name;
+  return {
+    name,
+    ...(options.name === undefined && declared !== name ? { declaredName: declared } : {}),
+    fill: fetched.fill,
+  };
+}
+
+/**
+ * The skill of a fetched source to install: its one skill, or the one of its collection
+ * at `options.collectionPath`.
+ * @throws {SkillrtError} for a collection without that path.
+ */
+export function candidateOf(fetched: Fetched, options: InstallOptions): InstallCandidate {
+  const collection = fetched.collection;
+  if (!collection) return singleCandidate(fetched, options);
+  const skill = collection.skills.find((s) => s.path === options.collectionPath);
+  if (!skill?.name) {
+    throw new SkillrtError(
+      options.collectionPath === undefined
+        ? `The source holds ${collection.skills.length} skills; install them with 'hub install'.`
+        : `The source no longer holds a skill at '${options.collectionPath}'.`,
+    );
+  }
+  return {
+    name: options.name ?? skill.name,
+    path: skill.path,
+    ...(skill.declaredName !== skill.name ? { declaredName: skill.declaredName } : {}),
+    fill: (q) => collection.fill(skill.path, q),
+  };
 }
 
 /** Installs the skill a source holds ([HUB-1], [HUB-2]). */
@@ -97,24 +213,30 @@ export async function installSkill(
   source: string,
   options: InstallOptions = {},
 ): Promise<InstallResult> {
-  const now = options.now ?? new Date();
-  const root = setup.localRoot;
-  const work = joinPath(root, ".hub", "quarantine", `git-${randomSuffix()}`);
-  let fetched: Fetched;
+  const root = options.root ?? setup.localRoot;
+  const { fetched, work } = await fetchForInstall(setup, source, root, options.index);
   try {
-    fetched = await fetchSource(setup, source, work, options.index);
-  } catch (error) {
-    try {
-      Deno.removeSync(work, { recursive: true });
-    } catch {
-      // No clone was made.
-    }
-    throw error;
+    return await installCandidate(setup, source, fetched, candidateOf(fetched, options), options);
+  } finally {
+    removeScratch(work);
   }
+}
+
+/**
+ * The whole flow for one skill ([HUB-2]): quarantine, validation, scan, policy,
+ * confirmation, the move into place, the lock and the audit log.
+ */
+export async function installCandidate(
+  setup: Setup,
+  source: string,
+  fetched: Fetched,
+  candidate: InstallCandidate,
+  options: InstallOptions = {},
+): Promise<InstallResult> {
+  const now = options.now ?? new Date();
+  const root = options.root ?? setup.localRoot;
   const real = fetched.identifier;
-  const name = fetched.remote
-    ? validateName(options.name ?? fetched.folder)
-    : installName(fetched.folder, fetched.text, options.name);
+  const name = candidate.name;
   const rel = installPath(name, options.category);
   const target = joinPath(root, rel);
   const lock = readLockDocument(root);
@@ -132,7 +254,7 @@ export async function installSkill(
   }
   const quarantine = joinPath(root, ".hub", "quarantine", `${name}-${randomSuffix()}`);
   try {
-    fetched.fill(quarantine);
+    candidate.fill(quarantine);
     validateSkillContent(Deno.readTextFileSync(joinPath(quarantine, "SKILL.md")));
     progress(`Scanning '${name}'…`);
     const report = scanFolder(quarantine);
@@ -178,6 +300,10 @@ export async function installSkill(
     }
     if (typedYes === false) throw new SkillrtError("Not installed: not confirmed.");
     const hashed = hashFolder(quarantine);
+    const provenance = {
+      ...(candidate.declaredName !== undefined ? { declared_name: candidate.declaredName } : {}),
+      ...(candidate.path !== undefined ? { collection_path: candidate.path } : {}),
+    };
     if (exists) Deno.removeSync(target, { recursive: true });
     ensureDir(dirname(target));
     Deno.renameSync(quarantine, target);
@@ -195,6 +321,7 @@ export async function installSkill(
         installed_at: previous?.installed_at ?? now.toISOString(),
         updated_at: now.toISOString(),
         ...(fetched.signedBy !== undefined ? { signed_by: fetched.signedBy } : {}),
+        ...provenance,
       };
     });
     await appendAudit(
@@ -202,7 +329,10 @@ export async function installSkill(
       auditText(now, previous ? "UPDATE" : "INSTALL", name, real, trust, report.verdict),
     );
     // Provenance ([U-1]): the hub created it; an update keeps what was recorded.
-    await tryUpdateUsage(root, (map) => recordInstalled(map, name, now));
+    // Only the local root keeps counters: an agent's folder is never written to ([U-1]).
+    if (root === setup.localRoot) {
+      await tryUpdateUsage(root, (map) => recordInstalled(map, name, now));
+    }
     return {
       success: true,
       name,
@@ -211,16 +341,11 @@ export async function installSkill(
       scan_verdict: report.verdict,
       findings: report.findings,
       content_hash: hashed.content_hash,
-      warnings: fetched.warnings ?? [],
+      warnings: [...slugNotice(candidate), ...fetched.warnings ?? []],
       ...(fetched.signedBy !== undefined ? { signed_by: fetched.signedBy } : {}),
+      ...provenance,
     };
   } finally {
-    for (const scratch of [quarantine, work]) {
-      try {
-        Deno.removeSync(scratch, { recursive: true });
-      } catch {
-        // Moved into place, or never made.
-      }
-    }
+    removeScratch(quarantine);
   }
 }

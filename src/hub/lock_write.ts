@@ -36,6 +36,10 @@ export interface LockRecord {
   updated_at: string;
   /** The label (in `skills.hub.trusted_keys`) of the key that signed its index ([T-2]). */
   signed_by?: string;
+  /** The name the skill declares, when it installed under its slug form ([HUB-8]). */
+  declared_name?: string;
+  /** Its folder inside the collection it came from ([HUB-8]). */
+  collection_path?: string;
 }
 
 /** The audit log's chain head ([HUB-3]): the last line's `chain` value and the line count. */

@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { agentOfSource } from "../home/agents.ts";
 import { SkillrtError } from "../errors.ts";
 import { decodeUtf8 } from "../frontmatter/read_head.ts";
 import { basename, dirname, isInside, joinPath, realPathOrUndefined } from "../home/paths.ts";
@@ -60,6 +61,12 @@ export function writableSkill(name: string, catalog: Catalog): Resolved {
   if (resolved.flat) {
     throw new SkillrtError(
       `Skill '${name}' is a legacy flat file (${record.path}); move it into a folder with a SKILL.md to manage it.`,
+    );
+  }
+  const agent = agentOfSource(record.source);
+  if (agent !== undefined) {
+    throw new SkillrtError(
+      `Skill '${record.name}' is in the skill folder of agent '${agent}' (${record.root}), which skillrt only reads; copy it into the local root to change it.`,
     );
   }
   if (Deno.lstatSync(record.skillDir).isSymlink) {

@@ -19,6 +19,7 @@ import { admitsAsk, type EnvAsk, isEnvName } from "../preprocess/env_access.ts";
 import { wardenGroups } from "../preprocess/process_group.ts";
 import type { SetupQuestion } from "../home/skill_setup.ts";
 import { askSetupQuestion } from "../cli/terminal_prompt.ts";
+import { visibleControls } from "../cli/terminal_text.ts";
 
 /** What the warden posts to start the Worker's command. */
 export interface WorkerMessage {
@@ -53,6 +54,7 @@ export type FromWorker =
   | { kind: "group"; pgid: number; live: boolean }
   | { kind: "confirm"; id: number; question: string }
   | { kind: "ask"; id: number; question: SetupQuestion }
+  | { kind: "choose"; id: number; question: string }
   | { kind: "mcp"; message: JSONRPCMessage }
   | { kind: "scan-helper"; port: MessagePort };
 
@@ -71,17 +73,24 @@ export type ToWorker =
   | EnvAnswer
   | { kind: "confirm"; id: number; answer: boolean | undefined }
   | { kind: "ask"; id: number; answer: string | null | undefined }
+  | { kind: "choose"; id: number; answer: string | undefined }
   | { kind: "mcp"; message: JSONRPCMessage }
   | { kind: "mcp-close" }
   | { kind: "scan-helper-failed" };
 
 /** Asks a yes/no question at the terminal; undefined when stdin or stderr is not a terminal. */
 export function askAtTerminal(question: string): boolean | undefined {
+  const answer = askLineAtTerminal(`${question} [y/N] `);
+  return answer === undefined ? undefined : /^\s*y(es)?\s*$/i.test(answer);
+}
+
+/** Asks for a line at the terminal; undefined when stdin or stderr is not a terminal. */
+export function askLineAtTerminal(question: string): string | undefined {
   if (!Deno.stdin.isTerminal() || !Deno.stderr.isTerminal()) return undefined;
-  Deno.stderr.writeSync(new TextEncoder().encode(`${question} [y/N] `));
+  Deno.stderr.writeSync(new TextEncoder().encode(question));
   const buf = new Uint8Array(256);
   const n = Deno.stdin.readSync(buf) ?? 0;
-  return /^\s*y(es)?\s*$/i.test(new TextDecoder().decode(buf.subarray(0, n)));
+  return new TextDecoder().decode(buf.subarray(0, n)).replace(/\r?\n$/, "");
 }
 
 /**
@@ -205,6 +214,12 @@ export function startWorker(
           ? askSetupQuestion(data.question)
           : undefined;
         worker.postMessage({ kind: "ask", id: data.id, answer });
+      } else if (data.kind === "choose") {
+        // Only a hub install asks which skills of a collection to take ([HUB-8]).
+        const answer = message.request.command === "hub"
+          ? askLineAtTerminal(visibleControls(data.question))
+          : undefined;
+        worker.postMessage({ kind: "choose", id: data.id, answer });
       } else if (data.kind === "mcp") onMcp?.(data.message);
       else if (data.kind === "scan-helper") startHelper(data.port);
       else {

@@ -26,6 +26,7 @@ const scope = globalThis as unknown as WorkerScope;
 const waiting = new Map<number, (values: Record<string, string>) => void>();
 const asking = new Map<number, (answer: boolean | undefined) => void>();
 const prompting = new Map<number, (answer: string | null | undefined) => void>();
+const askingLine = new Map<number, (answer: string | undefined) => void>();
 let nextId = 0;
 let mcpListener: ((message: JSONRPCMessage) => void) | undefined;
 let mcpClose: (() => void) | undefined;
@@ -59,6 +60,12 @@ function promptWithWarden(question: SetupQuestion): Promise<string | null | unde
   const id = nextId++;
   scope.postMessage({ kind: "ask", id, question });
   return new Promise((resolve) => prompting.set(id, resolve));
+}
+
+function askLineOfWarden(question: string): Promise<string | undefined> {
+  const id = nextId++;
+  scope.postMessage({ kind: "choose", id, question });
+  return new Promise((resolve) => askingLine.set(id, resolve));
 }
 
 function askWarden(asks: EnvAsk[]): Promise<Record<string, string>> {
@@ -98,6 +105,9 @@ scope.onmessage = async (event) => {
     } else if (data.kind === "ask") {
       prompting.get(data.id)?.(data.answer);
       prompting.delete(data.id);
+    } else if (data.kind === "choose") {
+      askingLine.get(data.id)?.(data.answer);
+      askingLine.delete(data.id);
     } else if (data.kind === "scan-helper-failed") helperFailed();
     else if (data.kind === "mcp") {
       if (mcpListener) mcpListener(data.message);
@@ -115,6 +125,7 @@ scope.onmessage = async (event) => {
     processGroups: groupsByWarden,
     confirm: confirmWithWarden,
     ask: promptWithWarden,
+    choose: askLineOfWarden,
     channel,
     scanHelper: askScanHelper,
   });

@@ -1,7 +1,8 @@
 /**
  * The fence around every write grant ([X-6]): a plan may write only below the home, inside
  * a root, or inside an output the user named on the command line (`hub publish --out
- * SITE`, `hub keygen --out KEYFILE`), and never `/`, the user's home directory, the
+ * SITE`, `hub keygen --out KEYFILE`), never in another agent's skill folder ([H-5]) but
+ * the one `hub install --agent NAME` names, and never `/`, the user's home directory, the
  * skillrt home itself, or any folder above a root or the home. A plan that breaks the
  * rule is refused (exit 3) before any Worker holds it — fail closed, whatever computed
  * the targets. Pure: paths in, a verdict out.
@@ -13,6 +14,7 @@ import { basename, dirname, isInside, joinPath, normalizePath } from "../home/pa
 import { lockedWritePaths } from "../manage/lock.ts";
 import { USER_FILE_COMMANDS } from "./plan.ts";
 import type { Setup } from "../home/setup.ts";
+import { readOnlyFolders } from "../hub/hub_root.ts";
 
 /** The folders a write may never be granted on, and the folders writes must stay in. */
 export interface WriteFence {
@@ -24,6 +26,10 @@ export interface WriteFence {
   homes: string[];
   /** Outputs the user named explicitly: grants at or below them are allowed. */
   outputs: string[];
+  /** Other agents' skill folders ([H-5]): never granted, nor anything in them … */
+  readOnly: string[];
+  /** … except the one agent folder `hub install --agent NAME` installs into. */
+  agentTarget: string[];
 }
 
 /**
@@ -36,6 +42,7 @@ export function writeFence(
   setup: Setup,
   realPath: (p: string) => string | undefined,
   outputs: readonly string[] = [],
+  agentTarget?: string,
 ): WriteFence {
   const both = (p: string | undefined) => (p ? [p, realPath(p) ?? p] : []);
   const homes = both(setup.home);
@@ -48,13 +55,16 @@ export function writeFence(
     ].flatMap(both),
     homes,
     outputs: [],
+    readOnly: readOnlyFolders(setup).flatMap(both),
+    agentTarget: [],
   };
-  fence.outputs = outputs.filter((o) =>
+  const admissible = (o: string) =>
     both(o).every((p) =>
-      unsafeWrite(p, { ...fence, homes: [], outputs: [p] }) === undefined &&
+      unsafeWrite(p, { ...fence, homes: [], outputs: [p], readOnly: [] }) === undefined &&
       !fence.forbidden.some((f) => isInside(p, f))
-    )
-  );
+    );
+  fence.outputs = outputs.filter(admissible);
+  if (agentTarget !== undefined && admissible(agentTarget)) fence.agentTarget = both(agentTarget);
   return fence;
 }
 
@@ -68,9 +78,16 @@ export function unsafeWrite(path: string, fence: WriteFence): string | undefined
   if (fence.forbidden.includes(path)) return "no command may write it as a whole";
   const root = fence.roots.find((r) => r !== path && isInside(path, r));
   if (root !== undefined) return `it contains the skills folder '${root}'`;
+  const target = fence.agentTarget.some((t) => isInside(t, path));
+  const agent = fence.readOnly.find((r) => isInside(r, path) || isInside(path, r));
+  const inOwnHome = fence.homes.some((h) => isInside(h, path)); // a home kept inside an agent's folder
+  if (agent !== undefined && !target && !inOwnHome) {
+    const where = isInside(agent, path) ? "is in" : "contains";
+    return `it ${where} the agent skills folder '${agent}', which skillrt only reads`;
+  }
   const inHome = fence.homes.some((h) => h !== path && isInside(h, path));
   const named = fence.outputs.some((o) => isInside(o, path));
-  if (!inHome && !named && !fence.roots.some((r) => isInside(r, path))) {
+  if (!inHome && !named && !target && !fence.roots.some((r) => isInside(r, path))) {
     return "it is outside the home, every skills folder and every output named on the command line";
   }
   return undefined;
@@ -108,8 +125,9 @@ export function checkWrites(
   setup: Setup,
   realPath: (p: string) => string | undefined,
   outputs: readonly string[] = [],
+  agentTarget?: string,
 ): void {
-  const fence = writeFence(setup, realPath, outputs);
+  const fence = writeFence(setup, realPath, outputs, agentTarget);
   const own = userFiles(setup, realPath);
   for (const path of writes) {
     const why = own.has(path) && !USER_FILE_COMMANDS.includes(command)

@@ -14,8 +14,8 @@ import {
   stripQuotes,
 } from "../frontmatter/parse.ts";
 
-/** Where a skill was found: its root's kind ([S-1]). */
-export type SkillSource = "project" | "local" | "external" | "plugin";
+/** Where a skill was found: its root's kind ([S-1]); `agent:<name>` for an agent's folder ([H-5]). */
+export type SkillSource = "project" | "local" | "external" | "plugin" | `agent:${string}`;
 
 /** One skill as the index knows it ([S-5]). */
 export interface SkillRecord {

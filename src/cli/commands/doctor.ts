@@ -29,7 +29,7 @@ export function run(runtime: SkillRuntime, request: CommandRequest, ctx: Execute
     ];
     for (const r of report.roots) {
       lines.push(
-        `  ${r.source.padEnd(8)} ${r.status.padEnd(10)} ${String(r.skills).padStart(5)} ${
+        `  ${r.source.padEnd(12)} ${r.status.padEnd(10)} ${String(r.skills).padStart(5)} ${
           r.skills === 1 ? "skill " : "skills"
         }  ${r.path}`,
       );
@@ -40,6 +40,14 @@ export function run(runtime: SkillRuntime, request: CommandRequest, ctx: Execute
           p.skills === 1 ? "skill " : "skills"
         }  ${p.path}`,
       );
+    }
+    if (report.agent_folders.length) {
+      lines.push("", paint(c, "bold", "Agent skill folders"));
+      for (const a of report.agent_folders) {
+        lines.push(
+          `  ${a.agent.padEnd(8)} ${(a.enabled ? "enabled" : "not enabled").padEnd(12)} ${a.path}`,
+        );
+      }
     }
     if (report.shadowed.length) {
       lines.push("", paint(c, "bold", "Shadowed"));

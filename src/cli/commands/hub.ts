@@ -10,9 +10,10 @@ import { resolvePath } from "../../home/paths.ts";
 import { readLockJson } from "../../hub/lock.ts";
 import { auditHeadOf } from "../../hub/lock_write.ts";
 import { scanFolder } from "../../hub/scanner.ts";
-import { installSkill } from "../../hub/install.ts";
+import { hubRoot } from "../../hub/hub_root.ts";
+import { runInstall } from "./hub_install.ts";
 import { listInstalled, uninstall, verifyInstalled } from "../../hub/installed.ts";
-import { configuredIndexes, searchIndexes } from "../../hub/well_known.ts";
+import { searchHub } from "../../hub/search.ts";
 import { checkInstalled, updateInstalled } from "../../hub/check.ts";
 import { HUB_ACTIONS } from "../command_grammar.ts";
 import { PUBLISH_ACTIONS, runPublish } from "./hub_publish.ts";
@@ -29,7 +30,7 @@ export async function run(
 ): Promise<Outcome> {
   const [action, target] = request.args;
   const { global } = request;
-  const root = runtime.setup.localRoot;
+  const root = hubRoot(runtime.setup).root;
   const str = (v: unknown) => (typeof v === "string" ? v : undefined);
   if (!HUB_ACTIONS.includes(action)) {
     throw new UsageError(`Unknown hub action '${action}'; use ${HUB_ACTIONS.join(", ")}.`);
@@ -37,10 +38,7 @@ export async function run(
   if (action === "audit") return audit(runtime, request);
   if (PUBLISH_ACTIONS.includes(action)) return await runPublish(runtime, request);
   if (action === "search") {
-    const doc = await searchIndexes(
-      configuredIndexes(runtime.setup, str(request.options.index)),
-      target ?? "",
-    );
+    const doc = await searchHub(runtime.setup, target ?? "", str(request.options.index));
     return respond(global, doc, () =>
       [
         doc.results.length === 0 ? `No skill matches '${doc.query}'.` : table(
@@ -118,29 +116,7 @@ export async function run(
     const doc = await uninstall(root, target);
     return respond(global, doc, () => `Uninstalled '${doc.name}' (${doc.removed}).`);
   }
-  if (action === "install") {
-    const doc = await installSkill(
-      runtime.setup,
-      target,
-      {
-        name: str(request.options.name),
-        category: str(request.options.category),
-        force: request.options.force === true,
-        yes: request.options.yes === true,
-        index: str(request.options.index),
-        confirm: ctx.confirm,
-      },
-    );
-    return respond(
-      global,
-      doc,
-      () =>
-        [
-          `Installed '${doc.name}' at ${doc.install_path} (${doc.trust_level}, ${doc.scan_verdict}).`,
-          ...doc.warnings.map((w) => `Warning: ${w}`),
-        ].join("\n"),
-    );
-  }
+  if (action === "install") return await runInstall(runtime, request, ctx, target);
   const doc = scanFolder(resolvePath(runtime.setup.host.cwd, target));
   const c = global.color;
   return respond(global, doc, () => {
@@ -168,12 +144,12 @@ export async function run(
 function audit(runtime: SkillRuntime, request: CommandRequest): Outcome {
   let text = "";
   try {
-    text = Deno.readTextFileSync(auditFile(runtime.setup.localRoot));
+    text = Deno.readTextFileSync(auditFile(hubRoot(runtime.setup).root));
   } catch {
     text = "";
   }
   if (request.options.verify === true) {
-    const lock = readLockJson(runtime.setup.localRoot);
+    const lock = readLockJson(hubRoot(runtime.setup).root);
     if (lock.state === "unparseable") {
       throw new SkillrtError(
         `Hub lock file '${lock.file}' does not parse, so the audit log's chain head cannot be checked.`,

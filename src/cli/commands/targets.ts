@@ -5,7 +5,11 @@
  *
  * @module
  */
-import { joinPath, resolvePath } from "../../home/paths.ts";
+import { basename, joinPath, resolvePath } from "../../home/paths.ts";
+import { hubRoot } from "../../hub/hub_root.ts";
+import { slugForm } from "../../hub/collection.ts";
+import { collectionNeeds, configuredCollections, isBareName } from "../../hub/collections.ts";
+import { listOf } from "../grammar.ts";
 import { SkillrtError } from "../../errors.ts";
 import { installName, installPath } from "../../hub/install.ts";
 import { fetchLocal, sourceNeeds, sourceOf } from "../../hub/fetch.ts";
@@ -36,31 +40,91 @@ interface Grants {
 
 let grants: Grants = { net: [], run: [] };
 
+function existsHere(path: string): boolean {
+  try {
+    Deno.lstatSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** True when the user can be asked at a terminal (a collection's numbered choice). */
+function interactive(): boolean {
+  try {
+    return Deno.stdin.isTerminal() && Deno.stderr.isTerminal();
+  } catch {
+    return false;
+  }
+}
+
+/** The names a local source installs under: its one skill's, or the chosen ones of a collection. */
+async function localNames(runtime: SkillRuntime, request: CommandRequest, arg: string) {
+  const str = (v: unknown) => (typeof v === "string" ? v : undefined);
+  const fetched = await fetchLocal(resolvePath(runtime.setup.host.cwd, arg)).catch(
+    (error: unknown) => {
+      if (
+        error instanceof SkillrtError && !/does not exist|has no SKILL\.md/.test(error.message)
+      ) throw error;
+      throw new SkillrtError(`Source '${arg}' is not a skill folder or a readable archive.`);
+    },
+  );
+  const name = str(request.options.name);
+  if (!fetched.collection) return [installName(fetched.folder, fetched.text, name)];
+  if (name) return [validateName(name)];
+  const wanted = listOf(request.options.skill).map((w) => w.replace(/\/+$/, ""));
+  return fetched.collection.skills.filter((s) =>
+    wanted.length === 0 || wanted.includes(s.path) || wanted.includes(s.name ?? "") ||
+    wanted.includes(s.declaredName)
+  ).flatMap((s) => s.name ?? []);
+}
+
 /**
- * Where `hub install` puts a skill, worked out without fetching: a local source is read
- * (it may be); a remote one installs under `--name` or its last path segment.
+ * Where `hub install` puts skills, worked out without fetching: a local source is read
+ * (it may be); a remote one installs under `--name` or its last path segment, or — a
+ * collection ([HUB-8]) — under the slugs of the `--skill` names. A remote collection
+ * whose skills are not named (`--all`, or a choice at the terminal) cannot be known
+ * before it is fetched: the grant is then the folder it installs into, as a whole.
  */
 async function installTarget(runtime: SkillRuntime, request: CommandRequest, arg: string) {
   const str = (v: unknown) => (typeof v === "string" ? v : undefined);
+  const root = hubRoot(runtime.setup).root;
   const source = sourceOf(runtime.setup, arg, str(request.options.index));
-  let name: string;
+  const category = str(request.options.category);
+  const at = (name: string) => creationTarget(root, joinPath(root, installPath(name, category)));
+  const hubDir = joinPath(root, ".hub");
+  const needs = sourceNeeds(source);
+  if (
+    isBareName(arg) && configuredCollections(runtime.setup).length > 0 &&
+    (source.kind !== "local" || !existsHere(resolvePath(runtime.setup.host.cwd, arg)))
+  ) {
+    // A bare name may be a skill of a configured collection ([HUB-8]): it installs under it.
+    const all = collectionNeeds(runtime.setup);
+    return {
+      paths: [hubDir, at(validateName(str(request.options.name) ?? arg))],
+      needs: { net: [...needs.net, ...all.net], run: [...needs.run, ...all.run] },
+    };
+  }
   if (source.kind === "local") {
-    const fetched = await fetchLocal(resolvePath(runtime.setup.host.cwd, arg)).catch(
-      (error: unknown) => {
-        if (
-          error instanceof SkillrtError && !/does not exist|has no SKILL\.md/.test(error.message)
-        ) throw error;
-        throw new SkillrtError(`Source '${arg}' is not a skill folder or a readable archive.`);
-      },
-    );
-    name = installName(fetched.folder, fetched.text, str(request.options.name));
-  } else name = validateName(str(request.options.name) ?? sourceName(source));
-  return { path: installPath(name, str(request.options.category)), needs: sourceNeeds(source) };
+    return { paths: [hubDir, ...(await localNames(runtime, request, arg)).map(at)], needs };
+  }
+  const name = str(request.options.name);
+  const skills = listOf(request.options.skill);
+  if (!name && !skills.length && (request.options.all === true || interactive())) {
+    return { paths: [hubDir, root], needs };
+  }
+  const names = [validateName(name ?? sourceName(source))];
+  if (!name) {
+    for (const wanted of skills) {
+      names.push(...[slugForm(wanted), slugForm(basename(wanted))].flatMap((n) => n ?? []));
+    }
+  }
+  return { paths: [hubDir, ...[...new Set(names)].map(at)], needs };
 }
 
 /** `hub check|update`: scratch space in the hub folder, the sources' hosts and git; update also the skills. */
 function sourceGrants(runtime: SkillRuntime, action: string, name?: string): string[] {
-  const local = runtime.setup.localRoot;
+  const local = hubRoot(runtime.setup).root;
   const entries = Object.entries(readLockDocument(local).installed).filter(([n]) =>
     name === undefined || n === name
   );
@@ -82,7 +146,6 @@ export async function writePathsFor(
   request: CommandRequest,
 ): Promise<string[]> {
   const manager = new SkillManager(runtime.setup);
-  const local = runtime.setup.localRoot;
   const [action, arg] = request.args;
   if (isManageRequest(request)) return manager.targets(actionOf(request));
   if (request.command === "pending") {
@@ -97,27 +160,31 @@ export async function writePathsFor(
   if (request.command === "hub" && action === "search") {
     const index = typeof request.options.index === "string" ? request.options.index : undefined;
     grants.net.push(...configuredIndexes(runtime.setup, index).map((i) => new URL(i).host));
-    return [];
+    if (index !== undefined || configuredCollections(runtime.setup).length === 0) return [];
+    // Collections are fetched (git clones too) into the hub's quarantine, then removed.
+    const needs = collectionNeeds(runtime.setup);
+    grants.net.push(...needs.net);
+    grants.run.push(...needs.run);
+    return [joinPath(runtime.setup.localRoot, ".hub")];
   }
   if (request.command === "hub" && (action === "check" || action === "update") && !arg) {
     return sourceGrants(runtime, action, undefined);
   }
   if (request.command === "hub" && arg) {
-    const hubDir = joinPath(local, ".hub");
     if (action === "install") {
       const target = await installTarget(runtime, request, arg);
       grants.net.push(...target.needs.net);
       grants.run.push(...target.needs.run);
-      return [
-        hubDir,
-        creationTarget(local, joinPath(local, target.path)),
-        ...usageWritePaths(local),
-      ];
+      // The hub's provenance record ([U-1]) lives in the local root's usage file only.
+      const local = runtime.setup.localRoot;
+      const counted = hubRoot(runtime.setup).root === local ? usageWritePaths(local) : [];
+      return [...target.paths, ...counted];
     }
     if (action === "check" || action === "update") return sourceGrants(runtime, action, arg);
     if (action === "uninstall") {
-      const record = readLockDocument(local).installed[arg];
-      return record ? [hubDir, joinPath(local, record.install_path)] : [];
+      const root = hubRoot(runtime.setup).root;
+      const record = readLockDocument(root).installed[arg];
+      return record ? [joinPath(root, ".hub"), joinPath(root, record.install_path)] : [];
     }
   }
   if (request.command === "enable" || request.command === "disable") {
