@@ -39,6 +39,12 @@ function names(doc: Record<string, unknown>): string[] {
   return (doc.installed as { name: string }[]).map((i) => i.name).sort();
 }
 
+/** The usage file a hub install writes the skill's provenance to ([U-1]), with its lock and temp. */
+function usageFiles(root: string): string[] {
+  const file = `${root}/.usage.json`;
+  return [file, `${file}.lock`, `${file}.lock.break`, `${file}.tmp`];
+}
+
 Deno.test("[HUB-8] slug forms and numbered choices", () => {
   deepEqual(
     ["Hook Development", "pdf", "PDF Tools!", "../x", "a/b", "", "  ", "---", "x".repeat(70)].map(
@@ -199,6 +205,7 @@ Deno.test("[HUB-8][HUB-1] a git repository in a temp folder: --all, and skills.h
     const plan = await cliJson(["--home", home, "sandbox", "hub", "install", "pdf"]);
     deepEqual((plan.json.plan as { write: string[]; run: string[] }).write, [
       `${home}/skills/.hub`,
+      ...usageFiles(`${home}/skills`),
       `${home}/skills/pdf`,
     ]);
     deepEqual((plan.json.plan as { run: string[] }).run, ["git"]);
@@ -281,12 +288,17 @@ Deno.test("[HUB-8][HUB-5] an HTTP tarball of many skills from 127.0.0.1: refusal
       .json.plan as { write: string[]; net: string[] });
     deepEqual((await plan("--skill", "two", "--skill", "five")).write, [
       `${home}/skills/.hub`,
+      ...usageFiles(`${home}/skills`),
       `${home}/skills/five`,
       `${home}/skills/pack`,
       `${home}/skills/two`,
     ]);
     const whole = await plan("--all");
-    deepEqual(whole.write, [`${home}/skills`, `${home}/skills/.hub`]);
+    deepEqual(whole.write, [
+      `${home}/skills`,
+      `${home}/skills/.hub`,
+      ...usageFiles(`${home}/skills`),
+    ]);
     deepEqual(whole.net, [`127.0.0.1:${server.addr.port}`]);
     const picked = await cliJson([
       "--home",
@@ -390,6 +402,7 @@ Deno.test("[HUB-8] hostile collections: a name that would escape, duplicate name
     deepEqual([...Deno.readDirSync(`${home}/skills`)].map((e) => e.name).sort(), [
       ".hub",
       ".keep",
+      ".usage.json",
       "good",
     ]);
     assertAbsent(`${home}/x`);
@@ -446,6 +459,7 @@ Deno.test("[HUB-8] at a terminal the choice is asked by number (a real pty from 
     deepEqual([...Deno.readDirSync(`${home}/skills`)].map((e) => e.name).sort(), [
       ".hub",
       ".keep",
+      ".usage.json",
       "beta",
       "hook-development",
     ]);
