@@ -7,7 +7,7 @@
 import { readHeadOf } from "./frontmatter/read_head.ts";
 import { frontmatterOf, type SkillRecord } from "./scan/record.ts";
 import { readEnv } from "./home/host.ts";
-import { joinPath } from "./home/paths.ts";
+import { isDirectory, joinPath } from "./home/paths.ts";
 import { resolveSetup, type Setup, type SetupOptions } from "./home/setup.ts";
 import {
   categoryDescription,
@@ -30,7 +30,8 @@ import { type Resolved, resolveSkill, walksRoot } from "./resolve/resolve.ts";
 import { Catalog } from "./scan/catalog.ts";
 import { entryFor } from "./scan/index.ts";
 import type { HelperSource } from "./scan/parallel.ts";
-import { WatchedCache } from "./scan/watch_cache.ts";
+import { WatchedCache, type WatchStatus } from "./scan/watch_cache.ts";
+import { probeWatch, watchInThread, type WatchOpener } from "./scan/watch_source.ts";
 import { readUsageCounts } from "./usage/read_usage.ts";
 import { bumpView } from "./usage/usage.ts";
 import { agentOfSource } from "./home/agents.ts";
@@ -87,6 +88,11 @@ export interface RuntimeOptions extends SetupOptions {
   scanHelper?: HelperSource;
   /** With `watch`: a folder this process may write in, used to prove freshness (a temp folder when absent). */
   watchSentinel?: string;
+  /**
+   * With `watch`: opens the file watchers (`Deno.watchFs` in this thread by default). A
+   * root it cannot watch is validated by modification times on every call instead.
+   */
+  watchOpener?: WatchOpener;
   /**
    * Values of environment variables, for `${VAR}` in skill config ([P-6]), asked for only
    * on the grounds of [P-7]. Reads this process's environment (where permitted) when
@@ -154,7 +160,9 @@ export class SkillRuntime {
     this.setup = options.setup ?? resolveSetup(options);
   }
 
-  #cache?: WatchedCache | null | "opening";
+  #cache?: WatchedCache;
+  #answered = false;
+  #startTimer?: ReturnType<typeof setTimeout>;
   #listeners = new Set<() => void>();
   #current?: { catalog: Catalog; version: number };
 
@@ -180,34 +188,68 @@ export class SkillRuntime {
    * `scanHelper` was given). Pass it to `list`, `search`, `prompt`.
    */
   async snapshot(): Promise<Catalog> {
-    if (this.options.watch && this.#cache === "opening") this.#open(); // the second call: now
-    if (!this.options.watch || this.#cache === undefined) {
-      // Not watching (yet): a fresh catalog. The first call of a watching runtime answers
-      // from one too and sets the watcher up right after, off its path ([PERF-5]).
-      if (this.options.watch) {
-        this.#cache = "opening";
-        setTimeout(() => this.#cache === "opening" && this.#open(), 0);
+    const cache = this.#watched();
+    if (!cache || !this.#answered) {
+      // Not watching, or the first call of a watching runtime: a fresh catalog. The
+      // watchers are opened after the first answer, off its path ([PERF-5]).
+      if (cache) {
+        this.#answered = true;
+        clearTimeout(this.#startTimer);
+        this.#startTimer = setTimeout(() => void cache.start(), 0);
       }
       const catalog = this.catalog();
       if (this.options.scanHelper) await catalog.prefetch(this.options.scanHelper);
       return catalog;
     }
-    if (!(this.#cache instanceof WatchedCache)) return this.catalog();
-    await this.#cache.settle();
+    void cache.start();
+    const catalog = new Catalog(this.setup, cache, () => this.#scans++);
+    await cache.settle(catalog.scanContext);
     // Nothing changed since the last call: the same catalog, its index already built.
-    const version = this.#cache.version;
+    const version = cache.version;
     if (this.#current?.version === version) return this.#current.catalog;
-    const catalog = new Catalog(this.setup, this.#cache, () => this.#scans++);
     this.#current = { catalog, version };
     return catalog;
   }
 
-  /** Sets the watcher up (watching many folders takes a while: never before the first answer). */
-  #open(): void {
-    const roots = [...this.setup.roots, ...this.setup.plugins].map((r) => r.path);
-    const cache = WatchedCache.open(roots, this.options.watchSentinel) ?? null;
-    cache?.onChange(() => this.#listeners.forEach((listener) => listener()));
-    this.#cache = cache;
+  /** The watched cache of `watch: true` (made on first use, its watchers not opened yet). */
+  #watched(): WatchedCache | undefined {
+    if (!this.options.watch) return undefined;
+    if (!this.#cache) {
+      const roots = [...this.setup.roots, ...this.setup.plugins].map((r) => r.path);
+      this.#cache = WatchedCache.create(
+        roots,
+        this.options.watchSentinel,
+        this.options.watchOpener,
+      );
+      this.#cache.onChange(() => this.#listeners.forEach((listener) => listener()));
+    }
+    return this.#cache;
+  }
+
+  /**
+   * How each root of a `watch: true` runtime is kept fresh, once its watchers are open
+   * (this opens them): `watched`, or `fallback` with the reason (validated by
+   * modification times on every call instead).
+   */
+  async watchStatus(): Promise<WatchStatus[]> {
+    const cache = this.#watched();
+    if (!cache) return [];
+    await cache.start();
+    return cache.status();
+  }
+
+  /**
+   * Roots (that exist) a file watcher cannot cover, with the reason: those of this
+   * runtime's own watchers with `watch: true`, else found by opening one on each root and
+   * closing it at once. `doctor` reports them.
+   */
+  async unwatchedRoots(): Promise<{ root: string; reason: string }[]> {
+    const roots = [...this.setup.roots, ...this.setup.plugins].map((r) => r.path)
+      .filter((path) => isDirectory(path));
+    if (!this.options.watch) return probeWatch(roots, this.options.watchOpener ?? watchInThread);
+    return (await this.watchStatus())
+      .filter((s) => s.state === "fallback" && roots.includes(s.root))
+      .map((s) => ({ root: s.root, reason: s.reason ?? "unknown" }));
   }
 
   /**
@@ -223,19 +265,24 @@ export class SkillRuntime {
   /**
    * Calls `listener` (debounced) whenever the skills change — with `watch: true` only;
    * returns the function that stops it. The MCP server sends `list_changed` from it.
+   * Changes are seen from the moment the watchers are open: after the first answer, or
+   * two seconds after this call when no call comes before.
    */
   onChange(listener: () => void): () => void {
-    if (!this.options.watch) return () => {};
-    // Changes are told only while watching: start now (a server wants every change).
-    if (this.#cache === undefined || this.#cache === "opening") this.#open();
+    const cache = this.#watched();
+    if (!cache) return () => {};
+    clearTimeout(this.#startTimer);
+    this.#startTimer = setTimeout(() => void cache.start(), 2000);
     this.#listeners.add(listener);
     return () => this.#listeners.delete(listener);
   }
 
   /** Stops the file watchers of `watch: true`. */
   close(): void {
-    if (this.#cache instanceof WatchedCache) this.#cache.close();
+    clearTimeout(this.#startTimer);
+    this.#cache?.close();
     this.#cache = undefined;
+    this.#answered = false;
     this.#current = undefined;
     this.#listeners.clear();
   }

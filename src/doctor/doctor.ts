@@ -1,6 +1,7 @@
 /**
  * `doctor` ([C-4]): roots (present, missing, unreadable), shadowed and ambiguous names,
- * frontmatter diagnostics, config problems, the sandbox plan, and the hub lock.
+ * frontmatter diagnostics, config problems, roots no file watcher can cover, the sandbox
+ * plan, and the hub lock.
  *
  * @module
  */
@@ -95,12 +96,31 @@ function notEnabled(folder: AgentFolderState): Diagnostic {
   );
 }
 
-/** Builds the doctor report from a full index of the setup and who sees what at Level 0. */
+/**
+ * One warning per root a file watcher cannot cover ([PERF-5]): long-lived processes
+ * re-check that root by modification times on every call instead.
+ */
+export function watchDiagnostics(roots: { root: string; reason: string }[]): Diagnostic[] {
+  return roots.map(({ root, reason }) =>
+    diagnostic(
+      "warning",
+      "watch.fallback",
+      `Changes in this root cannot be watched (${reason}); the MCP server and watching library runtimes re-check its folders' modification times on every call instead.`,
+      { path: root },
+    )
+  );
+}
+
+/**
+ * Builds the doctor report from a full index of the setup, who sees what at Level 0, and
+ * the roots no watcher covers.
+ */
 export function doctorReport(
   setup: Setup,
   index: SkillIndex,
   plan: PermissionPlan,
   facts: VisibilityFacts,
+  watch: Diagnostic[] = [],
 ): DoctorReport {
   const diagnostics: Diagnostic[] = [
     ...(setup.homeExists ? [] : [
@@ -110,6 +130,7 @@ export function doctorReport(
     ]),
     ...setup.problems,
     ...index.diagnostics.filter((d) => d.code !== "skill.shadowed" && d.code !== "skill.ambiguous"),
+    ...watch,
   ];
   for (const r of index.records) diagnostics.push(...r.diagnostics);
   try {

@@ -13,7 +13,7 @@ import type { SkillRecord } from "./record.ts";
 import type { ScannedRoot } from "./scanned.ts";
 import type { FoundFlat, WalkLimits } from "./walk.ts";
 import { type HelperSource, scanWithHelper } from "./parallel.ts";
-import type { WatchedCache } from "./watch_cache.ts";
+import type { ScanContext, WatchedCache } from "./watch_cache.ts";
 
 /**
  * A snapshot of the skills under a setup's roots: got from `SkillRuntime.snapshot()` and
@@ -62,17 +62,25 @@ export class Catalog {
   }
 
   /**
-   * The scan of one root (walked on first use).
+   * What a scan of one of its roots needs: bounds, real roots, the walk counter.
+   *
+   * @ignore Internal to the runtime.
+   */
+  get scanContext(): ScanContext {
+    return { limits: this.limits, realRoots: this.realRoots, onWalk: this.#onScan };
+  }
+
+  /**
+   * The scan of one root (walked on first use; from the watched cache when backed by one).
    *
    * @ignore Internal to the runtime.
    */
   root(root: Root | PluginRoot): ScannedRoot {
-    let scanned = this.#roots.get(root.path) ?? this.#cache?.get(root.path);
+    let scanned = this.#roots.get(root.path);
+    if (!scanned && this.#cache) scanned = this.#cache.scan(root, this.scanContext);
     if (!scanned) {
-      const generation = this.#cache?.begin(root.path);
       scanned = scanRoot(root, this.limits, this.realRoots);
       this.#onScan?.(root.path);
-      this.#cache?.commit(root.path, generation, scanned);
     }
     this.#roots.set(root.path, scanned);
     return scanned;

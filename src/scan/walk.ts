@@ -88,7 +88,8 @@ interface Pending {
  * Walks `root` (whose real path is `realRoot`) and returns its skill folders, also
  * handing each to `onSkill` as it is found (so another thread can start reading it).
  * Unreadable folders are skipped with a diagnostic, and so are symbolic links that
- * leave `reach` ([S-9]; null, the default, follows every link).
+ * leave `reach` ([S-9]; null, the default, follows every link). `onDir` hears of each
+ * folder just before it is read (for stamps of a validated re-scan).
  */
 export function walkRoot(
   root: string,
@@ -96,6 +97,7 @@ export function walkRoot(
   limits: WalkLimits = DEFAULT_WALK_LIMITS,
   onSkill?: (found: FoundSkill) => void,
   reach: Reach = null,
+  onDir?: (dir: string) => void,
 ): WalkResult {
   const result: WalkResult = { skills: [], flat: [], diagnostics: [] };
   const visited = new Set<string>([realRoot]);
@@ -115,6 +117,7 @@ export function walkRoot(
       );
       break;
     }
+    onDir?.(here.dir);
     const entries = readEntries(here.dir, result.diagnostics, here.depth === 0);
     if (!entries) continue;
     let hasSkill = false;

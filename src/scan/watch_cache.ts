@@ -1,21 +1,61 @@
 /**
- * A cache of scanned roots for long-lived processes (library, MCP server), invalidated
- * by one file watcher over all roots ([S-4], [PERF-3]).
+ * A cache of scanned roots for long-lived processes (library, MCP server) ([S-4],
+ * [PERF-3], [PERF-5]): one recursive file watcher per root invalidates what it kept.
  *
- * Freshness is proven, not hoped for: the watcher also watches a private sentinel folder
+ * Freshness is proven, not hoped for: each watcher also watches a private sentinel folder
  * (outside the home). Before the cache is read, a new file with a unique name is made
- * there and its event awaited; file-system events arrive in order, so every change made
- * before the read has been seen by then. A root's scan is kept only if nothing changed while it ran. Changes
- * the walk ignores (reads, usage counters, excluded folders) do not invalidate.
+ * there and its event awaited from every watcher; a watcher's events arrive in order, so
+ * every change made before the read has been seen by then. Changes the walk ignores
+ * (reads, usage counters, excluded folders) do not invalidate.
+ *
+ * A root no watcher covers — its watcher could not be opened (the system's watch limit
+ * is exhausted, say), or is not open yet (watchers are opened after the first answer:
+ * watching thousands of folders takes seconds) — is validated on every read by the
+ * modification times of what its last scan saw (`stamps.ts`), and only that root.
  *
  * @module
  */
+import type { PluginRoot, Root } from "../home/setup.ts";
+import { scanRoot } from "./index.ts";
 import type { ScannedRoot } from "./scanned.ts";
-import { EXCLUDED_DIRS } from "./walk.ts";
+import { revalidate, type StampedScan, stampedScan } from "./stamps.ts";
+import { EXCLUDED_DIRS, type WalkLimits } from "./walk.ts";
+import { type FsWatch, watchFailure, watchInThread, type WatchOpener } from "./watch_source.ts";
+
+/** What a scan needs besides its root (a catalog's bounds and real roots). */
+export interface ScanContext {
+  /** The walk bounds. */
+  limits: WalkLimits;
+  /** The real paths of every root ([S-9]). */
+  realRoots: readonly string[];
+  /** Hears of every walk of a root (for counts of work done). */
+  onWalk?: (root: string) => void;
+}
+
+/** How a root is kept fresh. */
+export interface WatchStatus {
+  /** The root. */
+  root: string;
+  /** `watched`; `fallback` (validated by modification times), `waiting` or `opening` (not yet watched). */
+  state: "waiting" | "opening" | "watched" | "fallback";
+  /** Why a `fallback` root is not watched. */
+  reason?: string;
+}
 
 interface Entry {
+  path: string;
+  state: WatchStatus["state"];
+  reason?: string;
   generation: number;
   scanned?: ScannedRoot;
+  /** The stamps of a root validated by modification times (or watched, not yet verified). */
+  stamped?: StampedScan;
+  root?: Root | PluginRoot;
+  watch?: FsWatch;
+  rebuild: boolean;
+  /** The last sentinel mark this root's watcher reported. */
+  seen: number;
+  waiters: Set<() => void>;
 }
 
 /** True when a change at `path` cannot change what the walk finds. */
@@ -25,94 +65,140 @@ export function irrelevant(path: string): boolean {
   return /^\.usage\.json(\.tmp|\.lock|\.lock\.break)?$/.test(parts.at(-1) ?? "");
 }
 
+/** How long a watcher may take to report a sentinel mark before its root is rescanned. */
+const LATE_MS = 1000;
+
 /** Scanned roots kept while nothing below them changes. */
 export class WatchedCache {
   #entries = new Map<string, Entry>();
-  #watcher: Deno.FsWatcher;
-  #roots: string[];
-  #rebuild = false;
-  #sentinel: string;
+  #sentinel?: string;
   #ownSentinel: boolean;
+  #opener: WatchOpener;
   #tick = 0;
-  #waiting = new Map<string, () => void>();
   #version = 0;
   #listeners = new Set<() => void>();
   #notify?: ReturnType<typeof setTimeout>;
+  #started?: Promise<void>;
+  #closed = false;
 
-  private constructor(roots: string[], watcher: Deno.FsWatcher, sentinel: string, own: boolean) {
-    this.#watcher = watcher;
-    this.#roots = roots;
+  private constructor(
+    roots: string[],
+    sentinel: string | undefined,
+    own: boolean,
+    opener: WatchOpener,
+  ) {
     this.#sentinel = sentinel;
     this.#ownSentinel = own;
-    for (const root of roots) this.#entries.set(root, { generation: 0 });
-    this.#listen(watcher, roots);
-  }
-
-  /**
-   * Starts watching `roots`. `sentinel` is a folder this process may write in (a temp
-   * folder is made when absent). Returns undefined when no watcher can be had: then
-   * nothing is cached.
-   */
-  static open(roots: string[], sentinel?: string): WatchedCache | undefined {
-    let file = sentinel;
-    let own = false;
-    try {
-      if (!file) {
-        file = Deno.makeTempDirSync({ prefix: "skillrt-sentinel-" });
-        own = true;
-      }
-      return new WatchedCache(
-        roots,
-        Deno.watchFs([...roots, file], { recursive: true }),
-        file,
-        own,
-      );
-    } catch {
-      if (own && file) Deno.removeSync(file, { recursive: true });
-      return undefined;
+    this.#opener = opener;
+    for (const path of roots) {
+      this.#entries.set(path, {
+        path,
+        state: "waiting",
+        generation: 0,
+        rebuild: false,
+        seen: 0,
+        waiters: new Set(),
+      });
     }
   }
 
-  #listen(watcher: Deno.FsWatcher, roots: string[]): void {
+  /**
+   * A cache over `roots`, not watching yet ({@linkcode start}). `sentinel` is a folder this
+   * process may write in (a temp folder is made when absent); `opener` opens watchers.
+   */
+  static create(roots: string[], sentinel?: string, opener = watchInThread): WatchedCache {
+    if (sentinel) return new WatchedCache(roots, sentinel, false, opener);
+    let made: string | undefined;
+    try {
+      made = Deno.makeTempDirSync({ prefix: "skillrt-sentinel-" });
+    } catch {
+      // No folder to prove freshness in: every root is validated by modification times.
+    }
+    return new WatchedCache(roots, made, made !== undefined, opener);
+  }
+
+  /**
+   * Opens the watchers (once); resolves when every root is watched or has fallen back.
+   * Listeners are told once then: what changed before could not be seen.
+   */
+  start(): Promise<void> {
+    return this.#started ??= Promise.all([...this.#entries.values()].map((e) => this.#open(e)))
+      .then(() => {
+        if (!this.#closed) this.#changed();
+      });
+  }
+
+  async #open(entry: Entry): Promise<void> {
+    if (!this.#sentinel) {
+      entry.state = "fallback";
+      entry.reason = "no private folder to prove freshness in";
+      return;
+    }
+    entry.state = "opening";
+    try {
+      const watch = await this.#opener([entry.path, this.#sentinel]);
+      if (this.#closed) return watch.close();
+      entry.watch = watch;
+      entry.state = "watched";
+      entry.reason = undefined;
+      this.#listen(entry, watch, this.#sentinel);
+    } catch (error) {
+      if (this.#closed) return;
+      entry.state = "fallback";
+      entry.reason = watchFailure(error);
+    }
+  }
+
+  #listen(entry: Entry, watch: FsWatch, sentinel: string): void {
     (async () => {
       try {
-        for await (const event of watcher) {
-          if (watcher !== this.#watcher) break;
+        for await (const event of watch) {
+          if (entry.watch !== watch) break;
           if (event.kind === "access") continue; // reading, our own scans included, changes nothing
           if (event.paths.length === 0 || event.flag === "rescan") {
-            // The watcher lost track (queue overflow): trust nothing kept so far.
-            this.#invalidate();
+            this.#invalidate(entry); // The watcher lost track (queue overflow): trust nothing.
             continue;
           }
           for (const path of event.paths) {
-            if (path.startsWith(this.#sentinel + "/")) {
-              this.#waiting.get(path)?.();
-              this.#waiting.delete(path);
+            if (path.startsWith(sentinel + "/")) {
+              entry.seen = Math.max(entry.seen, Number(path.slice(sentinel.length + 2)) || 0);
+              for (const wake of entry.waiters) wake();
               continue;
             }
             if (irrelevant(path)) continue;
             // A renamed folder keeps its watch descriptor, which a later move-self event
-            // can drop: rebuild the watcher before the cache is read again.
-            if (event.kind === "rename") this.#rebuild = true;
-            for (const root of roots) {
-              if (path === root || path.startsWith(root + "/")) this.#invalidate(root);
-            }
+            // can drop: open this root's watcher again before the cache is read again.
+            if (event.kind === "rename") entry.rebuild = true;
+            if (path === entry.path || path.startsWith(entry.path + "/")) this.#invalidate(entry);
           }
         }
+      } catch {
+        // The stream failed: handled as its end.
       } finally {
-        // This watcher ended on its own (not replaced by a rebuild): keep nothing, wake waiters.
-        if (watcher === this.#watcher) {
-          this.#invalidate();
-          for (const wake of this.#waiting.values()) wake();
-          this.#waiting.clear();
+        if (entry.watch === watch) {
+          // It ended on its own: this root falls back to validation by modification times.
+          entry.watch = undefined;
+          entry.state = "fallback";
+          entry.reason = "its watcher stopped";
+          this.#invalidate(entry);
+          for (const wake of entry.waiters) wake();
         }
       }
     })();
   }
 
-  /** Grows whenever anything kept is dropped: an unchanged version means nothing changed. */
+  /** Grows whenever anything kept is dropped or changed: an unchanged version means nothing changed. */
   get version(): number {
     return this.#version;
+  }
+
+  /** How each root is kept fresh. */
+  status(): WatchStatus[] {
+    return [...this.#entries.values()].map((e) => ({
+      root: e.path,
+      state: e.state,
+      ...(e.reason ? { reason: e.reason } : {}),
+    }));
   }
 
   /** Calls `listener` (at most every 100 ms) after a change; returns the function that stops it. */
@@ -121,13 +207,7 @@ export class WatchedCache {
     return () => this.#listeners.delete(listener);
   }
 
-  /** Drops what a root kept (every root when `root` is absent) and tells the listeners. */
-  #invalidate(root?: string): void {
-    for (const [path, entry] of this.#entries) {
-      if (root !== undefined && path !== root) continue;
-      entry.generation++;
-      entry.scanned = undefined;
-    }
+  #changed(): void {
     this.#version++;
     if (this.#listeners.size && this.#notify === undefined) {
       this.#notify = setTimeout(() => {
@@ -137,64 +217,106 @@ export class WatchedCache {
     }
   }
 
-  /** The cached scan of a root, if it is still valid. */
-  get(root: string): ScannedRoot | undefined {
-    return this.#entries.get(root)?.scanned;
+  /** Drops what a root kept and tells the listeners. */
+  #invalidate(entry: Entry): void {
+    entry.generation++;
+    entry.scanned = undefined;
+    entry.stamped = undefined;
+    this.#changed();
   }
 
-  /** The generation of a root before it is scanned (undefined: not cached). */
-  begin(root: string): number | undefined {
-    return this.#entries.get(root)?.generation;
-  }
-
-  /** Keeps a scan, unless something changed since {@linkcode begin}. */
-  commit(root: string, generation: number | undefined, scanned: ScannedRoot): void {
-    const entry = this.#entries.get(root);
-    if (entry && generation !== undefined && entry.generation === generation) {
-      entry.scanned = scanned;
+  /**
+   * The scan of a root: kept while its watcher saw no change; for a root no watcher
+   * covers, the last scan as validated by {@linkcode settle} (a stamped scan the first time).
+   */
+  scan(root: Root | PluginRoot, ctx: ScanContext): ScannedRoot {
+    const entry = this.#entries.get(root.path);
+    if (entry?.scanned) return entry.scanned;
+    ctx.onWalk?.(root.path);
+    if (!entry) return scanRoot(root, ctx.limits, ctx.realRoots);
+    entry.root = root;
+    if (entry.state === "watched") {
+      // Synchronous: a change made meanwhile is reported after, and drops this scan.
+      return entry.scanned = scanRoot(root, ctx.limits, ctx.realRoots);
     }
+    entry.stamped = stampedScan(root, ctx.limits, ctx.realRoots, entry.stamped);
+    return entry.scanned = entry.stamped.scanned;
   }
 
-  /** Waits until every change made so far has been seen (the sentinel's event has come back). */
-  async settle(): Promise<void> {
-    if (this.#rebuild) {
-      this.#rebuild = false;
+  /**
+   * Makes what is kept true for this moment: waits until every watcher has seen every
+   * change made so far (the sentinel's mark has come back), and validates by modification
+   * times each root no watcher covers (and a newly watched root's scan from before).
+   */
+  async settle(ctx: ScanContext): Promise<void> {
+    for (const entry of this.#entries.values()) {
+      if (entry.state === "watched" && entry.rebuild) this.#reopen(entry);
+    }
+    const watched = [...this.#entries.values()].filter((e) => e.state === "watched");
+    if (watched.length > 0 && this.#sentinel) {
+      const tick = ++this.#tick;
+      const mark = `${this.#sentinel}/t${tick}`;
+      Deno.writeTextFileSync(mark, "");
+      await Promise.all(watched.map((e) => this.#awaitMark(e, tick)));
       try {
-        this.#watcher.close();
+        Deno.removeSync(mark);
       } catch {
-        // Already closed.
+        // Already gone.
       }
-      this.#invalidate();
-      this.#watcher = Deno.watchFs([...this.#roots, this.#sentinel], { recursive: true });
-      this.#listen(this.#watcher, this.#roots);
     }
-    const mark = `${this.#sentinel}/t${++this.#tick}`;
-    const seen = new Promise<void>((resolve) => this.#waiting.set(mark, resolve));
-    Deno.writeTextFileSync(mark, "");
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const late = new Promise<"late">((
-      resolve,
-    ) => (timer = setTimeout(() => resolve("late"), 1000)));
-    if (await Promise.race([seen, late]) === "late") {
-      this.#waiting.delete(mark);
-      this.#invalidate(); // Unsure: forget everything.
+    for (const entry of this.#entries.values()) {
+      if (!entry.stamped || !entry.root) continue;
+      const onWalk = () => ctx.onWalk?.(entry.path);
+      const next = revalidate(entry.root, ctx.limits, ctx.realRoots, entry.stamped, onWalk);
+      if (next !== entry.stamped) {
+        entry.scanned = next.scanned;
+        this.#changed();
+      }
+      // A watched root's scan from before its watcher, once verified, is the watcher's to keep.
+      entry.stamped = entry.state === "watched" ? undefined : next;
     }
-    try {
-      Deno.removeSync(mark);
-    } catch {
-      // Already gone.
-    }
-    clearTimeout(timer);
+  }
+
+  /** Resolves when `entry`'s watcher has reported mark `tick` (or drops its scan when late). */
+  #awaitMark(entry: Entry, tick: number): Promise<void> {
+    if (entry.seen >= tick) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        entry.waiters.delete(wake);
+        resolve();
+      };
+      const wake = () => (entry.seen >= tick || entry.state !== "watched") && done();
+      const timer = setTimeout(() => {
+        this.#invalidate(entry); // Unsure: forget this root.
+        done();
+      }, LATE_MS);
+      entry.waiters.add(wake);
+    });
+  }
+
+  /** Replaces a root's watcher (after a rename); validated by modification times meanwhile. */
+  #reopen(entry: Entry): void {
+    entry.rebuild = false;
+    const old = entry.watch;
+    entry.watch = undefined;
+    old?.close();
+    this.#invalidate(entry);
+    void this.#open(entry);
   }
 
   /** Stops watching and forgets everything. */
   close(): void {
-    try {
-      this.#watcher.close();
-    } catch {
-      // Already closed.
+    this.#closed = true;
+    for (const entry of this.#entries.values()) {
+      const watch = entry.watch;
+      entry.watch = undefined;
+      entry.state = "fallback";
+      entry.reason = "closed";
+      watch?.close();
+      for (const wake of entry.waiters) wake();
     }
-    if (this.#ownSentinel) {
+    if (this.#ownSentinel && this.#sentinel) {
       try {
         Deno.removeSync(this.#sentinel, { recursive: true });
       } catch {

@@ -3,19 +3,25 @@
  *
  * @module
  */
-import { doctorReport } from "../../doctor/doctor.ts";
+import { doctorReport, watchDiagnostics } from "../../doctor/doctor.ts";
 import type { SkillRuntime } from "../../runtime.ts";
 import type { ExecuteContext } from "../context.ts";
 import { paint, plural, respond } from "../render.ts";
 import type { CommandRequest, Outcome } from "../request.ts";
 
 /** Runs `doctor`; exits 1 when any finding is an error. */
-export function run(runtime: SkillRuntime, request: CommandRequest, ctx: ExecuteContext): Outcome {
+export async function run(
+  runtime: SkillRuntime,
+  request: CommandRequest,
+  ctx: ExecuteContext,
+): Promise<Outcome> {
+  const watch = watchDiagnostics(await runtime.unwatchedRoots());
   const report = doctorReport(
     runtime.setup,
     runtime.catalog().index(),
     ctx.plan,
     runtime.visibility(),
+    watch,
   );
   const c = request.global.color;
   return respond(request.global, report, () => {

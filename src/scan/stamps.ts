@@ -1,0 +1,121 @@
+/**
+ * Validated re-scans by modification times ([PERF-5]): the fallback for a root that no
+ * file watcher covers (the watcher could not be set up there, or is not ready yet).
+ *
+ * A stamped scan notes how every folder it read and every SKILL.md it parsed looked
+ * (modification and change time, size, inode), each noted *before* it was read, so a
+ * change made during the scan shows on the next look. Revalidating stats those paths
+ * again: when no folder changed, the walk is reused and only SKILL.md files whose stamp
+ * changed are read again; when a folder changed (an entry added, removed or renamed), the
+ * root is walked again, and every skill whose SKILL.md kept its stamp keeps its record.
+ *
+ * A stamp younger than {@linkcode RACY_MS} cannot prove anything (a file's times have a
+ * coarse clock: an edit in the same tick could keep them), so it never matches: such a
+ * path counts as changed until it is older.
+ *
+ * @module
+ */
+import type { PluginRoot, Root } from "../home/setup.ts";
+import { reachOf } from "./containment.ts";
+import { readRecord, rootSource } from "./index.ts";
+import type { SkillRecord } from "./record.ts";
+import type { ScannedRoot } from "./scanned.ts";
+import { join, type WalkLimits, walkRoot } from "./walk.ts";
+
+/** How old a stamp must be to prove that nothing changed since (milliseconds). */
+export const RACY_MS = 2000;
+
+/** A scanned root with the stamps that prove it still holds. */
+export interface StampedScan {
+  /** What the walk and the reads found. */
+  scanned: ScannedRoot;
+  /** Every folder the walk read, with its stamp. */
+  dirs: Map<string, string>;
+  /** The stamp of each record's SKILL.md (same order as `scanned.records`). */
+  files: string[];
+}
+
+let racy = 0;
+
+/** How `path` looks now (following links); a racy or missing path gets a stamp of its own. */
+export function stampOf(path: string, now = Date.now()): string {
+  let info: Deno.FileInfo;
+  try {
+    info = Deno.statSync(path);
+  } catch (error) {
+    return `absent:${(error as Error).name}`;
+  }
+  const mtime = info.mtime?.getTime() ?? 0;
+  if (mtime === 0 || now - mtime < RACY_MS) return `racy:${++racy}`;
+  return `${mtime}:${info.ctime?.getTime() ?? 0}:${info.size}:${info.ino ?? 0}`;
+}
+
+/**
+ * Walks `root` and reads its skills, noting stamps; records of `previous` whose SKILL.md
+ * kept its stamp are reused, not read again.
+ */
+export function stampedScan(
+  root: Root | PluginRoot,
+  limits: WalkLimits,
+  realRoots: readonly string[],
+  previous?: StampedScan,
+): StampedScan {
+  const { source, namespace } = rootSource(root);
+  const dirs = new Map<string, string>();
+  const now = Date.now();
+  const walk = walkRoot(
+    root.path,
+    root.path,
+    limits,
+    undefined,
+    reachOf(source, realRoots),
+    (dir) => dirs.set(dir, stampOf(dir, now)),
+  );
+  const before = new Map<string, number>();
+  previous?.scanned.records.forEach((r, i) => before.set(r.skillDir, i));
+  const files: string[] = [];
+  const records = walk.skills.map((s): SkillRecord => {
+    const stamp = stampOf(join(s.dir, "SKILL.md"), now);
+    files.push(stamp);
+    const i = before.get(s.dir);
+    if (previous && i !== undefined && previous.files[i] === stamp) {
+      return previous.scanned.records[i];
+    }
+    return readRecord(s.dir, s.rel, root.path, source, namespace, realRoots);
+  });
+  return { scanned: { records, flat: walk.flat, diagnostics: walk.diagnostics }, dirs, files };
+}
+
+/**
+ * `previous` itself when nothing it saw changed; else the root scanned again, re-walked
+ * only when a folder changed, re-reading only the skills whose SKILL.md changed.
+ * `onWalk` hears of every walk.
+ */
+export function revalidate(
+  root: Root | PluginRoot,
+  limits: WalkLimits,
+  realRoots: readonly string[],
+  previous: StampedScan,
+  onWalk?: () => void,
+): StampedScan {
+  const now = Date.now();
+  for (const [dir, stamp] of previous.dirs) {
+    if (stampOf(dir, now) !== stamp) {
+      onWalk?.();
+      return stampedScan(root, limits, realRoots, previous);
+    }
+  }
+  const { source, namespace } = rootSource(root);
+  let files: string[] | undefined;
+  let records: SkillRecord[] | undefined;
+  previous.scanned.records.forEach((r, i) => {
+    const stamp = stampOf(r.file, now);
+    if (stamp === previous.files[i]) return;
+    files ??= [...previous.files];
+    records ??= [...previous.scanned.records];
+    files[i] = stamp;
+    records[i] = readRecord(r.skillDir, r.path, root.path, source, namespace, realRoots);
+  });
+  if (!files || !records) return previous;
+  return { scanned: { ...previous.scanned, records }, dirs: previous.dirs, files };
+}
