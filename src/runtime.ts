@@ -31,11 +31,17 @@ import { Catalog } from "./scan/catalog.ts";
 import { entryFor } from "./scan/index.ts";
 import type { HelperSource } from "./scan/parallel.ts";
 import { WatchedCache, type WatchStatus } from "./scan/watch_cache.ts";
-import { probeWatch, watchInThread, type WatchOpener } from "./scan/watch_source.ts";
+import {
+  HelperWatches,
+  ownWatchHelper,
+  probeWatch,
+  watchInThread,
+  type WatchOpener,
+} from "./scan/watch_source.ts";
 import { readUsageCounts } from "./usage/read_usage.ts";
-import { bumpView } from "./usage/usage.ts";
+import { bumpView, type UpdateResult, type UsageMap } from "./usage/usage.ts";
 import { agentOfSource } from "./home/agents.ts";
-import { groupUpdateUsage } from "./usage/group_commit.ts";
+import { deferUsageUpdate, flushUsage, groupUpdateUsage } from "./usage/group_commit.ts";
 import { type FileResult, type ReadFile, readSkillFile } from "./files/file_view.ts";
 import { openSkillFile, reachOf } from "./scan/containment.ts";
 import { dotenvNames } from "./view/env_vars.ts";
@@ -91,8 +97,12 @@ export interface RuntimeOptions extends SetupOptions {
   /**
    * With `watch`: opens the file watchers (`Deno.watchFs` in this thread by default). A
    * root it cannot watch is validated by modification times on every call instead.
+   * When absent, watchers open in a helper Worker ({@linkcode RuntimeOptions.watchHelper},
+   * else one this runtime starts), so that setting them up never blocks a call.
    */
   watchOpener?: WatchOpener;
+  /** With `watch`: gets the port of a watch helper Worker (the sandbox Worker asks the warden). */
+  watchHelper?: () => MessagePort;
   /**
    * Values of environment variables, for `${VAR}` in skill config ([P-6]), asked for only
    * on the grounds of [P-7]. Reads this process's environment (where permitted) when
@@ -147,6 +157,9 @@ export interface PromptOptions extends CatalogOption {
   budgetChars?: number;
 }
 
+/** Why a usage update failed, if it did. */
+const problemOf = (result: UpdateResult) => typeof result === "string" ? undefined : result.problem;
+
 /** A skills runtime over one home: Level 0, 1 and 2 of progressive disclosure. */
 export class SkillRuntime {
   /** The home, config and roots this runtime reads. */
@@ -161,6 +174,7 @@ export class SkillRuntime {
   }
 
   #cache?: WatchedCache;
+  #helper?: HelperWatches;
   #answered = false;
   #startTimer?: ReturnType<typeof setTimeout>;
   #listeners = new Set<() => void>();
@@ -216,14 +230,20 @@ export class SkillRuntime {
     if (!this.options.watch) return undefined;
     if (!this.#cache) {
       const roots = [...this.setup.roots, ...this.setup.plugins].map((r) => r.path);
-      this.#cache = WatchedCache.create(
-        roots,
-        this.options.watchSentinel,
-        this.options.watchOpener,
-      );
+      this.#cache = WatchedCache.create(roots, this.options.watchSentinel, this.#opener());
       this.#cache.onChange(() => this.#listeners.forEach((listener) => listener()));
     }
     return this.#cache;
+  }
+
+  /** Opens watchers: the given opener, else in a helper Worker (in this thread when none can start). */
+  #opener(): WatchOpener {
+    if (this.options.watchOpener) return this.options.watchOpener;
+    return (paths) => {
+      const ask = this.options.watchHelper;
+      this.#helper ??= ask ? new HelperWatches(ask()) : ownWatchHelper();
+      return this.#helper ? this.#helper.open(paths) : watchInThread(paths);
+    };
   }
 
   /**
@@ -277,14 +297,20 @@ export class SkillRuntime {
     return () => this.#listeners.delete(listener);
   }
 
-  /** Stops the file watchers of `watch: true`. */
-  close(): void {
+  /**
+   * Stops the file watchers of `watch: true` and writes the usage counts still waiting;
+   * resolves when they are on disk.
+   */
+  close(): Promise<void> {
     clearTimeout(this.#startTimer);
     this.#cache?.close();
     this.#cache = undefined;
+    this.#helper?.close();
+    this.#helper = undefined;
     this.#answered = false;
     this.#current = undefined;
     this.#listeners.clear();
+    return flushUsage(this.setup.localRoot);
   }
 
   /**
@@ -491,16 +517,16 @@ export class SkillRuntime {
     });
     // Count the use ([U-1]) in the home's one counter file, whatever root the skill is in;
     // no other root is ever written. A home that cannot be written gets no counts.
-    // Concurrent views (a long-lived server) share one write of the file. Another agent's
+    // Concurrent views share one write of the file; a long-lived runtime does not wait for
+    // it (written within a moment, and before close()), a command does. Another agent's
     // skill folder is only read: its skills are counted nowhere ([H-5]).
     if (agentOfSource(resolved.record.source) !== undefined) return loaded;
-    const counted = await groupUpdateUsage(
-      this.setup.localRoot,
-      (map) => bumpView(map, loaded.view.name, new Date()),
-    );
-    if (typeof counted !== "string") {
-      loaded.view.notes = [...loaded.view.notes ?? [], counted.problem];
-    }
+    const now = new Date();
+    const count = (map: UsageMap) => bumpView(map, loaded.view.name, now);
+    const problem = this.options.watch
+      ? deferUsageUpdate(this.setup.localRoot, count)
+      : problemOf(await groupUpdateUsage(this.setup.localRoot, count));
+    if (problem !== undefined) loaded.view.notes = [...loaded.view.notes ?? [], problem];
     return loaded;
   }
 

@@ -13,6 +13,7 @@ Deno.test("[PERF-3][S-4] a watching runtime reuses unchanged roots and shows eve
   const rt = new SkillRuntime({ home, host: testHost(home), watch: true });
   try {
     await rt.snapshot(); // the first answer comes from a fresh scan; the watcher starts after it
+    await rt.watchStatus(); // open (in a helper Worker): from now on the watcher keeps roots
     const first = (await rt.snapshot()).index();
     const again = (await rt.snapshot()).index();
     // Nothing changed: the very same records come back (no file was read again).

@@ -33,4 +33,6 @@ export interface ExecuteContext {
   channel?: Channel;
   /** Asks the warden for a scan helper Worker next to this one (SPEC §19). */
   scanHelper?: HelperSource;
+  /** Asks the warden for a watch helper Worker next to this one ([PERF-5]): its port. */
+  watchHelper?: () => MessagePort;
 }

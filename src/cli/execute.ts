@@ -68,6 +68,7 @@ export async function executeCommand(
       env: () => undefined,
       envValues: ctx.envValues ?? (() => Promise.resolve({})),
       scanHelper: ctx.scanHelper,
+      watchHelper: ctx.watchHelper,
       processGroups: ctx.processGroups,
     });
     return terminalOutcome(await (await load()).run(runtime, request, ctx), request.global);

@@ -56,7 +56,8 @@ export type FromWorker =
   | { kind: "ask"; id: number; question: SetupQuestion }
   | { kind: "choose"; id: number; question: string }
   | { kind: "mcp"; message: JSONRPCMessage }
-  | { kind: "scan-helper"; port: MessagePort };
+  | { kind: "scan-helper"; port: MessagePort }
+  | { kind: "watch-helper"; port: MessagePort };
 
 /** The warden's answer to an environment question. */
 export interface EnvAnswer {
@@ -155,6 +156,23 @@ function startScanHelper(
 }
 
 /**
+ * Starts a watch helper Worker ([PERF-5]) with the same permissions as the command's (it
+ * watches only what the command may read) and hands it `port`.
+ */
+function startWatchHelper(permissions: Deno.PermissionOptionsObject, port: MessagePort): Worker {
+  const helper = new Worker(new URL("../scan/watch_helper.ts", import.meta.url), {
+    type: "module",
+    deno: { permissions },
+  });
+  helper.onerror = (event: ErrorEvent) => {
+    event.preventDefault();
+    helper.terminate(); // its watchers fail to open, or end: those roots fall back
+  };
+  helper.postMessage({ port }, [port]);
+  return helper;
+}
+
+/**
  * Whether to start a scan helper along with the command's Worker, so that it is up when
  * the walk begins (creating a Worker takes tens of milliseconds): for commands that walk
  * a whole root (`list`, `search`, `prompt`, `view`/`invoke` of a bare name) in a home
@@ -191,6 +209,7 @@ export function startWorker(
     deno: { permissions },
   });
   let helper: Worker | undefined;
+  const watchers: Worker[] = [];
   const startHelper = (port: MessagePort) => {
     helper ??= startScanHelper(
       permissions,
@@ -222,9 +241,12 @@ export function startWorker(
         worker.postMessage({ kind: "choose", id: data.id, answer });
       } else if (data.kind === "mcp") onMcp?.(data.message);
       else if (data.kind === "scan-helper") startHelper(data.port);
-      else {
+      else if (data.kind === "watch-helper") {
+        watchers.push(startWatchHelper(permissions, data.port));
+      } else {
         worker.terminate();
         helper?.terminate();
+        watchers.forEach((w) => w.terminate());
         groups.killAll();
         resolve(data.outcome);
       }
@@ -233,6 +255,7 @@ export function startWorker(
       event.preventDefault();
       worker.terminate();
       helper?.terminate();
+      watchers.forEach((w) => w.terminate());
       groups.killAll();
       resolve({
         exitCode: 1,

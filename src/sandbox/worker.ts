@@ -50,6 +50,13 @@ function askScanHelper(): ScanHelper {
   return helper;
 }
 
+/** A watch helper Worker asked of the warden ([PERF-5]): this end of its channel. */
+function askWatchHelper(): MessagePort {
+  const channel = new MessageChannel();
+  scope.postMessage({ kind: "watch-helper", port: channel.port2 }, [channel.port2]);
+  return channel.port1;
+}
+
 function confirmWithWarden(question: string): Promise<boolean | undefined> {
   const id = nextId++;
   scope.postMessage({ kind: "confirm", id, question });
@@ -128,6 +135,7 @@ scope.onmessage = async (event) => {
     choose: askLineOfWarden,
     channel,
     scanHelper: askScanHelper,
+    watchHelper: askWatchHelper,
   });
   if (takesAll) outcome.stderr += `skillrt: scan helper parsed ${helperBatchesParsed()} batches\n`;
   if (data.writeStdout) {

@@ -46,3 +46,121 @@ export async function probeWatch(
   }
   return failures;
 }
+
+/** Messages to a watch helper: open a watcher over paths, or close one. */
+export type ToWatchHelper =
+  | { kind: "open"; id: number; paths: string[] }
+  | { kind: "close"; id: number };
+
+/** Messages from a watch helper about one watcher. */
+export type FromWatchHelper =
+  | { kind: "ready"; id: number }
+  | { kind: "failed"; id: number; reason: string }
+  | { kind: "event"; id: number; event: Deno.FsEvent }
+  | { kind: "end"; id: number };
+
+/** The events of one watcher opened by a helper, queued until read. */
+class PortWatch implements FsWatch {
+  #queue: Deno.FsEvent[] = [];
+  #ended = false;
+  #wake?: () => void;
+  constructor(readonly id: number, readonly onClose: () => void) {}
+
+  push(event: Deno.FsEvent): void {
+    this.#queue.push(event);
+    this.#wake?.();
+  }
+
+  end(): void {
+    this.#ended = true;
+    this.#wake?.();
+  }
+
+  close(): void {
+    if (this.#ended) return;
+    this.end();
+    this.onClose();
+  }
+
+  async *[Symbol.asyncIterator](): AsyncIterator<Deno.FsEvent> {
+    while (true) {
+      const event = this.#queue.shift();
+      if (event) yield event;
+      else if (this.#ended) return;
+      else await new Promise<void>((resolve) => (this.#wake = resolve));
+    }
+  }
+}
+
+/**
+ * Watchers opened by a helper thread (`watch_helper.ts`) reached through `port`: setting
+ * up thousands of watches then blocks that thread, not this one. `stop` ends the helper.
+ */
+export class HelperWatches {
+  #port: MessagePort;
+  #stop?: () => void;
+  #next = 0;
+  #opening = new Map<number, { watch: PortWatch; settle: (error?: Error) => void }>();
+  #open = new Map<number, PortWatch>();
+
+  /** Talks to a helper through `port`; `stop` is called by {@linkcode close}. */
+  constructor(port: MessagePort, stop?: () => void) {
+    this.#port = port;
+    this.#stop = stop;
+    port.onmessage = (message: MessageEvent<FromWatchHelper>) => this.#receive(message.data);
+  }
+
+  #receive(data: FromWatchHelper): void {
+    const opening = this.#opening.get(data.id);
+    if (opening) {
+      this.#opening.delete(data.id);
+      if (data.kind === "failed") return opening.settle(new Error(data.reason));
+      this.#open.set(data.id, opening.watch);
+      opening.settle();
+    }
+    const watch = this.#open.get(data.id);
+    if (data.kind === "event") watch?.push(data.event);
+    else if (data.kind === "end") {
+      this.#open.delete(data.id);
+      watch?.end();
+    }
+  }
+
+  /** Opens a watcher in the helper. */
+  open: WatchOpener = (paths) => {
+    const id = ++this.#next;
+    const watch = new PortWatch(id, () => {
+      this.#open.delete(id);
+      this.#port.postMessage({ kind: "close", id } satisfies ToWatchHelper);
+    });
+    return new Promise((resolve, reject) => {
+      this.#opening.set(id, { watch, settle: (error) => error ? reject(error) : resolve(watch) });
+      this.#port.postMessage({ kind: "open", id, paths } satisfies ToWatchHelper);
+    });
+  };
+
+  /** Ends every watcher and the helper; watchers still opening fail. */
+  close(): void {
+    for (const { settle } of this.#opening.values()) settle(new Error("closed"));
+    for (const watch of this.#open.values()) watch.end();
+    this.#opening.clear();
+    this.#open.clear();
+    this.#port.close();
+    this.#stop?.();
+  }
+}
+
+/**
+ * Watchers in a helper Worker this process starts itself (the library's default); undefined
+ * when no Worker can be started here (then watchers open in this thread).
+ */
+export function ownWatchHelper(): HelperWatches | undefined {
+  try {
+    const worker = new Worker(new URL("./watch_helper.ts", import.meta.url), { type: "module" });
+    const channel = new MessageChannel();
+    worker.postMessage({ port: channel.port2 }, [channel.port2]);
+    return new HelperWatches(channel.port1, () => worker.terminate());
+  } catch {
+    return undefined;
+  }
+}

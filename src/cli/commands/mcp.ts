@@ -47,13 +47,13 @@ export async function run(
       token: typeof token === "string" ? token : undefined,
       sessionTtlMs: typeof sessionTtl === "string" ? Number(sessionTtl) * 1000 : undefined,
     }, stop.signal);
-    watching.close();
+    await watching.close(); // the usage counts still waiting are written before the end
     return { exitCode: 0, stdout: "", stderr: "" };
   }
   const server = createSkillServer(serverOptions);
   const closed = new Promise<void>((resolve) => (server.onclose = resolve));
   await server.connect(new ChannelTransport(ctx.channel));
   await closed;
-  watching.close();
+  await watching.close(); // the usage counts still waiting are written before the end
   return { exitCode: 0, stdout: "", stderr: "" };
 }

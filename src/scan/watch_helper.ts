@@ -1,0 +1,62 @@
+/**
+ * The watch helper Worker's entry ([PERF-5]): opens recursive file watchers when asked
+ * through the message port it is handed, and posts each watcher's events back in order.
+ * Setting up a watch on every folder of a big home takes seconds of this thread, never
+ * the one answering requests. The warden starts it with the command's permissions (the
+ * library starts it with the process's).
+ *
+ * @module
+ */
+import type { FromWatchHelper, ToWatchHelper } from "./watch_source.ts";
+
+interface HelperScope {
+  onmessage: ((event: MessageEvent<{ port: MessagePort }>) => void) | null;
+}
+
+const scope = globalThis as unknown as HelperScope;
+const watchers = new Map<number, Deno.FsWatcher>();
+
+async function forward(port: MessagePort, id: number, watcher: Deno.FsWatcher): Promise<void> {
+  const post = (message: FromWatchHelper) => port.postMessage(message);
+  try {
+    for await (const event of watcher) {
+      if (event.kind === "access") continue;
+      post({
+        kind: "event",
+        id,
+        event: { kind: event.kind, paths: event.paths, flag: event.flag },
+      });
+    }
+  } catch {
+    // The stream failed: told as its end.
+  } finally {
+    watchers.delete(id);
+    post({ kind: "end", id });
+  }
+}
+
+scope.onmessage = (event) => {
+  const port = event.data.port;
+  port.onmessage = (message: MessageEvent<ToWatchHelper>) => {
+    const data = message.data;
+    if (data.kind === "close") {
+      try {
+        watchers.get(data.id)?.close();
+      } catch {
+        // Already closed.
+      }
+      return;
+    }
+    let watcher: Deno.FsWatcher;
+    try {
+      watcher = Deno.watchFs(data.paths, { recursive: true });
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      port.postMessage({ kind: "failed", id: data.id, reason } satisfies FromWatchHelper);
+      return;
+    }
+    watchers.set(data.id, watcher);
+    port.postMessage({ kind: "ready", id: data.id } satisfies FromWatchHelper);
+    void forward(port, data.id, watcher);
+  };
+};
