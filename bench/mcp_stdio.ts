@@ -9,7 +9,7 @@
  *
  * usage: deno run -A bench/mcp_stdio.ts [--skills 1000] [--calls 200] [--warmup-ms 5000]
  *   The home is made with $SKILLRT_BENCH/gen_tree.py (default ../shared/bench) in a
- *   temporary folder, removed afterwards.
+ *   temporary folder, removed afterwards (`--home DIR`: one made before, kept).
  */
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
@@ -30,12 +30,17 @@ const pct = (xs: number[], p: number) =>
   [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))];
 const ms = (x: number) => `${x.toFixed(1)} ms`;
 
-const home = Deno.makeTempDirSync({ prefix: "skillrt-mcp-bench-" });
-const gen = new Deno.Command("python3", {
-  args: [`${BENCH}/gen_tree.py`, home, String(skills)],
-  stdout: "null",
-}).outputSync();
-if (!gen.success) throw new Error("gen_tree.py failed");
+const given = Deno.args.indexOf("--home");
+const home = given === -1
+  ? Deno.makeTempDirSync({ prefix: "skillrt-mcp-bench-" })
+  : Deno.args[given + 1];
+if (given === -1) {
+  const gen = new Deno.Command("python3", {
+    args: [`${BENCH}/gen_tree.py`, home, String(skills)],
+    stdout: "null",
+  }).outputSync();
+  if (!gen.success) throw new Error("gen_tree.py failed");
+}
 
 function coldList(): number {
   const t = performance.now();
@@ -158,5 +163,5 @@ try {
     );
   }
 } finally {
-  Deno.removeSync(home, { recursive: true });
+  if (given === -1) Deno.removeSync(home, { recursive: true });
 }

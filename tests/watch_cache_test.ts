@@ -1,7 +1,7 @@
-import { deepEqual, equal, notEqual } from "node:assert/strict";
+import { deepEqual, equal, match, notEqual } from "node:assert/strict";
 import { SkillRuntime } from "../src/runtime.ts";
 import { irrelevant } from "../src/scan/watch_cache.ts";
-import { makeTree, skill, testHost } from "./helpers.ts";
+import { makeTree, removeTrees, skill, testHost } from "./helpers.ts";
 
 Deno.test("[PERF-3][S-4] a watching runtime reuses unchanged roots and shows every edit at once", async () => {
   const home = makeTree({
@@ -60,4 +60,28 @@ Deno.test("[PERF-3] without watch, snapshot is a fresh catalog; changes the walk
   equal(irrelevant("/h/skills/.usage.json.lock"), true);
   equal(irrelevant("/h/skills/x/node_modules/p/SKILL.md"), true);
   equal(irrelevant("/h/skills/x/SKILL.md"), false);
+});
+
+Deno.test("[PERF-5][S-4] concurrent calls share the freshness proof, and each sees every edit made before it", async () => {
+  const home = makeTree({ "skills/dev/a/SKILL.md": skill("a", "A0") });
+  const rt = new SkillRuntime({ home, host: testHost(home), watch: true });
+  const description = async () =>
+    (await rt.list({ catalog: await rt.snapshot() })).skills[0].description;
+  try {
+    await rt.snapshot();
+    await rt.watchStatus();
+    for (let round = 1; round <= 10; round++) {
+      Deno.writeTextFileSync(`${home}/skills/dev/a/SKILL.md`, skill("a", `A${round}`));
+      equal(await description(), `A${round}`); // kept by the cache from now on
+      const early = description(); // its proof is under way…
+      // …when this edit is made: the calls that start after it must see it.
+      Deno.writeTextFileSync(`${home}/skills/dev/a/SKILL.md`, skill("a", `B${round}`));
+      const late = Array.from({ length: 8 }, description);
+      match(await early, new RegExp(`^[AB]${round}$`));
+      deepEqual(await Promise.all(late), Array(8).fill(`B${round}`));
+    }
+  } finally {
+    await rt.close();
+    removeTrees(home);
+  }
 });

@@ -80,6 +80,9 @@ export class WatchedCache {
   #notify?: ReturnType<typeof setTimeout>;
   #started?: Promise<void>;
   #closed = false;
+  /** The sentinel round out now, and the one callers that came meanwhile wait for. */
+  #round?: Promise<void>;
+  #nextRound?: Promise<void>;
 
   private constructor(
     roots: string[],
@@ -252,18 +255,7 @@ export class WatchedCache {
     for (const entry of this.#entries.values()) {
       if (entry.state === "watched" && entry.rebuild) this.#reopen(entry);
     }
-    const watched = [...this.#entries.values()].filter((e) => e.state === "watched");
-    if (watched.length > 0 && this.#sentinel) {
-      const tick = ++this.#tick;
-      const mark = `${this.#sentinel}/t${tick}`;
-      Deno.writeTextFileSync(mark, "");
-      await Promise.all(watched.map((e) => this.#awaitMark(e, tick)));
-      try {
-        Deno.removeSync(mark);
-      } catch {
-        // Already gone.
-      }
-    }
+    await this.#markRound();
     for (const entry of this.#entries.values()) {
       if (!entry.stamped || !entry.root) continue;
       const onWalk = () => ctx.onWalk?.(entry.path);
@@ -274,6 +266,42 @@ export class WatchedCache {
       }
       // A watched root's scan from before its watcher, once verified, is the watcher's to keep.
       entry.stamped = entry.state === "watched" ? undefined : next;
+    }
+  }
+
+  /**
+   * Resolves once a sentinel mark made after this call has come back from every watcher.
+   * Concurrent callers share rounds (a group commit): a caller arriving while a mark is
+   * out waits for the next round, which starts when that one ends and serves all of them.
+   */
+  #markRound(): Promise<void> {
+    if (!this.#round) return this.#round = this.#runRound();
+    return this.#nextRound ??= this.#round.catch(() => {}).then(() => {
+      this.#nextRound = undefined;
+      return this.#round = this.#runRound();
+    });
+  }
+
+  async #runRound(): Promise<void> {
+    try {
+      const watched = [...this.#entries.values()].filter((e) => e.state === "watched");
+      if (watched.length === 0 || !this.#sentinel) return;
+      const tick = ++this.#tick;
+      const mark = `${this.#sentinel}/t${tick}`;
+      try {
+        Deno.writeTextFileSync(mark, "");
+      } catch {
+        for (const entry of watched) this.#invalidate(entry); // No proof: forget them.
+        return;
+      }
+      await Promise.all(watched.map((e) => this.#awaitMark(e, tick)));
+      try {
+        Deno.removeSync(mark);
+      } catch {
+        // Already gone.
+      }
+    } finally {
+      if (!this.#nextRound) this.#round = undefined;
     }
   }
 
