@@ -12,8 +12,9 @@ import type { Catalog } from "../scan/catalog.ts";
 import { leavingLink, openSkillFile, type Reach, reachOf } from "../scan/containment.ts";
 import { readRecord, rootSource } from "../scan/index.ts";
 import { buildRecord, type SkillRecord } from "../scan/record.ts";
+import type { ScannedRoot } from "../scan/scanned.ts";
 import { EXCLUDED_DIRS, SUPPORT_DIRS } from "../scan/walk.ts";
-import { sameName } from "../scan/name_key.ts";
+import { nameKey, sameName } from "../scan/name_key.ts";
 import { closestNames, guardName, isBareName, suggestedNames } from "./name_guard.ts";
 
 /** The hint of an ambiguous name ([R-3]). */
@@ -87,6 +88,32 @@ function bareName(record: SkillRecord): string {
 
 type Candidate = { record: SkillRecord; flat: boolean };
 
+/** A scanned root's records by folder name and by bare name (compared as {@linkcode nameKey}), in walk order. */
+interface Lookup {
+  byFolder: Map<string, SkillRecord[]>;
+  byName: Map<string, SkillRecord[]>;
+}
+
+/** Built once per scan (a long-lived catalog keeps its scans): a lookup is not a walk of 10,000 records. */
+const lookups = new WeakMap<ScannedRoot, Lookup>();
+
+function lookupOf(scanned: ScannedRoot): Lookup {
+  let lookup = lookups.get(scanned);
+  if (lookup) return lookup;
+  lookup = { byFolder: new Map(), byName: new Map() };
+  const add = (map: Map<string, SkillRecord[]>, key: string, record: SkillRecord) => {
+    const list = map.get(key);
+    if (list) list.push(record);
+    else map.set(key, [record]);
+  };
+  for (const record of scanned.records) {
+    add(lookup.byFolder, nameKey(folderName(record)), record);
+    add(lookup.byName, nameKey(bareName(record)), record);
+  }
+  lookups.set(scanned, lookup);
+  return lookup;
+}
+
 /**
  * True when resolving `name` starts by walking all of `root`: a valid bare name (no `/`,
  * no `ns:`) with neither a folder nor a flat file of that name at the root's top.
@@ -148,10 +175,11 @@ export function candidatesIn(root: Root | PluginRoot, name: string, catalog: Cat
   }
   if (name.includes("/")) return [];
   const scanned = catalog.root(root);
-  const byFolder = scanned.records.filter((r) => sameName(folderName(r), name));
-  if (byFolder.length) return dedupe(byFolder);
-  const byName = scanned.records.filter((r) => sameName(bareName(r), name));
-  if (byName.length) return dedupe(byName);
+  const { byFolder, byName } = lookupOf(scanned);
+  const inFolder = byFolder.get(nameKey(name));
+  if (inFolder) return dedupe(inFolder);
+  const named = byName.get(nameKey(name));
+  if (named) return dedupe(named);
   return scanned.flat.filter((f) => sameName(f.name, name)).map((f) => ({
     record: flatRecord(f.file, f.rel, root, name, reach),
     flat: true,
