@@ -2,7 +2,8 @@
  * [T-3] load: C concurrent MCP clients (the SDK's Streamable HTTP client) × N calls each,
  * alternating `skills_list` and `skill_view` (by `category/name` path), against
  * `skillrt mcp --http` run as a real CLI process on 127.0.0.1 with a generated home.
- * Reports p50/p99 latency per tool, throughput and errors.
+ * Reports p50/p99 latency per tool, throughput, errors, and the CPU time per call of the
+ * server process and of the clients' (Linux: from /proc).
  *
  * usage: deno run -A bench/mcp_http_load.ts [HOME] [--skills 1000] [--clients 32] [--calls 200]
  *        [--only skills_list|skill_view] [--markdown]
@@ -115,9 +116,21 @@ async function worker(id: number): Promise<void> {
   await client.close();
 }
 
+/** CPU time (user + system) a process has used so far, in milliseconds (Linux). */
+function cpuMs(pid: number | "self"): number {
+  const fields = Deno.readTextFileSync(`/proc/${pid}/stat`).split(") ")[1].split(" ");
+  return (Number(fields[11]) + Number(fields[12])) * 10; // clock ticks of 10 ms
+}
+
 const start = performance.now();
+const cpuBefore = { server: cpuMs(server.pid), clients: cpuMs("self") };
 await Promise.all(Array.from({ length: clients }, (_, i) => worker(i)));
 const wall = (performance.now() - start) / 1000;
+const cpuPerCall = (ms: number) => Number((ms / (clients * calls)).toFixed(2));
+const cpu = {
+  server: cpuPerCall(cpuMs(server.pid) - cpuBefore.server),
+  clients: cpuPerCall(cpuMs("self") - cpuBefore.clients),
+};
 server.kill("SIGTERM");
 await server.status;
 if (!given) Deno.removeSync(home, { recursive: true });
@@ -135,7 +148,10 @@ if (markdown) {
     [
       `${clients} clients × ${calls} calls, ${paths.length} visible skills, ${total} calls in ${
         wall.toFixed(1)
-      } s: **${(total / wall).toFixed(0)} calls/s**, **${errors} errors**, ${logLines} log lines.`,
+      } s: **${
+        (total / wall).toFixed(0)
+      } calls/s**, **${errors} errors**, ${logLines} log lines; ` +
+      `CPU per call: server ${cpu.server} ms, clients ${cpu.clients} ms.`,
       "",
       "| tool | calls | p50 | p99 |",
       "|---|---:|---:|---:|",
@@ -154,6 +170,7 @@ if (markdown) {
         throughput: Number((total / wall).toFixed(1)),
         errors,
         error_samples: errorSamples,
+        cpu_ms_per_call: cpu,
         latency_ms: Object.fromEntries(
           Object.entries(times).filter(([, xs]) => xs.length > 0).map(([tool, xs]) => [tool, {
             p50: Number(pct(xs, 50).toFixed(2)),
