@@ -30,14 +30,9 @@ import { type Resolved, resolveSkill, walksRoot } from "./resolve/resolve.ts";
 import { Catalog } from "./scan/catalog.ts";
 import { entryFor } from "./scan/index.ts";
 import type { HelperSource } from "./scan/parallel.ts";
-import { WatchedCache, type WatchStatus } from "./scan/watch_cache.ts";
-import {
-  HelperWatches,
-  ownWatchHelper,
-  probeWatch,
-  watchInThread,
-  type WatchOpener,
-} from "./scan/watch_source.ts";
+import { LiveCatalog } from "./scan/live_catalog.ts";
+import type { WatchStatus } from "./scan/watch_cache.ts";
+import { probeWatch, watchInThread, type WatchOpener } from "./scan/watch_source.ts";
 import { readUsageCounts } from "./usage/read_usage.ts";
 import { bumpView, type UpdateResult, type UsageMap } from "./usage/usage.ts";
 import { agentOfSource } from "./home/agents.ts";
@@ -95,13 +90,17 @@ export interface RuntimeOptions extends SetupOptions {
   /** With `watch`: a folder this process may write in, used to prove freshness (a temp folder when absent). */
   watchSentinel?: string;
   /**
-   * With `watch`: opens the file watchers (`Deno.watchFs` in this thread by default). A
-   * root it cannot watch is validated by modification times on every call instead.
-   * When absent, watchers open in a helper Worker ({@linkcode RuntimeOptions.watchHelper},
-   * else one this runtime starts), so that setting them up never blocks a call.
+   * With `watch`: opens the file watchers, one per root. When absent they open in a
+   * helper Worker this runtime starts, so that setting up thousands of watches never
+   * blocks a call. A root it cannot watch is validated by modification times on every
+   * call instead (and `doctor` names it).
    */
   watchOpener?: WatchOpener;
-  /** With `watch`: gets the port of a watch helper Worker (the sandbox Worker asks the warden). */
+  /**
+   * With `watch`: gets the port of a watch helper Worker (the sandbox Worker asks the warden).
+   *
+   * @ignore Internal: for the CLI's sandbox Worker and the MCP server.
+   */
   watchHelper?: () => MessagePort;
   /**
    * Values of environment variables, for `${VAR}` in skill config ([P-6]), asked for only
@@ -173,12 +172,7 @@ export class SkillRuntime {
     this.setup = options.setup ?? resolveSetup(options);
   }
 
-  #cache?: WatchedCache;
-  #helper?: HelperWatches;
-  #answered = false;
-  #startTimer?: ReturnType<typeof setTimeout>;
-  #listeners = new Set<() => void>();
-  #current?: { catalog: Catalog; version: number };
+  #live?: LiveCatalog;
 
   #scans = 0;
 
@@ -202,48 +196,22 @@ export class SkillRuntime {
    * `scanHelper` was given). Pass it to `list`, `search`, `prompt`.
    */
   async snapshot(): Promise<Catalog> {
-    const cache = this.#watched();
-    if (!cache || !this.#answered) {
-      // Not watching, or the first call of a watching runtime: a fresh catalog. The
-      // watchers are opened after the first answer, off its path ([PERF-5]).
-      if (cache) {
-        this.#answered = true;
-        clearTimeout(this.#startTimer);
-        this.#startTimer = setTimeout(() => void cache.start(), 0);
-      }
-      const catalog = this.catalog();
-      if (this.options.scanHelper) await catalog.prefetch(this.options.scanHelper);
-      return catalog;
-    }
-    void cache.start();
-    const catalog = new Catalog(this.setup, cache, () => this.#scans++);
-    await cache.settle(catalog.scanContext);
-    // Nothing changed since the last call: the same catalog, its index already built.
-    const version = cache.version;
-    if (this.#current?.version === version) return this.#current.catalog;
-    this.#current = { catalog, version };
+    // Without watch, and for the first call of a watching runtime ([PERF-5]): a fresh catalog.
+    const live = await this.#liveCatalog()?.current();
+    if (live) return live;
+    const catalog = this.catalog();
+    if (this.options.scanHelper) await catalog.prefetch(this.options.scanHelper);
     return catalog;
   }
 
-  /** The watched cache of `watch: true` (made on first use, its watchers not opened yet). */
-  #watched(): WatchedCache | undefined {
+  /** The live catalog of `watch: true` (undefined without). */
+  #liveCatalog(): LiveCatalog | undefined {
     if (!this.options.watch) return undefined;
-    if (!this.#cache) {
-      const roots = [...this.setup.roots, ...this.setup.plugins].map((r) => r.path);
-      this.#cache = WatchedCache.create(roots, this.options.watchSentinel, this.#opener());
-      this.#cache.onChange(() => this.#listeners.forEach((listener) => listener()));
-    }
-    return this.#cache;
-  }
-
-  /** Opens watchers: the given opener, else in a helper Worker (in this thread when none can start). */
-  #opener(): WatchOpener {
-    if (this.options.watchOpener) return this.options.watchOpener;
-    return (paths) => {
-      const ask = this.options.watchHelper;
-      this.#helper ??= ask ? new HelperWatches(ask()) : ownWatchHelper();
-      return this.#helper ? this.#helper.open(paths) : watchInThread(paths);
-    };
+    return this.#live ??= new LiveCatalog(this.setup, {
+      sentinel: this.options.watchSentinel,
+      opener: this.options.watchOpener,
+      helper: this.options.watchHelper,
+    }, () => this.#scans++);
   }
 
   /**
@@ -252,10 +220,7 @@ export class SkillRuntime {
    * modification times on every call instead).
    */
   async watchStatus(): Promise<WatchStatus[]> {
-    const cache = this.#watched();
-    if (!cache) return [];
-    await cache.start();
-    return cache.status();
+    return (await this.#liveCatalog()?.status()) ?? [];
   }
 
   /**
@@ -289,12 +254,7 @@ export class SkillRuntime {
    * two seconds after this call when no call comes before.
    */
   onChange(listener: () => void): () => void {
-    const cache = this.#watched();
-    if (!cache) return () => {};
-    clearTimeout(this.#startTimer);
-    this.#startTimer = setTimeout(() => void cache.start(), 2000);
-    this.#listeners.add(listener);
-    return () => this.#listeners.delete(listener);
+    return this.#liveCatalog()?.onChange(listener) ?? (() => {});
   }
 
   /**
@@ -302,14 +262,7 @@ export class SkillRuntime {
    * resolves when they are on disk.
    */
   close(): Promise<void> {
-    clearTimeout(this.#startTimer);
-    this.#cache?.close();
-    this.#cache = undefined;
-    this.#helper?.close();
-    this.#helper = undefined;
-    this.#answered = false;
-    this.#current = undefined;
-    this.#listeners.clear();
+    this.#live?.close();
     return flushUsage(this.setup.localRoot);
   }
 
