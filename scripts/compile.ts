@@ -20,6 +20,8 @@ export function compileArgs(output = "dist/skillrt"): string[] {
     "src/sandbox/worker.ts",
     "--include",
     "src/scan/scan_helper.ts",
+    "--include",
+    "src/scan/watch_helper.ts",
     "--output",
     output,
     "main.ts",

@@ -104,7 +104,11 @@ Deno.test({
 Deno.test("[X-5] the binary embeds every Worker module a command may start", () => {
   const args = compileArgs("dist/x");
   const included = args.flatMap((a, i) => (args[i - 1] === "--include" ? [a] : []));
-  deepEqual(included, ["src/sandbox/worker.ts", "src/scan/scan_helper.ts"]);
+  deepEqual(included, [
+    "src/sandbox/worker.ts",
+    "src/scan/scan_helper.ts",
+    "src/scan/watch_helper.ts",
+  ]);
   const modules = [
     ...Deno.readTextFileSync(`${REPO}/src/sandbox/run_worker.ts`).matchAll(
       /new Worker\(new URL\("([^"]+)"/g,

@@ -41,8 +41,14 @@ function edges(graph: Info, withTypes: boolean): Map<string, string[]> {
   return map;
 }
 
-Deno.test("[PERF][X-1] start-up fence: no node: module and no npm package but js-yaml in the warden, the Worker or the scan helper", () => {
-  for (const entry of ["main.ts", "src/sandbox/worker.ts", "src/scan/scan_helper.ts"]) {
+Deno.test("[PERF][X-1] start-up fence: no node: module and no npm package but js-yaml in the warden, the Worker or its helpers", () => {
+  const entries = [
+    "main.ts",
+    "src/sandbox/worker.ts",
+    "src/scan/scan_helper.ts",
+    "src/scan/watch_helper.ts",
+  ];
+  for (const entry of entries) {
     const graph = info(entry);
     const next = edges(graph, false);
     const seen = new Set<string>();
