@@ -32,7 +32,7 @@ import { entryFor } from "./scan/index.ts";
 import type { HelperSource } from "./scan/parallel.ts";
 import { LiveCatalog } from "./scan/live_catalog.ts";
 import type { WatchStatus } from "./scan/watch_cache.ts";
-import { probeWatch, watchInThread, type WatchOpener } from "./scan/watch_source.ts";
+import { HelperWatches, probeWatch, watchInThread, type WatchOpener } from "./scan/watch_source.ts";
 import { readUsageCounts } from "./usage/read_usage.ts";
 import { bumpView, type UpdateResult, type UsageMap } from "./usage/usage.ts";
 import { agentOfSource } from "./home/agents.ts";
@@ -226,12 +226,26 @@ export class SkillRuntime {
   /**
    * Roots (that exist) a file watcher cannot cover, with the reason: those of this
    * runtime's own watchers with `watch: true`, else found by opening one on each root and
-   * closing it at once. `doctor` reports them.
+   * closing it at once (in a watch helper Worker when one is at hand: start this, do other
+   * work, then await it). `doctor` reports them.
    */
   async unwatchedRoots(): Promise<{ root: string; reason: string }[]> {
     const roots = [...this.setup.roots, ...this.setup.plugins].map((r) => r.path)
       .filter((path) => isDirectory(path));
-    if (!this.options.watch) return probeWatch(roots, this.options.watchOpener ?? watchInThread);
+    if (!this.options.watch) {
+      // In a helper Worker when one can be had: this thread is free meanwhile.
+      const ask = this.options.watchHelper;
+      const helper = this.options.watchOpener
+        ? undefined
+        : ask
+        ? new HelperWatches(ask())
+        : undefined;
+      try {
+        return await probeWatch(roots, this.options.watchOpener ?? helper?.open ?? watchInThread);
+      } finally {
+        helper?.close();
+      }
+    }
     return (await this.watchStatus())
       .filter((s) => s.state === "fallback" && roots.includes(s.root))
       .map((s) => ({ root: s.root, reason: s.reason ?? "unknown" }));

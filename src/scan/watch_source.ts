@@ -31,20 +31,24 @@ export function watchFailure(error: unknown): string {
   return (message.split("\n")[0] || "unknown error").trim();
 }
 
-/** Roots among `roots` that `opener` cannot watch, each with the reason (opened and closed at once). */
+/**
+ * Roots among `roots` that `opener` cannot watch, each with the reason (opened and closed
+ * at once). Every open is asked for before the first answer, so that a helper thread
+ * works through them while this one does something else.
+ */
 export async function probeWatch(
   roots: string[],
   opener: WatchOpener,
 ): Promise<{ root: string; reason: string }[]> {
-  const failures: { root: string; reason: string }[] = [];
-  for (const root of roots) {
+  const outcomes = await Promise.all(roots.map(async (root) => {
     try {
       (await opener([root])).close();
+      return undefined;
     } catch (error) {
-      failures.push({ root, reason: watchFailure(error) });
+      return { root, reason: watchFailure(error) };
     }
-  }
-  return failures;
+  }));
+  return outcomes.filter((o) => o !== undefined);
 }
 
 /** Messages to a watch helper: open a watcher over paths, or close one. */

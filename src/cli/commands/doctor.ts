@@ -15,14 +15,11 @@ export async function run(
   request: CommandRequest,
   ctx: ExecuteContext,
 ): Promise<Outcome> {
-  const watch = watchDiagnostics(await runtime.unwatchedRoots());
-  const report = doctorReport(
-    runtime.setup,
-    runtime.catalog().index(),
-    ctx.plan,
-    runtime.visibility(),
-    watch,
-  );
+  // Watching every folder takes a while: a helper thread tries it while this one scans.
+  const probing = runtime.unwatchedRoots();
+  const index = runtime.catalog().index();
+  const watch = watchDiagnostics(await probing);
+  const report = doctorReport(runtime.setup, index, ctx.plan, runtime.visibility(), watch);
   const c = request.global.color;
   return respond(request.global, report, () => {
     const lines = [
