@@ -42,6 +42,7 @@ import { openSkillFile, reachOf } from "./scan/containment.ts";
 import { dotenvNames } from "./view/env_vars.ts";
 import { type LoadedSkill, loadSkill, type ViewResult } from "./view/view.ts";
 import { invocationMessage, type InvokeResult } from "./view/invoke.ts";
+import { partialView } from "./view/partial.ts";
 import type { InlineShellOptions } from "./preprocess/inline_shell.ts";
 import type { PreprocessContext } from "./preprocess/preprocess.ts";
 import { hubEntryOf, hubTrustOf } from "./hub/lock.ts";
@@ -146,6 +147,10 @@ export interface ViewOptions extends CatalogOption {
   args?: string;
   /** Load a `community`-trust skill even when it holds an injection instruction ([V-10]). */
   allowUntrusted?: boolean;
+  /** `view` only: the outline and first paragraph instead of the content ([V-8]). */
+  brief?: boolean;
+  /** `view` only: just these sections, by slug ([V-8]). */
+  sections?: readonly string[];
 }
 
 /** Options of {@linkcode SkillRuntime.prompt}. */
@@ -482,19 +487,21 @@ export class SkillRuntime {
         record.source === "local" ? hubTrustOf(this.setup.localRoot, record.skillDir) : "community",
       realRoots: catalog.realRoots,
     });
+    // The part asked for ([V-8]) before counting: an unknown section changes nothing.
+    const view = partialView(loaded, options);
     // Count the use ([U-1]) in the home's one counter file, whatever root the skill is in;
     // no other root is ever written. A home that cannot be written gets no counts.
     // Concurrent views share one write of the file; a long-lived runtime does not wait for
     // it (written within a moment, and before close()), a command does. Another agent's
     // skill folder is only read: its skills are counted nowhere ([H-5]).
-    if (agentOfSource(resolved.record.source) !== undefined) return loaded;
+    if (agentOfSource(resolved.record.source) !== undefined) return { ...loaded, view };
     const now = new Date();
     const count = (map: UsageMap) => bumpView(map, loaded.view.name, now);
     const problem = this.options.watch
       ? deferUsageUpdate(this.setup.localRoot, count)
       : problemOf(await groupUpdateUsage(this.setup.localRoot, count));
-    if (problem !== undefined) loaded.view.notes = [...loaded.view.notes ?? [], problem];
-    return loaded;
+    if (problem !== undefined) view.notes = [...view.notes ?? [], problem];
+    return { ...loaded, view };
   }
 
   /** Level 1: one whole skill, preprocessed, with everything around it ([V-1..6], [P-1..6]). */

@@ -74,7 +74,18 @@ export const COMMANDS: readonly CommandSpec[] = [
       SKILL_ARGUMENT,
       { spec: "[path]", description: "a file inside the skill, e.g. references/api.md" },
     ],
-    options: LOAD_OPTIONS,
+    options: [
+      ...LOAD_OPTIONS,
+      {
+        flags: "--brief",
+        description: "only the outline (headings, slugs, sizes) and the first paragraph",
+      },
+      {
+        flags: "--section <slug>",
+        description: "only this section (repeatable; slugs as --brief lists them)",
+        repeatable: true,
+      },
+    ],
   },
   {
     name: "invoke",

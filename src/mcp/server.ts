@@ -1,7 +1,8 @@
 /**
  * The MCP server ([MCP-1], [PERF-5]): tools `skills_list`, `skill_view`, `skills_search`
  * (and, with `--allow-writes`, `skill_manage`), every skill as a prompt (its invocation
- * message) and as resources `skill://<name>` and `skill://<name>/<path>`.
+ * message) and as resources `skill://<name>`, `skill://<name>#<section>` ([V-8]) and
+ * `skill://<name>/<path>`.
  *
  * One runtime serves every request from one watched catalog, so a warm call costs its
  * answer, not the home, and an edit is seen by the next call; `list_changed` goes out for
@@ -28,6 +29,7 @@ import { explainPermissionError, SkillrtError } from "../errors.ts";
 import { toJsonDocument } from "../json_document.ts";
 import { SkillManager } from "../manage/manager.ts";
 import type { SkillRuntime } from "../runtime.ts";
+import type { Catalog } from "../scan/catalog.ts";
 import { budgetedList, type ListBudget, page } from "./list_budget.ts";
 import { checkArguments, manageAction, RPC, RpcError, toolList } from "./tools.ts";
 
@@ -74,15 +76,16 @@ function protocolError(error: unknown, notFound: number): RpcError {
 }
 
 /**
- * Splits `skill://<name>[/<path>]`; the name may be URI-encoded.
+ * Splits `skill://<name>[/<path>]` or `skill://<name>#<slug>[,<slug>…]` ([V-8]); the parts
+ * may be URI-encoded.
  * @throws {RpcError} `-32002` for a URI that is not a skill resource.
  */
-export function parseSkillUri(uri: string): { name: string; path?: string } {
-  const m = /^skill:\/\/([^/#]+)(?:\/([^#]+))?$/.exec(uri);
+export function parseSkillUri(uri: string): { name: string; path?: string; sections?: string[] } {
+  const m = /^skill:\/\/([^/#]+)(?:\/([^#]+)|#([^#]+))?$/.exec(uri);
   if (!m) {
     throw new RpcError(
       RPC.resourceNotFound,
-      `Resource not found: '${uri}'. Use skill://<name> or skill://<name>/<path>.`,
+      `Resource not found: '${uri}'. Use skill://<name>, skill://<name>#<section> or skill://<name>/<path>.`,
       { uri },
     );
   }
@@ -90,6 +93,7 @@ export function parseSkillUri(uri: string): { name: string; path?: string } {
     return {
       name: decodeURIComponent(m[1]),
       ...(m[2] ? { path: m[2].split("/").map(decodeURIComponent).join("/") } : {}),
+      ...(m[3] ? { sections: m[3].split(",").map(decodeURIComponent) } : {}),
     };
   } catch {
     throw new RpcError(RPC.resourceNotFound, `Resource not found: '${uri}' is not a valid URI.`, {
@@ -121,9 +125,7 @@ async function callTool(rt: SkillRuntime, options: SkillServerOptions, request: 
       case "skills_search":
         return text(page(await rt.search(String(args.query), { catalog }), paging));
       case "skill_view":
-        return typeof args.file_path === "string" && args.file_path !== ""
-          ? text(await rt.viewFile(String(args.name), args.file_path, { catalog }))
-          : text(await rt.view(String(args.name), { catalog }));
+        return await skillView(rt, args, catalog);
       default:
         return text(await new SkillManager(rt.setup).run(manageAction(args)));
     }
@@ -132,13 +134,31 @@ async function callTool(rt: SkillRuntime, options: SkillServerOptions, request: 
   }
 }
 
+/** `skill_view`: a skill, a part of it ([V-8]) or one of its files. */
+async function skillView(rt: SkillRuntime, args: Record<string, unknown>, catalog: Catalog) {
+  const name = String(args.name);
+  const brief = args.brief === true;
+  const sections = (args.section as string[] | undefined) ?? [];
+  if (typeof args.file_path === "string" && args.file_path !== "") {
+    if (brief || sections.length) {
+      throw new RpcError(
+        RPC.invalidParams,
+        "Invalid arguments for 'skill_view': 'brief' and 'section' read SKILL.md; they do not go with 'file_path'.",
+        { field: brief ? "brief" : "section" },
+      );
+    }
+    return text(await rt.viewFile(name, args.file_path, { catalog }));
+  }
+  return text(await rt.view(name, { catalog, brief, sections }));
+}
+
 async function readResource(rt: SkillRuntime, request: ReadResourceRequest) {
   const { uri } = request.params;
-  const { name, path } = parseSkillUri(uri);
+  const { name, path, sections } = parseSkillUri(uri);
   try {
     const catalog = await rt.snapshot();
     if (path === undefined) {
-      const view = await rt.view(name, { catalog });
+      const view = await rt.view(name, { catalog, sections });
       return { contents: [{ uri, mimeType: "text/markdown", text: view.content }] };
     }
     const { result: file, data: bytes } = await rt.readFile(name, path, { catalog });
@@ -220,6 +240,13 @@ export function createSkillServer(options: SkillServerOptions): Server {
         uriTemplate: "skill://{name}",
         name: "skill",
         description: "A skill's SKILL.md, preprocessed (Level 1)",
+        mimeType: "text/markdown",
+      },
+      {
+        uriTemplate: "skill://{name}#{section}",
+        name: "skill-section",
+        description:
+          "Only one section of a skill's SKILL.md, by slug (skill_view with brief lists them)",
         mimeType: "text/markdown",
       },
       {

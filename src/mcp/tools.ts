@@ -118,12 +118,21 @@ export function toolList(allowWrites: boolean): ToolSpec[] {
     {
       name: "skill_view",
       description:
-        "Load one skill in full (Level 1), or one file inside it with file_path (Level 2).",
+        "Load one skill in full (Level 1), or one file inside it with file_path (Level 2). For a long skill ask for the brief first, then only the sections you need.",
       inputSchema: {
         type: "object",
         properties: {
           name: str("Skill name, category/name path, or plugin:name"),
           file_path: str("A file inside the skill"),
+          brief: {
+            type: "boolean",
+            description: "Only the outline (headings with slugs and sizes) and the first paragraph",
+          },
+          section: {
+            type: "array",
+            items: { type: "string" },
+            description: "Only these sections, by slug (as the brief lists them)",
+          },
         },
         required: ["name"],
       },

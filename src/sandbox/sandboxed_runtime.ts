@@ -27,8 +27,11 @@ export interface SandboxedRuntime {
   list(options?: { category?: string; all?: boolean }): Promise<ListResult>;
   /** Ranked search ([L0-7]). */
   search(query: string): Promise<ListResult>;
-  /** Level 1 ([V-1]). */
-  view(name: string, options?: { strict?: boolean; args?: string }): Promise<ViewResult>;
+  /** Level 1 ([V-1]); with `brief` or `sections`, only that part ([V-8]). */
+  view(
+    name: string,
+    options?: { strict?: boolean; args?: string; brief?: boolean; sections?: string[] },
+  ): Promise<ViewResult>;
   /** The slash-command invocation message ([V-7]). */
   invoke(
     name: string,
@@ -86,7 +89,13 @@ export function openSandboxedRuntime(options: RuntimeOptions = {}): SandboxedRun
     plan: (command) => planFor(command, setup),
     list: (o = {}) => call("list", [], { category: o.category, all: o.all }),
     search: (query) => call("search", [query]),
-    view: (name, o = {}) => call("view", [name], { strict: o.strict, args: o.args }),
+    view: (name, o = {}) =>
+      call("view", [name], {
+        strict: o.strict,
+        args: o.args,
+        brief: o.brief,
+        section: o.sections,
+      }),
     invoke: (name, instruction, o = {}) =>
       call("invoke", instruction === undefined ? [name] : [name, instruction], {
         strict: o.strict,

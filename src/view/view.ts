@@ -37,6 +37,7 @@ import {
   type UntrustedOrigin,
 } from "./untrusted.ts";
 import { platformMatches } from "../level0/visibility.ts";
+import type { Brief } from "./partial.ts";
 
 /** The success document of `view NAME` ([V-1]). */
 export interface ViewResult {
@@ -86,6 +87,10 @@ export interface ViewResult {
   warnings: ContentWarning[];
   /** Problems around the skill that did not stop the view (a corrupt usage file). */
   notes?: string[];
+  /** With `--brief`: the outline and the first paragraph ([V-8]). */
+  brief?: Brief;
+  /** With `--section`: the slugs of the sections returned, in the text's order ([V-8]). */
+  sections?: string[];
 }
 
 /** What a view needs besides the skill itself. */

@@ -1,8 +1,9 @@
 /**
- * `view NAME [PATH] [--strict]` ([V-1..6], [F-1..3]).
+ * `view NAME [PATH] [--strict] [--brief] [--section SLUG…]` ([V-1..8], [F-1..3]).
  *
  * @module
  */
+import { UsageError } from "../../errors.ts";
 import type { SkillRuntime } from "../../runtime.ts";
 import { paint, respond } from "../render.ts";
 import type { CommandRequest, Outcome } from "../request.ts";
@@ -11,6 +12,12 @@ import type { CommandRequest, Outcome } from "../request.ts";
 export async function run(runtime: SkillRuntime, request: CommandRequest): Promise<Outcome> {
   const [name, path] = request.args;
   const { global } = request;
+  const brief = request.options.brief === true;
+  const section = request.options.section;
+  const sections = Array.isArray(section) ? section : typeof section === "string" ? [section] : [];
+  if (path !== undefined && (brief || sections.length)) {
+    throw new UsageError("--brief and --section read SKILL.md; they take no file path.");
+  }
   if (path !== undefined) {
     const doc = await runtime.viewFile(name, path, {
       allowUntrusted: request.options.allowUntrusted === true,
@@ -26,6 +33,8 @@ export async function run(runtime: SkillRuntime, request: CommandRequest): Promi
     strict: request.options.strict === true,
     allowUntrusted: request.options.allowUntrusted === true,
     args,
+    brief,
+    sections,
   });
   const notes = doc.warnings.map((w) =>
     `${paint(global.color, "yellow", "warning:")} ${w.message}`
