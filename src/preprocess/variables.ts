@@ -1,6 +1,6 @@
 /**
- * The variables of preprocessing ([P-2], [P-5]): template variables (`${HERMES_SKILL_DIR}`,
- * `${HERMES_SESSION_ID}` and their Claude Code aliases) and the user's arguments
+ * The variables of preprocessing ([P-2], [P-5], [P-8]): template variables (`${HERMES_SKILL_DIR}`,
+ * `${HERMES_SESSION_ID}` and their aliases, one table) and the user's arguments
  * (`$ARGUMENTS`, `$ARGUMENTS[N]`, `$N`). One pattern finds them and one function gives
  * their values, for the text and for inline-shell commands alike. Pure.
  *
@@ -27,9 +27,63 @@ export type Variable =
   | { kind: "argument"; index: number }
   | { kind: "arguments" };
 
+/** One way a skill may write a template variable ([P-2], [P-8]). */
+export interface TemplateAlias {
+  /** Exactly as written in a skill. */
+  written: string;
+  /** What it stands for. */
+  kind: "skill-dir" | "session-id";
+  /** Its value, in words (the README's table shows this). */
+  means: string;
+  /** Who writes it. */
+  from: string;
+}
+
+/**
+ * Every template alias: the one table the pattern, the values and the README's table
+ * ([P-8]) come from. `{baseDir}` counts only where no `$` stands before it.
+ */
+export const TEMPLATE_ALIASES: readonly TemplateAlias[] = [
+  {
+    written: "${HERMES_SKILL_DIR}",
+    kind: "skill-dir",
+    means: "the skill folder (absolute)",
+    from: "Hermes",
+  },
+  {
+    written: "${CLAUDE_SKILL_DIR}",
+    kind: "skill-dir",
+    means: "the skill folder (absolute)",
+    from: "Claude Code",
+  },
+  {
+    written: "{baseDir}",
+    kind: "skill-dir",
+    means: "the skill folder (absolute)",
+    from: "public skill collections",
+  },
+  {
+    written: "${HERMES_SESSION_ID}",
+    kind: "session-id",
+    means: "`--session-id` (left as written without it)",
+    from: "Hermes",
+  },
+  {
+    written: "${CLAUDE_SESSION_ID}",
+    kind: "session-id",
+    means: "`--session-id` (left as written without it)",
+    from: "Claude Code",
+  },
+];
+
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
 /** The pattern of a variable; its three groups are read by {@linkcode variableOf}. */
-export const VARIABLE_PATTERN: string = String
-  .raw`\$\{(HERMES_SKILL_DIR|CLAUDE_SKILL_DIR|HERMES_SESSION_ID|CLAUDE_SESSION_ID)\}|\$ARGUMENTS\[(\d+)\]|\$ARGUMENTS\b|\$(\d+)`;
+export const VARIABLE_PATTERN: string = `(${
+  TEMPLATE_ALIASES.map((a) =>
+    a.written.startsWith("$") ? escapeRegExp(a.written) : `(?<!\\$)${escapeRegExp(a.written)}`
+  ).join("|")
+})` + String.raw`|\$ARGUMENTS\[(\d+)\]|\$ARGUMENTS\b|\$(\d+)`;
 
 /** The variable a match of {@linkcode VARIABLE_PATTERN} names, from its three groups. */
 export function variableOf(
@@ -38,7 +92,8 @@ export function variableOf(
   positional: string | undefined,
 ): Variable {
   if (template !== undefined) {
-    return template.endsWith("SKILL_DIR") ? { kind: "skill-dir" } : { kind: "session-id" };
+    // The pattern's first group is one of the table's forms.
+    return { kind: TEMPLATE_ALIASES.find((a) => a.written === template)!.kind };
   }
   if (index !== undefined) return { kind: "argument", index: Number(index) };
   if (positional !== undefined) return { kind: "argument", index: Number(positional) };
