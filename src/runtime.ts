@@ -20,6 +20,7 @@ import {
 } from "./level0/list.ts";
 import {
   buildPrompt,
+  type PreloadedSkill,
   type PromptFormat,
   promptLocation,
   type PromptResult,
@@ -157,8 +158,10 @@ export interface ViewOptions extends CatalogOption {
 export interface PromptOptions extends CatalogOption {
   /** `xml` (default), `markdown` or `json`. */
   format?: PromptFormat;
-  /** Largest size in characters; descriptions of the least-used skills go first. */
+  /** Largest size in characters (preloaded content included); descriptions of the least-used skills go first. */
   budgetChars?: number;
+  /** Skills whose full preprocessed content follows the block ([L0-10]). */
+  preload?: readonly string[];
 }
 
 /** Why a usage update failed, if it did. */
@@ -337,9 +340,26 @@ export class SkillRuntime {
     return searchSkills(catalog.index(), this.visibility(), query);
   }
 
-  /** The Level-0 block for a system prompt ([L0-8]). */
+  /** The Level-0 block for a system prompt ([L0-8]), then the preloaded skills ([L0-10]). */
   async prompt(options: PromptOptions = {}): Promise<PromptResult> {
-    const index = (await this.#catalogOf(options, true)).index();
+    const catalog = await this.#catalogOf(options, true);
+    const index = catalog.index();
+    // Preloading is not a view: nothing is counted ([U-1]; `prompt` never writes).
+    const preloaded: PreloadedSkill[] = [];
+    for (const name of options.preload ?? []) {
+      const { view } = await this.#read(name, { catalog }).catch((error) => {
+        if (!(error instanceof SkillrtError)) throw error;
+        const Class = error.constructor as typeof SkillrtError;
+        throw new Class(
+          `Cannot preload '${name}': ${error.message}`,
+          error.details,
+          error.exitCode,
+        );
+      });
+      if (!preloaded.some((p) => p.name === view.name)) {
+        preloaded.push({ name: view.name, content: view.content });
+      }
+    }
     const uses = readUsageCounts(this.setup.localRoot); // the home's counters ([U-1])
     const skills = visibleSkills(index, this.visibility()).map((s) => ({
       name: s.name,
@@ -347,7 +367,7 @@ export class SkillRuntime {
       location: promptLocation(entryFor(index, s.name)!.record),
       uses: uses.get(s.name) ?? 0,
     }));
-    return buildPrompt(skills, options.format ?? "xml", options.budgetChars);
+    return buildPrompt(skills, options.format ?? "xml", options.budgetChars, preloaded);
   }
 
   /** Resolves a name to one skill, refusing disabled skills ([R-1..5], [L0-4]). */
@@ -451,6 +471,26 @@ export class SkillRuntime {
    * @ignore Internal: for the CLI's sandbox Worker and the MCP server.
    */
   async load(name: string, options: ViewOptions = {}): Promise<LoadedSkill> {
+    const loaded = await this.#read(name, options);
+    // The part asked for ([V-8]) before counting: an unknown section changes nothing.
+    const view = partialView(loaded, options);
+    // Count the use ([U-1]) in the home's one counter file, whatever root the skill is in;
+    // no other root is ever written. A home that cannot be written gets no counts.
+    // Concurrent views share one write of the file; a long-lived runtime does not wait for
+    // it (written within a moment, and before close()), a command does. Another agent's
+    // skill folder is only read: its skills are counted nowhere ([H-5]).
+    if (agentOfSource(view.source) !== undefined) return { ...loaded, view };
+    const now = new Date();
+    const count = (map: UsageMap) => bumpView(map, loaded.view.name, now);
+    const problem = this.options.watch
+      ? deferUsageUpdate(this.setup.localRoot, count)
+      : problemOf(await groupUpdateUsage(this.setup.localRoot, count));
+    if (problem !== undefined) view.notes = [...view.notes ?? [], problem];
+    return { ...loaded, view };
+  }
+
+  /** Resolves and loads one skill at Level 1 without counting the use. */
+  async #read(name: string, options: ViewOptions): Promise<LoadedSkill> {
     const catalog = await this.#catalogOf(options);
     // A bare name walks the first root; with a helper, that walk is shared ([PERF-2]).
     const first = this.setup.roots[0];
@@ -465,7 +505,7 @@ export class SkillRuntime {
       )
       : undefined;
     const hub = hubEntryOf(lockRootOf(this.setup, resolved.record), resolved.record.skillDir);
-    const loaded = await loadSkill(resolved, {
+    return await loadSkill(resolved, {
       platform: this.setup.host.platform,
       envNames: this.envNames(),
       configValues: this.setup.config.config,
@@ -487,21 +527,6 @@ export class SkillRuntime {
         record.source === "local" ? hubTrustOf(this.setup.localRoot, record.skillDir) : "community",
       realRoots: catalog.realRoots,
     });
-    // The part asked for ([V-8]) before counting: an unknown section changes nothing.
-    const view = partialView(loaded, options);
-    // Count the use ([U-1]) in the home's one counter file, whatever root the skill is in;
-    // no other root is ever written. A home that cannot be written gets no counts.
-    // Concurrent views share one write of the file; a long-lived runtime does not wait for
-    // it (written within a moment, and before close()), a command does. Another agent's
-    // skill folder is only read: its skills are counted nowhere ([H-5]).
-    if (agentOfSource(resolved.record.source) !== undefined) return { ...loaded, view };
-    const now = new Date();
-    const count = (map: UsageMap) => bumpView(map, loaded.view.name, now);
-    const problem = this.options.watch
-      ? deferUsageUpdate(this.setup.localRoot, count)
-      : problemOf(await groupUpdateUsage(this.setup.localRoot, count));
-    if (problem !== undefined) view.notes = [...view.notes ?? [], problem];
-    return { ...loaded, view };
   }
 
   /** Level 1: one whole skill, preprocessed, with everything around it ([V-1..6], [P-1..6]). */

@@ -107,6 +107,10 @@ export const COMMANDS: readonly CommandSpec[] = [
         complete: ["xml", "markdown", "json"],
       },
       { flags: "--budget-chars <n>", description: "largest size in characters" },
+      {
+        flags: "--preload <names>",
+        description: "skills whose full content follows the block, comma-separated",
+      },
     ],
   },
   {

@@ -16,6 +16,7 @@ import {
   planFlags,
   planFor,
   PLANNED_COMMANDS,
+  preloads,
   shellQuote,
 } from "../sandbox/plan.ts";
 import { CONTENT_COMMANDS } from "./manage_args.ts";
@@ -205,7 +206,7 @@ export async function planOf(
     // Collections that are folders here are read by hub search and bare-name installs ([HUB-8]).
     ...(request.command === "hub" ? localCollectionPaths(setup) : []),
   ];
-  const read = planFor(request.command, setup, paths);
+  const read = planFor(request.command, setup, paths, [], preloads(request));
   if (!isWriting(request.command, request.args)) return { plan: read };
   const step: CommandRequest = {
     ...request,

@@ -1,6 +1,7 @@
 /**
- * `prompt` ([L0-8]): the Level-0 block an agent puts in its system prompt, in the
- * Agent Skills XML of `skills-ref to-prompt`, Markdown or JSON, within a budget.
+ * `prompt` ([L0-8], [L0-10]): the Level-0 block an agent puts in its system prompt, in the
+ * Agent Skills XML of `skills-ref to-prompt`, Markdown or JSON, within a budget, and the
+ * full content of the skills preloaded for the session after it.
  *
  * @module
  */
@@ -28,6 +29,14 @@ export function promptLocation(record: SkillRecord): string {
   return real === undefined ? record.file : joinPath(real, basename(record.file));
 }
 
+/** A skill whose whole content follows the Level-0 block ([L0-10]). */
+export interface PreloadedSkill {
+  /** Name. */
+  name: string;
+  /** Its content as `view` gives it: preprocessed, sanitised, with its banners. */
+  content: string;
+}
+
 /** The prompt formats. */
 export type PromptFormat = "xml" | "markdown" | "json";
 
@@ -51,6 +60,8 @@ export interface PromptResult {
   descriptionsDropped: string[];
   /** True when the block is still over budget with every description dropped. */
   overBudget: boolean;
+  /** Skills whose full content follows the block ([L0-10]), in order. */
+  preloaded: string[];
 }
 
 /** Escapes like Python's `html.escape` (quotes included), as `skills-ref` does. */
@@ -59,8 +70,25 @@ export function escapeHtml(s: string): string {
     .replace(/"/g, "&quot;").replace(/'/g, "&#x27;");
 }
 
-/** Renders skills in one format. A skill with an empty description keeps its name. */
-export function renderPrompt(skills: PromptSkill[], format: PromptFormat): string {
+/** The text of preloaded skills after a Markdown or XML block: each between two marker lines. */
+function preloadText(preloaded: readonly PreloadedSkill[]): string {
+  return preloaded.map((p) =>
+    `\n\n[Preloaded skill "${p.name}": its full content follows; use it without loading it again.]\n${
+      p.content.replace(/\n+$/, "")
+    }\n[End of preloaded skill "${p.name}"]`
+  ).join("");
+}
+
+/**
+ * Renders skills in one format, then the preloaded skills' content ([L0-10]): after the
+ * block in `xml` and `markdown`, as `preloaded_skills` in `json`. A skill with an empty
+ * description keeps its name.
+ */
+export function renderPrompt(
+  skills: PromptSkill[],
+  format: PromptFormat,
+  preloaded: readonly PreloadedSkill[] = [],
+): string {
   if (format === "json") {
     return JSON.stringify({
       available_skills: skills.map((s) => ({
@@ -68,6 +96,7 @@ export function renderPrompt(skills: PromptSkill[], format: PromptFormat): strin
         description: s.description,
         location: s.location,
       })),
+      ...(preloaded.length ? { preloaded_skills: preloaded } : {}),
     });
   }
   if (format === "markdown") {
@@ -79,7 +108,7 @@ export function renderPrompt(skills: PromptSkill[], format: PromptFormat): strin
           : `- **${s.name}** (\`${s.location}\`)`,
       );
     }
-    return lines.join("\n");
+    return lines.join("\n") + preloadText(preloaded);
   }
   const lines = ["<available_skills>"];
   for (const s of skills) {
@@ -98,20 +127,22 @@ export function renderPrompt(skills: PromptSkill[], format: PromptFormat): strin
     );
   }
   lines.push("</available_skills>");
-  return lines.join("\n");
+  return lines.join("\n") + preloadText(preloaded);
 }
 
 /**
- * Builds the prompt block. Over `budget`, descriptions of the least-used skills are
- * dropped first (ties: the later name first), never names.
+ * Builds the prompt block and the preloaded skills after it. Over `budget` (which counts
+ * both), descriptions of the least-used skills are dropped first (ties: the later name
+ * first), never names, never preloaded content.
  */
 export function buildPrompt(
   skills: PromptSkill[],
   format: PromptFormat,
   budget?: number,
+  preloaded: readonly PreloadedSkill[] = [],
 ): PromptResult {
   const current = skills.map((s) => ({ ...s }));
-  let size = renderPrompt(current, format).length;
+  let size = renderPrompt(current, format, preloaded).length;
   const dropped: string[] = [];
   if (budget !== undefined && size > budget) {
     const order = [...current].sort((a, b) =>
@@ -127,7 +158,7 @@ export function buildPrompt(
       dropped.push(s.name);
     }
   }
-  const prompt = renderPrompt(current, format);
+  const prompt = renderPrompt(current, format, preloaded);
   return {
     success: true,
     format,
@@ -138,5 +169,6 @@ export function buildPrompt(
     budgetChars: budget ?? null,
     descriptionsDropped: dropped,
     overBudget: budget !== undefined && prompt.length > budget,
+    preloaded: preloaded.map((p) => p.name),
   };
 }

@@ -79,11 +79,12 @@ export const TEMPLATE_ALIASES: readonly TemplateAlias[] = [
 const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 /** The pattern of a variable; its three groups are read by {@linkcode variableOf}. */
-export const VARIABLE_PATTERN: string = `(${
-  TEMPLATE_ALIASES.map((a) =>
-    a.written.startsWith("$") ? escapeRegExp(a.written) : `(?<!\\$)${escapeRegExp(a.written)}`
-  ).join("|")
-})` + String.raw`|\$ARGUMENTS\[(\d+)\]|\$ARGUMENTS\b|\$(\d+)`;
+export const VARIABLE_PATTERN: string =
+  `(${
+    TEMPLATE_ALIASES.map((a) =>
+      a.written.startsWith("$") ? escapeRegExp(a.written) : `(?<!\\$)${escapeRegExp(a.written)}`
+    ).join("|")
+  })` + String.raw`|\$ARGUMENTS\[(\d+)\]|\$ARGUMENTS\b|\$(\d+)`;
 
 /** The variable a match of {@linkcode VARIABLE_PATTERN} names, from its three groups. */
 export function variableOf(

@@ -7,6 +7,7 @@
  */
 import { joinPath } from "../home/paths.ts";
 import type { Setup } from "../home/setup.ts";
+import type { CommandRequest } from "../cli/request.ts";
 import { usageWritePaths } from "../usage/usage.ts";
 
 /** What one command's Worker is granted. */
@@ -102,13 +103,16 @@ export function readSet(setup: Setup): string[] {
 /**
  * The plan for `command`. `paths` are extra paths the command was given to read
  * (`validate PATH…`); `writes` are the paths a writing command's first step found it
- * will write.
+ * will write; `preprocesses` says a command that does not usually preprocess does this
+ * time (`prompt --preload`, [L0-10]): it may then run the inline-shell programs, and
+ * still writes nothing.
  */
 export function planFor(
   command: string,
   setup: Setup,
   paths: string[] = [],
   writes: string[] = [],
+  preprocesses = false,
 ): PermissionPlan {
   const plan: PermissionPlan = { command, read: [], write: [], run: [], net: [], env: [] };
   if (!PLANNED_COMMANDS.includes(command)) return plan;
@@ -119,7 +123,9 @@ export function planFor(
   if (PREPROCESSING_COMMANDS.includes(command)) {
     // Counting uses ([U-1]): exactly the home's counter file, its lock and its temp file.
     plan.write = unique(usageWritePaths(setup.localRoot));
-    if (setup.config.inline_shell) plan.run = unique(setup.config.inline_shell_allow);
+  }
+  if ((PREPROCESSING_COMMANDS.includes(command) || preprocesses) && setup.config.inline_shell) {
+    plan.run = unique(setup.config.inline_shell_allow);
   }
   if (writes.length) plan.write = unique([...plan.write, ...writes]);
   if (writes.length && USER_FILE_COMMANDS.includes(command)) {
@@ -128,6 +134,11 @@ export function planFor(
     plan.read = unique([...plan.read, setup.home]);
   }
   return plan;
+}
+
+/** Whether a request preprocesses skills it does not usually load (`prompt --preload`, [L0-10]). */
+export function preloads(request: CommandRequest): boolean {
+  return request.command === "prompt" && typeof request.options.preload === "string";
 }
 
 /** The Deno Worker permissions of a plan: everything not listed is denied. */

@@ -14,7 +14,7 @@ import { resolveSetup, type Setup } from "../home/setup.ts";
 import type { RuntimeOptions } from "../runtime.ts";
 import type { ViewResult } from "../view/view.ts";
 import type { InvokeResult } from "../view/invoke.ts";
-import { type PermissionPlan, planFor } from "./plan.ts";
+import { type PermissionPlan, planFor, preloads } from "./plan.ts";
 import { runInWorker } from "./run_worker.ts";
 
 /** A runtime whose every call runs in a sandbox Worker. */
@@ -40,9 +40,9 @@ export interface SandboxedRuntime {
   ): Promise<InvokeResult>;
   /** Level 2 ([F-3]). */
   viewFile(name: string, path: string): Promise<FileResult>;
-  /** The Level-0 prompt block ([L0-8]). */
+  /** The Level-0 prompt block ([L0-8]), then the preloaded skills ([L0-10]). */
   prompt(
-    options?: { format?: "xml" | "markdown" | "json"; budgetChars?: number },
+    options?: { format?: "xml" | "markdown" | "json"; budgetChars?: number; preload?: string[] },
   ): Promise<PromptResult>;
 }
 
@@ -67,7 +67,8 @@ export function openSandboxedRuntime(options: RuntimeOptions = {}): SandboxedRun
         tools: options.tools,
       },
     };
-    const outcome = await runInWorker({ request, setup, plan: planFor(command, setup) });
+    const plan = planFor(command, setup, [], [], preloads(request));
+    const outcome = await runInWorker({ request, setup, plan });
     let doc: Record<string, unknown>;
     try {
       doc = fromJsonDocument(JSON.parse(outcome.stdout)) as Record<string, unknown>;
@@ -102,6 +103,11 @@ export function openSandboxedRuntime(options: RuntimeOptions = {}): SandboxedRun
         args: o.args,
       }),
     viewFile: (name, path) => call("view", [name, path]),
-    prompt: (o = {}) => call("prompt", [], { format: o.format, budgetChars: o.budgetChars }),
+    prompt: (o = {}) =>
+      call("prompt", [], {
+        format: o.format,
+        budgetChars: o.budgetChars,
+        preload: o.preload?.join(","),
+      }),
   };
 }

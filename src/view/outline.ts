@@ -237,3 +237,25 @@ export function selectSections(markdown: string, slugs: readonly string[]): Sele
     slugs: kept.map((h) => h.slug),
   };
 }
+
+/** One heading of a brief. */
+export interface OutlineEntry {
+  /** 1 to 6. */
+  level: number;
+  /** The heading's text. */
+  title: string;
+  /** What `--section` takes. */
+  slug: string;
+  /** The section's size in characters, sub-sections included. */
+  chars: number;
+}
+
+/** The brief of a skill. */
+export interface Brief {
+  /** Every heading, in order. */
+  outline: OutlineEntry[];
+  /** The first paragraph of the body. */
+  paragraph: string;
+  /** The size of the whole body in characters. */
+  chars: number;
+}

@@ -8,30 +8,8 @@
  */
 import { NotFoundError } from "../errors.ts";
 import { splitFrontmatter } from "../frontmatter/fence.ts";
-import { firstParagraph, outline, selectSections } from "./outline.ts";
+import { type Brief, firstParagraph, outline, selectSections } from "./outline.ts";
 import type { LoadedSkill, ViewResult } from "./view.ts";
-
-/** One heading of a brief. */
-export interface OutlineEntry {
-  /** 1 to 6. */
-  level: number;
-  /** The heading's text. */
-  title: string;
-  /** What `--section` takes. */
-  slug: string;
-  /** The section's size in characters, sub-sections included. */
-  chars: number;
-}
-
-/** The brief of a skill. */
-export interface Brief {
-  /** Every heading, in order. */
-  outline: OutlineEntry[];
-  /** The first paragraph of the body. */
-  paragraph: string;
-  /** The size of the whole body in characters. */
-  chars: number;
-}
 
 /** What part of a skill to return. */
 export interface PartOptions {

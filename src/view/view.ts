@@ -37,7 +37,7 @@ import {
   type UntrustedOrigin,
 } from "./untrusted.ts";
 import { platformMatches } from "../level0/visibility.ts";
-import type { Brief } from "./partial.ts";
+import type { Brief } from "./outline.ts";
 
 /** The success document of `view NAME` ([V-1]). */
 export interface ViewResult {

@@ -1,5 +1,5 @@
 /**
- * `prompt [--format xml|markdown|json] [--budget-chars N]` ([L0-8]).
+ * `prompt [--format xml|markdown|json] [--budget-chars N] [--preload a,b]` ([L0-8], [L0-10]).
  *
  * @module
  */
@@ -24,13 +24,25 @@ export async function run(runtime: SkillRuntime, request: CommandRequest): Promi
       );
     }
   }
-  const doc = await runtime.prompt({ format: format as PromptFormat, budgetChars: budget });
+  let preload: string[] | undefined;
+  if (typeof request.options.preload === "string") {
+    preload = request.options.preload.split(",").map((n) => n.trim()).filter((n) => n !== "");
+    if (preload.length === 0) {
+      throw new UsageError("--preload needs skill names, comma-separated (e.g. --preload a,b).");
+    }
+  }
+  const doc = await runtime.prompt({
+    format: format as PromptFormat,
+    budgetChars: budget,
+    preload,
+  });
   const dropped = doc.descriptionsDropped.length
     ? `; descriptions dropped: ${doc.descriptionsDropped.join(", ")}`
     : "";
   const over = doc.overBudget ? "; still over budget with every description dropped" : "";
+  const preloaded = doc.preloaded.length ? `; preloaded: ${doc.preloaded.join(", ")}` : "";
   const summary = `${plural(doc.count, "skill")}, ${plural(doc.chars, "character")}, ~${
     plural(doc.estimatedTokens, "token")
-  }${dropped}${over}\n`;
+  }${preloaded}${dropped}${over}\n`;
   return respond(request.global, doc, () => doc.prompt, 0, summary);
 }
