@@ -41,6 +41,12 @@ import { deferUsageUpdate, flushUsage, groupUpdateUsage } from "./usage/group_co
 import { type FileResult, type ReadFile, readSkillFile } from "./files/file_view.ts";
 import { openSkillFile, reachOf } from "./scan/containment.ts";
 import { dotenvNames } from "./view/env_vars.ts";
+import {
+  answerReadiness,
+  type ReadinessAnswer,
+  type ReadinessAsk,
+  type ReadinessProbe,
+} from "./home/readiness_probe.ts";
 import { type LoadedSkill, loadSkill, type ViewResult } from "./view/view.ts";
 import { invocationMessage, type InvokeResult } from "./view/invoke.ts";
 import { partialView } from "./view/partial.ts";
@@ -119,6 +125,12 @@ export interface RuntimeOptions extends SetupOptions {
    * @ignore Internal: for the CLI's sandbox Worker and the MCP server.
    */
   processGroups?: ProcessGroups;
+  /**
+   * Looks programs up on PATH and credential files under the home ([V-9]); this process
+   * does it itself (by `stat`, as far as its permissions allow) when absent; the sandbox
+   * Worker asks the warden.
+   */
+  readiness?: ReadinessProbe;
 }
 
 /**
@@ -429,11 +441,14 @@ export class SkillRuntime {
     return Promise.resolve(out);
   }
 
-  /**
-   * How a skill's content is preprocessed ([P-1..5]): template vars, arguments, gated inline shell.
-   *
-   * @ignore Internal: for the CLI's sandbox Worker and the MCP server.
-   */
+  /** Which of these programs are on PATH and which credential files exist under the home ([V-9]). */
+  probeReadiness(ask: ReadinessAsk): Promise<ReadinessAnswer> {
+    if (this.options.readiness) return this.options.readiness(ask);
+    const env = this.options.env ?? readEnv;
+    return Promise.resolve(answerReadiness(ask, env("PATH"), this.setup.home));
+  }
+
+  /** How a skill's content is preprocessed ([P-1..5]): template vars, arguments, gated inline shell. */
   preprocessContext(record: SkillRecord, args?: string): PreprocessContext {
     const { config, host } = this.setup;
     const sessionId = this.options.sessionId;
@@ -526,6 +541,7 @@ export class SkillRuntime {
       trust: (record) =>
         record.source === "local" ? hubTrustOf(this.setup.localRoot, record.skillDir) : "community",
       realRoots: catalog.realRoots,
+      probe: (ask) => this.probeReadiness(ask),
     });
   }
 

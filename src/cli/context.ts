@@ -10,6 +10,7 @@ import type { PromptReader } from "../home/skill_setup.ts";
 import type { Channel } from "../mcp/channel_transport.ts";
 import type { EnvAsk } from "../preprocess/env_access.ts";
 import type { ProcessGroups } from "../preprocess/process_group.ts";
+import type { ReadinessProbe } from "../home/readiness_probe.ts";
 import type { PermissionPlan } from "../sandbox/plan.ts";
 import type { HelperSource } from "../scan/parallel.ts";
 
@@ -21,6 +22,8 @@ export interface ExecuteContext {
   plan: PermissionPlan;
   /** Values of environment variables, answered by the warden ([P-6], [P-7]); none when absent. */
   envValues?: (asks: EnvAsk[]) => Promise<Record<string, string>>;
+  /** Has the warden look programs up on PATH and credential files under the home ([V-9]). */
+  readiness?: ReadinessProbe;
   /** Has the warden kill inline-shell process groups ([P-4]). */
   processGroups?: ProcessGroups;
   /** Asks the user a yes/no question at the warden's terminal (undefined: no terminal). */

@@ -70,6 +70,7 @@ export async function executeCommand(
       scanHelper: ctx.scanHelper,
       watchHelper: ctx.watchHelper,
       processGroups: ctx.processGroups,
+      readiness: ctx.readiness,
     });
     return terminalOutcome(await (await load()).run(runtime, request, ctx), request.global);
   } catch (error) {

@@ -72,13 +72,23 @@ export async function requestPaths(
   return [];
 }
 
-/** The `sandbox` document ([X-3]): the plan and the equivalent `deno run` command. */
+/**
+ * What the warden answers a command's Worker without granting it anything: the Worker
+ * asks, the warden looks (by name, under the rule named) and replies.
+ */
+export const WARDEN_ANSWERS: readonly string[] = [
+  "environment values, only for names allowed by [P-7]",
+  "whether programs are on PATH and credential files exist under the home, by stat only ([V-9])",
+];
+
+/** The `sandbox` document ([X-3]): the plan, what the warden answers, and the equivalent `deno run` command. */
 export function sandboxDocument(plan: PermissionPlan, args: string[] = []) {
   const flags = planFlags(plan);
   return {
     success: true as const,
     command: plan.command,
     plan: { read: plan.read, write: plan.write, run: plan.run, net: plan.net, env: plan.env },
+    answers: PLANNED_COMMANDS.includes(plan.command) ? [...WARDEN_ANSWERS] : [],
     flags,
     deno_command: ["deno", "run", ...flags, "main.ts", plan.command, ...args].map(shellQuote).join(
       " ",
@@ -94,6 +104,13 @@ function sandboxText(doc: ReturnType<typeof sandboxDocument>): string {
     else list.forEach((item, i) => lines.push(`${i === 0 ? label : " ".repeat(9)}${item}`));
   }
   lines.push("", "Equivalent:", `  ${doc.deno_command}`);
+  if (doc.answers.length) {
+    lines.push(
+      "",
+      "Answered by the warden, granting nothing:",
+      ...doc.answers.map((a) => `  ${a}`),
+    );
+  }
   return lines.join("\n");
 }
 

@@ -1,7 +1,7 @@
 /**
  * `doctor` ([C-4]): roots (present, missing, unreadable), shadowed and ambiguous names,
  * frontmatter diagnostics, config problems, roots no file watcher can cover, the sandbox
- * plan, and the hub lock.
+ * plan, the hub lock, and what each skill still needs ([V-9]).
  *
  * @module
  */
@@ -15,6 +15,7 @@ import type { PermissionPlan } from "../sandbox/plan.ts";
 import { entryFor, type SkillIndex } from "../scan/index.ts";
 import { hiddenCounts } from "../level0/list.ts";
 import type { HiddenReason, VisibilityFacts } from "../level0/visibility.ts";
+import type { SkillReadiness } from "./readiness.ts";
 
 /** The document `doctor` prints. */
 export interface DoctorReport {
@@ -47,6 +48,8 @@ export interface DoctorReport {
   sandbox: PermissionPlan;
   /** The hub lock file's state. */
   hub: { lock: "absent" | "ok" | "unparseable"; installed: number };
+  /** Skills that declare environment variables, programs or credential files, and what is missing ([V-9]). */
+  readiness: SkillReadiness[];
   /** Counts by severity. */
   summary: { errors: number; warnings: number; info: number };
 }
@@ -113,7 +116,7 @@ export function watchDiagnostics(roots: { root: string; reason: string }[]): Dia
 
 /**
  * Builds the doctor report from a full index of the setup, who sees what at Level 0, and
- * the roots no watcher covers.
+ * the roots no watcher covers, and its skills' readiness ([V-9]).
  */
 export function doctorReport(
   setup: Setup,
@@ -121,6 +124,10 @@ export function doctorReport(
   plan: PermissionPlan,
   facts: VisibilityFacts,
   watch: Diagnostic[] = [],
+  readiness: { skills: SkillReadiness[]; diagnostics: Diagnostic[] } = {
+    skills: [],
+    diagnostics: [],
+  },
 ): DoctorReport {
   const diagnostics: Diagnostic[] = [
     ...(setup.homeExists ? [] : [
@@ -146,6 +153,7 @@ export function doctorReport(
   diagnostics.push(...hub.diagnostics);
   const agentFolders = setup.agentFolders.filter((f) => f.real !== undefined);
   diagnostics.push(...agentFolders.filter((f) => !f.enabled).map(notEnabled));
+  diagnostics.push(...readiness.diagnostics);
   const unreadable = new Set(
     index.diagnostics.filter((d) => d.code === "walk.not_permitted" || d.code === "walk.unreadable")
       .map((d) => d.path),
@@ -200,6 +208,7 @@ export function doctorReport(
     diagnostics,
     sandbox: plan,
     hub: hub.state,
+    readiness: readiness.skills,
     summary,
   };
 }

@@ -2,7 +2,8 @@
  * Running a command in a Worker created with exactly the permissions of its plan
  * ([X-1]). The Worker has no environment grant: when a skill's config names `${VAR}`
  * ([P-6]), it asks the warden with the ground of each name, and the warden answers only
- * the names whose ground holds ([P-7]). The Worker may not signal processes either: it
+ * the names whose ground holds ([P-7]); whether programs are on PATH and credential
+ * files under the home it asks the same way ([V-9]). The Worker may not signal processes either: it
  * asks the warden to kill an inline-shell command's process group ([P-4]). For `mcp`,
  * the warden also relays MCP messages between stdio and the Worker.
  *
@@ -20,6 +21,11 @@ import { wardenGroups } from "../preprocess/process_group.ts";
 import type { SetupQuestion } from "../home/skill_setup.ts";
 import { askSetupQuestion } from "../cli/terminal_prompt.ts";
 import { visibleControls } from "../cli/terminal_text.ts";
+import {
+  answerReadiness,
+  type ReadinessAnswer,
+  type ReadinessAsk,
+} from "../home/readiness_probe.ts";
 
 /** What the warden posts to start the Worker's command. */
 export interface WorkerMessage {
@@ -51,6 +57,7 @@ export interface WorkerMessage {
 export type FromWorker =
   | { kind: "outcome"; outcome: Outcome }
   | { kind: "env"; id: number; asks: EnvAsk[] }
+  | { kind: "ready"; id: number; ask: ReadinessAsk }
   | { kind: "group"; pgid: number; live: boolean }
   | { kind: "confirm"; id: number; question: string }
   | { kind: "ask"; id: number; question: SetupQuestion }
@@ -72,6 +79,7 @@ export interface EnvAnswer {
 /** Messages to the Worker after the start: env answers, MCP messages, the end of MCP input. */
 export type ToWorker =
   | EnvAnswer
+  | { kind: "ready"; id: number; answer: ReadinessAnswer }
   | { kind: "confirm"; id: number; answer: boolean | undefined }
   | { kind: "ask"; id: number; answer: string | null | undefined }
   | { kind: "choose"; id: number; answer: string | undefined }
@@ -223,6 +231,10 @@ export function startWorker(
       const data = event.data;
       if (data.kind === "env") {
         worker.postMessage(answerEnv(data.id, data.asks, message.setup.config));
+      } else if (data.kind === "ready") {
+        // [V-9]: stat only, names and paths checked again; the plan grows by nothing.
+        const answer = answerReadiness(data.ask, readEnv("PATH"), message.setup.home);
+        worker.postMessage({ kind: "ready", id: data.id, answer } satisfies ToWorker);
       } else if (data.kind === "group") {
         data.live ? groups.started(data.pgid) : groups.kill(data.pgid);
       } else if (data.kind === "confirm") {

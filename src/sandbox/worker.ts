@@ -13,6 +13,7 @@ import { helperBatchesParsed, type ScanHelper } from "../scan/parallel.ts";
 import type { EnvAsk } from "../preprocess/env_access.ts";
 import type { ProcessGroups } from "../preprocess/process_group.ts";
 import type { SetupQuestion } from "../home/skill_setup.ts";
+import type { ReadinessAnswer, ReadinessAsk } from "../home/readiness_probe.ts";
 import type { FromWorker, ToWorker, WorkerMessage } from "./run_worker.ts";
 
 /** The parts of a Worker's global scope this entry uses. */
@@ -75,6 +76,15 @@ function askLineOfWarden(question: string): Promise<string | undefined> {
   return new Promise((resolve) => askingLine.set(id, resolve));
 }
 
+const readying = new Map<number, (answer: ReadinessAnswer) => void>();
+
+/** This Worker may neither read PATH nor stat outside its plan: the warden looks up ([V-9]). */
+function askReadiness(ask: ReadinessAsk): Promise<ReadinessAnswer> {
+  const id = nextId++;
+  scope.postMessage({ kind: "ready", id, ask });
+  return new Promise((resolve) => readying.set(id, resolve));
+}
+
 function askWarden(asks: EnvAsk[]): Promise<Record<string, string>> {
   if (asks.length === 0) return Promise.resolve({});
   const id = nextId++;
@@ -106,6 +116,9 @@ scope.onmessage = async (event) => {
     if (data.kind === "env") {
       waiting.get(data.id)?.(data.values);
       waiting.delete(data.id);
+    } else if (data.kind === "ready") {
+      readying.get(data.id)?.(data.answer);
+      readying.delete(data.id);
     } else if (data.kind === "confirm") {
       asking.get(data.id)?.(data.answer);
       asking.delete(data.id);
@@ -129,6 +142,7 @@ scope.onmessage = async (event) => {
     setup: data.setup,
     plan: data.plan,
     envValues: askWarden,
+    readiness: askReadiness,
     processGroups: groupsByWarden,
     confirm: confirmWithWarden,
     ask: promptWithWarden,

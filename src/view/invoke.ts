@@ -5,6 +5,7 @@
  * @module
  */
 import type { LoadedSkill } from "./view.ts";
+import { missingOf, setupNote } from "./readiness.ts";
 
 /** What `invoke` returns. */
 export interface InvokeResult {
@@ -55,16 +56,8 @@ export function invocationMessage(
     "Relative paths in this skill (scripts/, templates/, references/, assets/) are relative to that directory; use the absolute path to run or read them.",
   );
   if (loaded.configBlock) parts.push("", loaded.configBlock);
-  if (view.setupNeeded) {
-    parts.push(
-      "",
-      `[Skill setup note: ${view.missingRequiredEnvironmentVariables.join(", ")} ${
-        view.missingRequiredEnvironmentVariables.length === 1 ? "is" : "are"
-      } not set (in the environment or ${home}/.env); the skill still loads, but what needs ${
-        view.missingRequiredEnvironmentVariables.length === 1 ? "it" : "them"
-      } will not work until then.]`,
-    );
-  }
+  const setup = setupNote(missingOf(view), home);
+  if (setup) parts.push("", setup);
   const files = view.linkedFiles ? Object.values(view.linkedFiles).flat() : [];
   if (files.length) {
     parts.push(

@@ -1,6 +1,7 @@
 /**
- * Level 1 ([V-1..6]): one whole SKILL.md with what an agent needs around it — linked
- * files and their summaries, required environment, config values, readiness, warnings.
+ * Level 1 ([V-1..6], [V-9]): one whole SKILL.md with what an agent needs around it — linked
+ * files and their summaries, required environment, programs and credential files, config
+ * values, readiness, warnings.
  *
  * @module
  */
@@ -38,6 +39,9 @@ import {
 } from "./untrusted.ts";
 import { platformMatches } from "../level0/visibility.ts";
 import type { Brief } from "./outline.ts";
+import type { ReadinessProbe } from "../home/readiness_probe.ts";
+import { readinessOf, refusedNote } from "./readiness.ts";
+import type { RequiredCommand, RequiredCredentialFile } from "./requirements.ts";
 
 /** The success document of `view NAME` ([V-1]). */
 export interface ViewResult {
@@ -77,7 +81,15 @@ export interface ViewResult {
   requiredEnvironmentVariables: RequiredEnvVar[];
   /** Those of them not set in the environment or `<home>/.env`. */
   missingRequiredEnvironmentVariables: string[];
-  /** True when any required variable is missing. */
+  /** Programs the skill needs on PATH ([V-9]). */
+  requiredCommands: RequiredCommand[];
+  /** Those not found on PATH. */
+  missingRequiredCommands: string[];
+  /** Files the skill needs under the home ([V-9]). */
+  requiredCredentialFiles: RequiredCredentialFile[];
+  /** Those not present under the home. */
+  missingRequiredCredentialFiles: string[];
+  /** True when any required variable, program or credential file is missing. */
   setupNeeded: boolean;
   /** `available` or `setup_needed`. */
   readinessStatus: "available" | "setup_needed" | "unsupported";
@@ -125,6 +137,8 @@ export interface ViewContext {
   trust?: (record: SkillRecord) => string | undefined;
   /** The real paths of every root of the setup ([S-9]); the skill's own root when absent. */
   realRoots?: readonly string[];
+  /** Looks programs up on PATH and credential files under the home ([V-9]); all missing when absent. */
+  probe?: ReadinessProbe;
 }
 
 /** A loaded skill: the view, and the parts an invocation message is built from. */
@@ -236,6 +250,10 @@ export async function loadSkill(resolved: Resolved, ctx: ViewContext): Promise<L
 
   const linked = resolved.flat ? null : linkedFiles(listSkillFiles(record.skillDir, reach));
   const missing = vars.filter((v) => !ctx.envNames.has(v.name)).map((v) => v.name);
+  const { refused, ...ready } = await readinessOf(record.frontmatter, ctx.probe);
+  const needed = missing.length + ready.missingRequiredCommands.length +
+      ready.missingRequiredCredentialFiles.length > 0;
+  const notes = [...resolvedConfig.notes, ...refused.map(refusedNote)];
   const view: ViewResult = {
     success: true,
     name: record.name,
@@ -259,11 +277,12 @@ export async function loadSkill(resolved: Resolved, ctx: ViewContext): Promise<L
       : null,
     requiredEnvironmentVariables: vars,
     missingRequiredEnvironmentVariables: missing,
-    setupNeeded: missing.length > 0,
-    readinessStatus: missing.length > 0 ? "setup_needed" : "available",
+    ...ready,
+    setupNeeded: needed,
+    readinessStatus: needed ? "setup_needed" : "available",
     config,
     warnings,
-    ...(resolvedConfig.notes.length ? { notes: resolvedConfig.notes } : {}),
+    ...(notes.length ? { notes } : {}),
   };
   return { view, body, configBlock: block, banner };
 }

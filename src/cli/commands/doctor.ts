@@ -1,9 +1,10 @@
 /**
- * `doctor` ([C-4]).
+ * `doctor` ([C-4], [V-9]).
  *
  * @module
  */
 import { doctorReport, watchDiagnostics } from "../../doctor/doctor.ts";
+import { readinessReport } from "../../doctor/readiness.ts";
 import type { SkillRuntime } from "../../runtime.ts";
 import type { ExecuteContext } from "../context.ts";
 import { paint, plural, respond } from "../render.ts";
@@ -18,8 +19,22 @@ export async function run(
   // Watching every folder takes a while: a helper thread tries it while this one scans.
   const probing = runtime.unwatchedRoots();
   const index = runtime.catalog().index();
+  const records = [...index.entries.values()].map((e) => e.record);
+  const readiness = await readinessReport(
+    records,
+    runtime.envNames(),
+    (ask) => runtime.probeReadiness(ask),
+    runtime.setup.home,
+  );
   const watch = watchDiagnostics(await probing);
-  const report = doctorReport(runtime.setup, index, ctx.plan, runtime.visibility(), watch);
+  const report = doctorReport(
+    runtime.setup,
+    index,
+    ctx.plan,
+    runtime.visibility(),
+    watch,
+    readiness,
+  );
   const c = request.global.color;
   return respond(request.global, report, () => {
     const lines = [
@@ -71,6 +86,18 @@ export async function run(
           reasons.join(", ")
         }); 'list --all' shows them`,
       );
+    }
+    const needing = report.readiness.filter((r) => r.readinessStatus === "setup_needed");
+    if (needing.length) {
+      lines.push("", paint(c, "bold", "Setup needed"));
+      for (const r of needing) {
+        const parts = [
+          ...r.missingRequiredEnvironmentVariables.map((v) => `${v} (variable)`),
+          ...r.missingRequiredCommands.map((p) => `${p} (program)`),
+          ...r.missingRequiredCredentialFiles.map((f) => `${f} (file)`),
+        ];
+        lines.push(`  ${r.name}: ${parts.join(", ")}`);
+      }
     }
     if (report.diagnostics.length) {
       lines.push("", paint(c, "bold", "Diagnostics"));

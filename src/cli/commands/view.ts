@@ -5,6 +5,7 @@
  */
 import { UsageError } from "../../errors.ts";
 import type { SkillRuntime } from "../../runtime.ts";
+import { missingOf, setupAdvice } from "../../view/readiness.ts";
 import { paint, respond } from "../render.ts";
 import type { CommandRequest, Outcome } from "../request.ts";
 
@@ -40,12 +41,7 @@ export async function run(runtime: SkillRuntime, request: CommandRequest): Promi
     `${paint(global.color, "yellow", "warning:")} ${w.message}`
   );
   for (const note of doc.notes ?? []) notes.push(`note: ${note}`);
-  if (doc.setupNeeded) {
-    notes.push(
-      `setup needed: set ${
-        doc.missingRequiredEnvironmentVariables.join(", ")
-      } (in the environment or ${runtime.setup.home}/.env).`,
-    );
-  }
+  const advice = setupAdvice(missingOf(doc), runtime.setup.home);
+  if (advice) notes.push(advice);
   return respond(global, doc, () => doc.content, 0, notes.length ? notes.join("\n") + "\n" : "");
 }
