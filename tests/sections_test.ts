@@ -7,7 +7,7 @@
 import { deepEqual, equal, ok } from "node:assert/strict";
 import { SkillRuntime } from "../src/runtime.ts";
 import { NotFoundError } from "../src/errors.ts";
-import { cli, cliJson, makeTree, removeTrees, REPO } from "./helpers.ts";
+import { cli, cliJson, CORPUS, makeTree, needsCorpus, removeTrees, REPO } from "./helpers.ts";
 import { connectStdio, firstText } from "./mcp_helpers.ts";
 
 const LONG = Deno.readTextFileSync(`${REPO}/fixtures/long_skill/SKILL.md`);
@@ -274,4 +274,26 @@ Deno.test("[V-8][V-10] asking for a clean section does not get past the injectio
     await client.close();
     removeTrees(home);
   }
+});
+
+Deno.test({
+  ...needsCorpus(
+    "[V-8] the benchmark reports the bytes read with and without sections on the corpus",
+  ),
+  fn: async () => {
+    const out = await new Deno.Command(Deno.execPath(), {
+      args: ["run", "--allow-read", "--allow-env", `${REPO}/bench/sections_bytes.ts`],
+      env: { SKILLRT_CORPUS: CORPUS },
+    }).output();
+    equal(out.code, 0, new TextDecoder().decode(out.stderr));
+    const lines = new TextDecoder().decode(out.stdout).trim().split("\n");
+    equal(
+      lines[0],
+      "| Skills | Count | Whole SKILL.md (bytes) | Brief + one section (bytes) | Saved |",
+    );
+    const all = lines[2].split("|").map((c) => c.trim());
+    const [count, whole, parts] = all.slice(2, 5).map((c) => Number(c.replaceAll(",", "")));
+    ok(count > 0 && parts < whole, lines[2]);
+    equal(lines.length, 5);
+  },
 });
