@@ -84,6 +84,8 @@ Deno.test("[V-8] sections: only those asked for, in the text's order, a nested o
     "rollback--recovery-read-this-before-you-need-it",
   ]);
   equal(nested.kind === "ok" && nested.text.split("### Example").length, 2);
+  const byTitle = selectSections(BODY, ["When to Use", "Pitfalls"]);
+  deepEqual(byTitle.kind === "ok" && byTitle.slugs, ["when-to-use", "pitfalls"]);
   const unknown = selectSections(BODY, ["procedure", "nope", "also-nope"]);
   deepEqual(unknown.kind === "unknown" && unknown.unknown, ["nope", "also-nope"]);
   deepEqual(unknown.kind === "unknown" && unknown.available, outline(BODY).map((h) => h.slug));

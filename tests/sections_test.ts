@@ -163,14 +163,23 @@ Deno.test("[V-8] MCP: skill_view takes brief and section (checked against the sc
     });
     equal(unknown.isError, true);
     ok(firstText(unknown).error.startsWith("Section 'nope' not found in skill"));
-    const badType = await rpcError(client.callTool({
-      name: "skill_view",
-      arguments: { name: "release-engineering", section: "example-1" },
-    }));
-    deepEqual([badType?.code, badType?.message], [
-      -32602,
-      "MCP error -32602: Invalid arguments for 'skill_view': 'section' must be an array of strings.",
-    ]);
+    const single = firstText(
+      await client.callTool({
+        name: "skill_view",
+        arguments: { name: "release-engineering", section: "example-1" },
+      }),
+    );
+    equal(single.content, EXAMPLE_1);
+    for (const section of [3, ["a", 3], { a: 1 }]) {
+      const badType = await rpcError(client.callTool({
+        name: "skill_view",
+        arguments: { name: "release-engineering", section },
+      }));
+      deepEqual([badType?.code, badType?.message], [
+        -32602,
+        "MCP error -32602: Invalid arguments for 'skill_view': 'section' must be a string or an array of strings.",
+      ]);
+    }
     const badBrief = await rpcError(client.callTool({
       name: "skill_view",
       arguments: { name: "release-engineering", brief: "yes" },

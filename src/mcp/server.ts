@@ -138,7 +138,8 @@ async function callTool(rt: SkillRuntime, options: SkillServerOptions, request: 
 async function skillView(rt: SkillRuntime, args: Record<string, unknown>, catalog: Catalog) {
   const name = String(args.name);
   const brief = args.brief === true;
-  const sections = (args.section as string[] | undefined) ?? [];
+  const section = args.section as string | string[] | undefined;
+  const sections = typeof section === "string" ? [section] : section ?? [];
   if (typeof args.file_path === "string" && args.file_path !== "") {
     if (brief || sections.length) {
       throw new RpcError(

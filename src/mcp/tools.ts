@@ -37,7 +37,8 @@ export const RPC = {
 
 /** One property of a tool's input schema. */
 interface Property {
-  type: "string" | "boolean" | "integer" | "array";
+  /** One JSON type; `["string", "array"]` is a string or an array of strings. */
+  type: "string" | "boolean" | "integer" | "array" | ["string", "array"];
   description: string;
   enum?: string[];
   minimum?: number;
@@ -129,9 +130,9 @@ export function toolList(allowWrites: boolean): ToolSpec[] {
             description: "Only the outline (headings with slugs and sizes) and the first paragraph",
           },
           section: {
-            type: "array",
+            type: ["string", "array"],
             items: { type: "string" },
-            description: "Only these sections, by slug (as the brief lists them)",
+            description: "Only this section, or these sections, by slug (as the brief lists them)",
           },
         },
         required: ["name"],
@@ -163,6 +164,10 @@ function typeOk(value: unknown, p: Property): boolean {
     return Array.isArray(value) && value.length >= (p.minItems ?? 0) &&
       value.every((v) => typeof v === "string");
   }
+  if (Array.isArray(p.type)) {
+    return typeof value === "string" ||
+      (Array.isArray(value) && value.every((item) => typeof item === "string"));
+  }
   if (p.type === "integer") {
     return Number.isInteger(value) && (p.minimum === undefined || (value as number) >= p.minimum);
   }
@@ -171,6 +176,7 @@ function typeOk(value: unknown, p: Property): boolean {
 
 function expected(p: Property): string {
   if (p.enum) return `one of ${p.enum.join(", ")}`;
+  if (Array.isArray(p.type)) return "a string or an array of strings";
   if (p.type === "integer") return `an integer${p.minimum !== undefined ? ` ≥ ${p.minimum}` : ""}`;
   if (p.type === "array") return `a list of at least ${p.minItems ?? 0} strings`;
   return `a ${p.type}`;

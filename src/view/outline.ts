@@ -219,14 +219,19 @@ export type Selection =
   | { kind: "unknown"; unknown: string[]; available: string[] };
 
 /**
- * The text of the sections named by `slugs`, in the order of the text, each once; a
- * section inside another one asked for is not repeated. Sections are joined by a blank line.
+ * The text of the sections named by `slugs` (or by their headings' text), in the order of
+ * the text, each once; a section inside another one asked for is not repeated. Sections are joined by a blank line.
  */
 export function selectSections(markdown: string, slugs: readonly string[]): Selection {
   const heads = outline(markdown);
-  const wanted = [...new Set(slugs)];
-  const unknown = wanted.filter((s) => !heads.some((h) => h.slug === s));
-  if (unknown.length) return { kind: "unknown", unknown, available: heads.map((h) => h.slug) };
+  const known = new Set(heads.map((h) => h.slug));
+  // A heading's text finds its section too ("When to Use" → when-to-use).
+  const slugOf = (s: string) => (known.has(s) ? s : known.has(slugify(s)) ? slugify(s) : undefined);
+  const unknown = slugs.filter((s) => slugOf(s) === undefined);
+  if (unknown.length) {
+    return { kind: "unknown", unknown: [...new Set(unknown)], available: [...known] };
+  }
+  const wanted = slugs.map((s) => slugOf(s)!);
   const chosen = heads.filter((h) => wanted.includes(h.slug));
   const kept = chosen.filter((h) =>
     !chosen.some((o) => o !== h && o.start <= h.start && h.end <= o.end)
