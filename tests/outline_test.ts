@@ -135,3 +135,10 @@ Deno.test("[V-8] slugs are GitHub's: lower case, punctuation dropped, spaces to 
   equal(slugify("[API](https://x.example/a) <b>v2</b>"), "api-v2");
   deepEqual(outline("# A\n# A\n# A-1\n# A\n").map((h) => h.slug), ["a", "a-1", "a-1-1", "a-2"]);
 });
+
+Deno.test("[V-8] CRLF text: the same headings, and sections keep their own line ends", () => {
+  const text = "# A\r\n\r\nintro\r\n\r\n## B\r\n\r\nbody\r\n";
+  deepEqual(outline(text).map((h) => [h.slug, h.chars]), [["a", text.length], ["b", 14]]);
+  deepEqual(selectSections(text, ["b"]), { kind: "ok", text: "## B\r\n\r\nbody\n", slugs: ["b"] });
+  equal(firstParagraph(text), "intro");
+});

@@ -15,6 +15,7 @@ import {
 import { answerReadiness, credentialPresent, onPath } from "../src/home/readiness_probe.ts";
 import { SkillRuntime } from "../src/runtime.ts";
 import { fromJsonDocument } from "../src/json_document.ts";
+import { openSandboxedRuntime } from "../src/sandbox/sandboxed_runtime.ts";
 import { cli, cliJson, makeTree, removeTrees, skill, tempDir } from "./helpers.ts";
 import { connectStdio, firstText } from "./mcp_helpers.ts";
 
@@ -253,6 +254,10 @@ Deno.test("[V-9] library: looks up in-process from its PATH, or through the read
       files: ["token.json", "oauth/missing.json", "escape.json"],
     }]);
     deepEqual([all.missingRequiredCommands, all.missingRequiredCredentialFiles], [[], []]);
+    // Through a sandbox Worker, this process answers as the warden does (its PATH lacks mytool).
+    const boxed = await openSandboxedRuntime({ home }).view("needs");
+    deepEqual(boxed.missingRequiredCommands, ["mytool", "missing-tool-xyz"]);
+    deepEqual(boxed.missingRequiredCredentialFiles, ["oauth/missing.json", "escape.json"]);
   } finally {
     removeTrees(home, bin, outside);
   }

@@ -6,6 +6,7 @@
  */
 import { deepEqual, equal, ok } from "node:assert/strict";
 import { SkillRuntime } from "../src/runtime.ts";
+import { openSandboxedRuntime } from "../src/sandbox/sandboxed_runtime.ts";
 import { NotFoundError } from "../src/errors.ts";
 import { cli, cliJson, CORPUS, makeTree, needsCorpus, removeTrees, REPO } from "./helpers.ts";
 import { connectStdio, firstText } from "./mcp_helpers.ts";
@@ -125,6 +126,16 @@ Deno.test("[V-8] library: view options brief and sections; an unknown section is
     }
     ok(error instanceof NotFoundError);
     equal((error as NotFoundError).exitCode, 1);
+    const boxed = openSandboxedRuntime({ home });
+    equal(
+      (await boxed.view("release-engineering", { sections: ["example-1"] })).content,
+      EXAMPLE_1,
+    );
+    equal((await boxed.view("release-engineering", { brief: true })).brief?.outline.length, 20);
+    const boxedError = await boxed.view("release-engineering", { sections: ["zz"] }).catch((e) =>
+      e
+    );
+    ok(boxedError instanceof NotFoundError, String(boxedError));
   } finally {
     removeTrees(home);
   }
