@@ -129,6 +129,8 @@ export interface RuntimeOptions extends SetupOptions {
    * Looks programs up on PATH and credential files under the home ([V-9]); this process
    * does it itself (by `stat`, as far as its permissions allow) when absent; the sandbox
    * Worker asks the warden.
+   *
+   * @ignore Internal: for the CLI's sandbox Worker and the MCP server.
    */
   readiness?: ReadinessProbe;
 }
@@ -441,14 +443,22 @@ export class SkillRuntime {
     return Promise.resolve(out);
   }
 
-  /** Which of these programs are on PATH and which credential files exist under the home ([V-9]). */
+  /**
+   * Which of these programs are on PATH and which credential files exist under the home ([V-9]).
+   *
+   * @ignore Internal: for the CLI's sandbox Worker and the MCP server.
+   */
   probeReadiness(ask: ReadinessAsk): Promise<ReadinessAnswer> {
     if (this.options.readiness) return this.options.readiness(ask);
     const env = this.options.env ?? readEnv;
     return Promise.resolve(answerReadiness(ask, env("PATH"), this.setup.home));
   }
 
-  /** How a skill's content is preprocessed ([P-1..5]): template vars, arguments, gated inline shell. */
+  /**
+   * How a skill's content is preprocessed ([P-1..5]): template vars, arguments, gated inline shell.
+   *
+   * @ignore Internal: for the CLI's sandbox Worker and the MCP server.
+   */
   preprocessContext(record: SkillRecord, args?: string): PreprocessContext {
     const { config, host } = this.setup;
     const sessionId = this.options.sessionId;
