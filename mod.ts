@@ -61,7 +61,7 @@ export type { CategoryInfo, ListedSkill, ListResult } from "./src/level0/list.ts
 export type { HiddenReason } from "./src/level0/visibility.ts";
 export type { PromptFormat, PromptResult } from "./src/level0/prompt.ts";
 export type { ViewResult } from "./src/view/view.ts";
-export type { Brief, OutlineEntry } from "./src/view/outline.ts";
+export type { OutlineEntry } from "./src/view/outline.ts";
 export type { RequiredCommand, RequiredCredentialFile } from "./src/view/requirements.ts";
 export type { ReadinessAnswer, ReadinessAsk, ReadinessProbe } from "./src/home/readiness_probe.ts";
 export type { RequiredEnvVar } from "./src/view/env_vars.ts";

@@ -33,6 +33,7 @@ export const JSON_NAMES: Readonly<Record<string, string>> = Object.freeze({
   usageHint: "usage_hint",
   requiredEnvironmentVariables: "required_environment_variables",
   missingRequiredEnvironmentVariables: "missing_required_environment_variables",
+  firstParagraph: "first_paragraph",
   requiredCommands: "required_commands",
   missingRequiredCommands: "missing_required_commands",
   requiredCredentialFiles: "required_credential_files",

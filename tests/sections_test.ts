@@ -35,9 +35,10 @@ Deno.test("[V-8] CLI: view --brief prints the first paragraph and the outline wi
     ok(!r.stdout.includes("git push origin --tags"), "no body text beyond the first paragraph");
     const j = await cliJson(["--home", home, "view", "release-engineering", "--brief"]);
     equal(j.code, 0);
-    const brief = j.json.brief as { outline: { slug: string; level: number; chars: number }[] };
-    equal(brief.outline.length, 20);
-    deepEqual(brief.outline[3], { level: 2, title: "Procedure", slug: "procedure", chars: 914 });
+    const outline = j.json.outline as { slug: string; level: number; chars: number }[];
+    equal(outline.length, 20);
+    deepEqual(outline[3], { level: 2, title: "Procedure", slug: "procedure", chars: 914 });
+    ok((j.json.first_paragraph as string).startsWith("Use this skill when a maintainer asks"));
     equal(j.json.name, "release-engineering");
     ok((j.json.content as string).length < LONG.length / 2);
   } finally {
@@ -111,12 +112,12 @@ Deno.test("[V-8] library: view options brief and sections; an unknown section is
   try {
     const rt = new SkillRuntime({ home });
     const brief = await rt.view("release-engineering", { brief: true });
-    equal(brief.brief?.outline[0].slug, "release-engineering");
-    ok(brief.brief?.paragraph.startsWith("Use this skill when"));
+    equal(brief.outline?.[0].slug, "release-engineering");
+    ok(brief.firstParagraph?.startsWith("Use this skill when"));
     const part = await rt.view("release-engineering", { sections: ["example-1"] });
     deepEqual([part.content, part.sections], [EXAMPLE_1, ["example-1"]]);
     const whole = await rt.view("release-engineering");
-    equal(whole.brief, undefined);
+    deepEqual([whole.outline, whole.firstParagraph], [undefined, undefined]);
     equal(whole.content, LONG);
     let error: unknown;
     try {
@@ -131,7 +132,7 @@ Deno.test("[V-8] library: view options brief and sections; an unknown section is
       (await boxed.view("release-engineering", { sections: ["example-1"] })).content,
       EXAMPLE_1,
     );
-    equal((await boxed.view("release-engineering", { brief: true })).brief?.outline.length, 20);
+    equal((await boxed.view("release-engineering", { brief: true })).outline?.length, 20);
     const boxedError = await boxed.view("release-engineering", { sections: ["zz"] }).catch((e) =>
       e
     );
@@ -160,7 +161,8 @@ Deno.test("[V-8] MCP: skill_view takes brief and section (checked against the sc
         arguments: { name: "release-engineering", brief: true },
       }),
     );
-    equal(brief.brief.outline[1].slug, "when-to-use");
+    equal(brief.outline[1].slug, "when-to-use");
+    ok(brief.first_paragraph.startsWith("Use this skill when"));
     const part = firstText(
       await client.callTool({
         name: "skill_view",
@@ -252,7 +254,7 @@ Deno.test("[V-8][V-10] a community skill's section and brief are sanitised and c
     const brief = await cliJson(["--home", home, "view", "helper", "--brief"]);
     ok((brief.json.content as string).startsWith(banner + "Helps.\n"));
     deepEqual(
-      (brief.json.brief as { outline: { title: string }[] }).outline.map((h) => h.title),
+      (brief.json.outline as { title: string }[]).map((h) => h.title),
       ["helper", "Use", "Hidden heading"],
     );
   } finally {

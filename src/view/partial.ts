@@ -55,7 +55,7 @@ export function renderBrief(name: string, brief: Brief): string {
 
 /**
  * The view document with only the part asked for: `brief` (content = the rendered brief,
- * and the `brief` field) or `sections` (content = the banners, the config block and those
+ * and the `outline` and `firstParagraph` fields) or `sections` (content = the banners, the config block and those
  * sections). Without either, the view unchanged.
  * @throws {NotFoundError} naming the unknown slugs and listing the available ones.
  */
@@ -66,7 +66,12 @@ export function partialView(loaded: LoadedSkill, options: PartOptions): ViewResu
   const body = bodyOf(loaded.body);
   if (options.brief && sections.length === 0) {
     const brief = briefOf(body);
-    return { ...view, content: loaded.banner + renderBrief(view.name, brief), brief };
+    return {
+      ...view,
+      content: loaded.banner + renderBrief(view.name, brief),
+      outline: brief.outline,
+      firstParagraph: brief.paragraph,
+    };
   }
   const chosen = selectSections(body, sections);
   if (chosen.kind === "unknown") {
@@ -84,6 +89,8 @@ export function partialView(loaded: LoadedSkill, options: PartOptions): ViewResu
     ...view,
     content,
     sections: chosen.slugs,
-    ...(options.brief ? { brief: briefOf(body) } : {}),
+    ...(options.brief
+      ? { outline: briefOf(body).outline, firstParagraph: briefOf(body).paragraph }
+      : {}),
   };
 }

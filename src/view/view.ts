@@ -38,7 +38,7 @@ import {
   type UntrustedOrigin,
 } from "./untrusted.ts";
 import { platformMatches } from "../level0/visibility.ts";
-import type { Brief } from "./outline.ts";
+import type { OutlineEntry } from "./outline.ts";
 import type { ReadinessProbe } from "../home/readiness_probe.ts";
 import { readinessOf, refusedNote } from "./readiness.ts";
 import type { RequiredCommand, RequiredCredentialFile } from "./requirements.ts";
@@ -99,8 +99,10 @@ export interface ViewResult {
   warnings: ContentWarning[];
   /** Problems around the skill that did not stop the view (a corrupt usage file). */
   notes?: string[];
-  /** With `--brief`: the outline and the first paragraph ([V-8]). */
-  brief?: Brief;
+  /** With `--brief`: every heading with its slug and section size ([V-8]). */
+  outline?: OutlineEntry[];
+  /** With `--brief`: the first paragraph of the body ([V-8]). */
+  firstParagraph?: string;
   /** With `--section`: the slugs of the sections returned, in the text's order ([V-8]). */
   sections?: string[];
 }
