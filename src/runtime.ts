@@ -20,7 +20,6 @@ import {
 } from "./level0/list.ts";
 import {
   buildPrompt,
-  type PreloadedSkill,
   type PromptFormat,
   promptLocation,
   type PromptResult,
@@ -50,6 +49,7 @@ import {
 import { type LoadedSkill, loadSkill, type ViewResult } from "./view/view.ts";
 import { invocationMessage, type InvokeResult } from "./view/invoke.ts";
 import { partialView } from "./view/partial.ts";
+import { preloadSkills } from "./level0/preload.ts";
 import type { InlineShellOptions } from "./preprocess/inline_shell.ts";
 import type { PreprocessContext } from "./preprocess/preprocess.ts";
 import { hubEntryOf, hubTrustOf } from "./hub/lock.ts";
@@ -359,21 +359,7 @@ export class SkillRuntime {
     const catalog = await this.#catalogOf(options, true);
     const index = catalog.index();
     // Preloading is not a view: nothing is counted ([U-1]; `prompt` never writes).
-    const preloaded: PreloadedSkill[] = [];
-    for (const name of options.preload ?? []) {
-      const { view } = await this.#read(name, { catalog }).catch((error) => {
-        if (!(error instanceof SkillrtError)) throw error;
-        const Class = error.constructor as typeof SkillrtError;
-        throw new Class(
-          `Cannot preload '${name}': ${error.message}`,
-          error.details,
-          error.exitCode,
-        );
-      });
-      if (!preloaded.some((p) => p.name === view.name)) {
-        preloaded.push({ name: view.name, content: view.content });
-      }
-    }
+    const preloaded = await preloadSkills(options.preload ?? [], (n) => this.#read(n, { catalog }));
     const uses = readUsageCounts(this.setup.localRoot); // the home's counters ([U-1])
     const skills = visibleSkills(index, this.visibility()).map((s) => ({
       name: s.name,
