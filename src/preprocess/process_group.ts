@@ -60,17 +60,26 @@ const EXIT_SIGNALS: ReadonlyMap<Deno.Signal, number> = new Map<Deno.Signal, numb
  * The warden's record of the groups a Worker's commands lead: a group is killed when the
  * Worker asks and it was announced; every live one is killed by `killAll` (the Worker
  * ended) and when the warden is interrupted, which then exits as the signal would have.
+ *
+ * `armed`: listen for the signals from the start (a command that may start groups), not
+ * only once a group is announced — the announcement can still be on its way when the
+ * signal comes. An interrupted warden waits a moment for messages already sent, killing
+ * every group announced meanwhile, before it exits.
  */
-export function wardenGroups(): ProcessGroups & { killAll(): void } {
+export function wardenGroups(armed = false): ProcessGroups & { killAll(): void } {
   const live = new Set<number>();
   const handlers = new Map<Deno.Signal, () => void>();
+  let interrupted = false;
   const listen = (on: boolean) => {
     if (Deno.build.os === "windows" || on === (handlers.size > 0)) return;
     for (const [signal, code] of EXIT_SIGNALS) {
       if (on) {
         const handler = () => {
-          killAll();
-          Deno.exit(code);
+          interrupted = true;
+          setTimeout(() => {
+            killAll();
+            Deno.exit(code);
+          }, ANNOUNCED_WITHIN_MS);
         };
         handlers.set(signal, handler);
         Deno.addSignalListener(signal, handler);
@@ -81,9 +90,10 @@ export function wardenGroups(): ProcessGroups & { killAll(): void } {
   const kill = (pgid: number) => {
     if (!live.delete(pgid)) return;
     killProcessGroup(pgid);
-    if (live.size === 0) listen(false);
+    if (live.size === 0 && !armed) listen(false);
   };
   const killAll = () => [...live].forEach(kill);
+  if (armed) listen(true);
   return {
     started: (pgid) => {
       if (!isKillableGroup(pgid)) return;
@@ -91,6 +101,12 @@ export function wardenGroups(): ProcessGroups & { killAll(): void } {
       listen(true);
     },
     kill,
-    killAll,
+    killAll: () => {
+      killAll();
+      if (armed && !interrupted) listen(false);
+    },
   };
 }
+
+/** How long an interrupted warden waits for group announcements already sent. */
+const ANNOUNCED_WITHIN_MS = 50;

@@ -225,7 +225,9 @@ export function startWorker(
       () => worker.postMessage({ kind: "scan-helper-failed" } satisfies ToWorker),
     );
   };
-  const groups = wardenGroups();
+  // A command that may start groups listens for Ctrl-C from the start ([P-4]); `mcp` stops
+  // on its own signal handling and arms only when a group is announced.
+  const groups = wardenGroups(message.plan.run.length > 0 && message.request.command !== "mcp");
   const done = new Promise<Outcome>((resolve) => {
     worker.onmessage = (event: MessageEvent<FromWorker>) => {
       const data = event.data;
