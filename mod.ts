@@ -57,7 +57,7 @@ export {
   type SetupOptions,
 } from "./src/home/setup.ts";
 export type { SkillAbout, SkillRecord, SkillSource } from "./src/scan/record.ts";
-export type { CategoryInfo, ListedSkill, ListResult } from "./src/level0/list.ts";
+export type { CategoriesResult, CategoryInfo, ListedSkill, ListResult } from "./src/level0/list.ts";
 export type { HiddenReason } from "./src/level0/visibility.ts";
 export type { PromptFormat, PromptResult } from "./src/level0/prompt.ts";
 export type { ViewResult } from "./src/view/view.ts";

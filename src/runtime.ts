@@ -10,8 +10,8 @@ import { readEnv } from "./home/host.ts";
 import { isDirectory, joinPath } from "./home/paths.ts";
 import { resolveSetup, type Setup, type SetupOptions } from "./home/setup.ts";
 import {
+  type CategoriesResult,
   categoryDescription,
-  type CategoryInfo,
   listCategories,
   type ListResult,
   listSkills,
@@ -33,8 +33,7 @@ import type { HelperSource } from "./scan/parallel.ts";
 import { LiveCatalog } from "./scan/live_catalog.ts";
 import type { WatchStatus } from "./scan/watch_cache.ts";
 import { HelperWatches, probeWatch, watchInThread, type WatchOpener } from "./scan/watch_source.ts";
-import { readUsageCounts } from "./usage/read_usage.ts";
-import { bumpView, type UpdateResult, type UsageMap } from "./usage/usage.ts";
+import { bumpView, readUsageCounts, type UpdateResult, type UsageMap } from "./usage/usage.ts";
 import { agentOfSource } from "./home/agents.ts";
 import { deferUsageUpdate, flushUsage, groupUpdateUsage } from "./usage/group_commit.ts";
 import { type FileResult, type ReadFile, readSkillFile } from "./files/file_view.ts";
@@ -52,7 +51,7 @@ import { partialView } from "./view/partial.ts";
 import { preloadSkills } from "./level0/preload.ts";
 import type { InlineShellOptions } from "./preprocess/inline_shell.ts";
 import type { PreprocessContext } from "./preprocess/preprocess.ts";
-import { hubEntryOf, hubTrustOf } from "./hub/lock.ts";
+import { hubEntryOf, hubTrustOf } from "./hub/lockfile.ts";
 import { lockRootOf } from "./hub/hub_root.ts";
 import { admitsAsk, type EnvAsk } from "./preprocess/env_access.ts";
 import type { ProcessGroups } from "./preprocess/process_group.ts";
@@ -328,7 +327,7 @@ export class SkillRuntime {
   /** Level 0, coarse: one entry per category with counts and descriptions ([L0-6]). */
   async categories(
     options: CatalogOption = {},
-  ): Promise<{ success: true; categories: CategoryInfo[]; count: number }> {
+  ): Promise<CategoriesResult> {
     const catalog = await this.#catalogOf(options, true);
     const realRoots = catalog.realRoots;
     return listCategories(catalog.index(), this.visibility(), (root, category) => {

@@ -1,6 +1,6 @@
 import { deepEqual, equal, throws } from "node:assert/strict";
-import { readLock } from "../src/hub/lock.ts";
-import { readLockDocument } from "../src/hub/lock_write.ts";
+import { readLock } from "../src/hub/lockfile.ts";
+import { readLockDocument } from "../src/hub/lockfile_write.ts";
 import { cliJson, makeTree, skill } from "./helpers.ts";
 
 const statuses = async (home: string) =>
@@ -94,7 +94,13 @@ Deno.test("[HUB-3] one reading of lock.json: absent is empty; not JSON, or JSON 
   deepEqual(readLock(root), {
     state: "ok",
     file: `${root}/.hub/lock.json`,
-    entries: [{ name: "s", trust_level: "trusted", install_path: `${root}/s`, source: "" }],
+    entries: [{
+      name: "s",
+      trust_level: "trusted",
+      install_path: "s",
+      source: "",
+      dir: `${root}/s`,
+    }],
   });
   deepEqual(readLockDocument(root).installed, installed);
 });

@@ -1,7 +1,7 @@
 import { deepEqual, equal, ok, rejects } from "node:assert/strict";
 import { SkillRuntime } from "../src/runtime.ts";
 import { readUsage, updateUsage, usageFile } from "../src/usage/usage.ts";
-import { withLock } from "../src/manage/lock.ts";
+import { withLock } from "../src/manage/mutex.ts";
 import { listPending } from "../src/approval/pending.ts";
 import { assertAbsent, cli, cliJson, makeTree, REPO, skill, testHost } from "./helpers.ts";
 

@@ -7,10 +7,10 @@
  * @module
  */
 import { SkillrtError } from "../errors.ts";
-import { isMapping } from "../frontmatter/parse.ts";
+import { isMapping } from "../mapping.ts";
 import { ensureDir, joinPath } from "../home/paths.ts";
 import { atomicWriteJson } from "../manage/atomic.ts";
-import { withLock } from "../manage/lock.ts";
+import { withLock } from "../manage/mutex.ts";
 import type { ManageAction, PreparedChange } from "../manage/actions.ts";
 import type { ScanFinding, Verdict } from "../hub/scanner.ts";
 

@@ -7,7 +7,7 @@
  */
 import { parseYaml } from "../deps/yaml.ts";
 import { type Diagnostic, diagnostic } from "../diagnostics.ts";
-import { isMapping } from "../frontmatter/parse.ts";
+import { isMapping } from "../mapping.ts";
 import { joinPath } from "../home/paths.ts";
 
 /** One bundle. */

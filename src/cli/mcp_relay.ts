@@ -8,7 +8,7 @@
 import type { JSONRPCMessage } from "../deps/mcp.ts";
 import { joinPath, realPathOrUndefined } from "../home/paths.ts";
 import type { Setup } from "../home/setup.ts";
-import { lockedWritePaths } from "../manage/lock.ts";
+import { lockedWritePaths } from "../manage/mutex.ts";
 import { pendingDir } from "../approval/pending.ts";
 import { type PermissionPlan, planFor } from "../sandbox/plan.ts";
 import { checkWrites } from "../sandbox/write_guard.ts";

@@ -46,7 +46,7 @@ export async function requestPaths(
     localRoot
   ) {
     // Local sources are read again from where they were installed from.
-    const { readLockDocument } = await import("../hub/lock_write.ts");
+    const { readLockDocument } = await import("../hub/lockfile_write.ts");
     try {
       return Object.values(readLockDocument(localRoot).installed).map((r) => r.identifier).filter((
         id,

@@ -7,7 +7,7 @@
  */
 import { type Diagnostic, diagnostic } from "../diagnostics.ts";
 import { isDirectory } from "../home/paths.ts";
-import { readLock } from "../hub/lock.ts";
+import { readLock } from "../hub/lockfile.ts";
 import { readUsage, usageFile } from "../usage/usage.ts";
 import type { AgentFolderState, Setup } from "../home/setup.ts";
 import { agentConvention } from "../home/agents.ts";
@@ -74,14 +74,14 @@ export function checkHubLock(
     };
   }
   const diagnostics = lock.entries
-    .filter((e) => !e.install_path || !isDirectory(e.install_path))
+    .filter((e) => !e.dir || !isDirectory(e.dir))
     .map((e) =>
       diagnostic(
         "error",
         "hub.lock_orphan",
         `Hub skill '${e.name}' is in the lock file but its folder is missing.`,
         {
-          path: e.install_path || lock.file,
+          path: e.dir || lock.file,
         },
       )
     );

@@ -7,6 +7,7 @@
  */
 import { parseYaml } from "../deps/yaml.ts";
 import { type Diagnostic, diagnostic } from "../diagnostics.ts";
+import { isMapping } from "../mapping.ts";
 
 /** Aliases may not expand a frontmatter beyond this many characters ([S-6]). */
 export const MAX_EXPANDED_CHARS = 1024 * 1024;
@@ -22,12 +23,6 @@ export interface ParsedFrontmatter {
   diagnostics: Diagnostic[];
   /** How the mapping was obtained. */
   mode: "yaml" | "quoted_retry" | "plain_lines" | "refused";
-}
-
-/** True for a plain object (a YAML mapping), not an array, date or null. */
-export function isMapping(value: unknown): value is Frontmatter {
-  return typeof value === "object" && value !== null && !Array.isArray(value) &&
-    !(value instanceof Date);
 }
 
 /**

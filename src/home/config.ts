@@ -7,7 +7,7 @@
 import { parseYaml } from "../deps/yaml.ts";
 import { type Diagnostic, diagnostic } from "../diagnostics.ts";
 import { SkillrtError } from "../errors.ts";
-import { isMapping } from "../frontmatter/parse.ts";
+import { isMapping } from "../mapping.ts";
 import { DEFAULT_WALK_LIMITS } from "../scan/walk.ts";
 import { AGENT_NAMES, agentConvention } from "./agents.ts";
 import { DEFAULT_ENV_PASSTHROUGH, isEnvName } from "../preprocess/env_access.ts";

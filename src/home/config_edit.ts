@@ -11,7 +11,7 @@
  */
 import { parseYaml } from "../deps/yaml.ts";
 import { SkillrtError } from "../errors.ts";
-import { isMapping } from "../frontmatter/parse.ts";
+import { isMapping } from "../mapping.ts";
 
 /** What an edit does to the value at a key path. */
 export type ConfigChange =

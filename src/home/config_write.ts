@@ -11,7 +11,7 @@
 import { SkillrtError } from "../errors.ts";
 import { atomicWrite } from "../manage/atomic.ts";
 import { hasControlChar } from "../manage/file_names.ts";
-import { withLock } from "../manage/lock.ts";
+import { withLock } from "../manage/mutex.ts";
 import { type ConfigChange, editConfigText } from "./config_edit.ts";
 import { joinPath } from "./paths.ts";
 import type { Setup } from "./setup.ts";

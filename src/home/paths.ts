@@ -80,10 +80,17 @@ export function basename(p: string): string {
   return trimmed.slice(trimmed.lastIndexOf("/") + 1);
 }
 
-/** Joins path segments with `/` and normalizes. */
+/** A `//`, or a `.` or `..` segment: what `normalizePath` would change. */
+const NOT_NORMAL = /\/\/|(^|\/)\.\.?(\/|$)/;
+
+/**
+ * Joins path segments with `/` and normalizes — the one path joiner (the walk joins every
+ * folder entry with it, so a join with nothing to normalize skips the normalizing).
+ */
 export function joinPath(...parts: string[]): string {
   const joined = parts.filter((part) => part !== "").join("/");
-  return joined === "" ? "." : normalizePath(joined);
+  if (joined === "") return ".";
+  return NOT_NORMAL.test(joined) ? normalizePath(joined) : joined;
 }
 
 /**

@@ -10,9 +10,9 @@
  */
 import { sha256Hex } from "../hash/sha256.ts";
 import { ensureDir, joinPath } from "../home/paths.ts";
-import { withLock } from "../manage/lock.ts";
-import { lockFile } from "./lock.ts";
-import { type AuditHead, changeLockHeld, readLockDocument } from "./lock_write.ts";
+import { withLock } from "../manage/mutex.ts";
+import { lockFile } from "./lockfile.ts";
+import { type AuditHead, changeLockHeld, readLockDocument } from "./lockfile_write.ts";
 
 /** What the audit log records. */
 export type AuditEvent = "INSTALL" | "UNINSTALL" | "UPDATE" | "BLOCKED";

@@ -11,7 +11,8 @@ import type { Setup } from "../home/setup.ts";
 import { fetchSource } from "./fetch.ts";
 import { hubRoot } from "./hub_root.ts";
 import { candidateOf, type InstallResult, installSkill } from "./install.ts";
-import { hashFolder, type LockRecord, readLockDocument } from "./lock_write.ts";
+import type { LockRecord } from "./lockfile.ts";
+import { hashFolder, readLockDocument } from "./lockfile_write.ts";
 
 /** A skill's state against its lock and its source. */
 export type CheckStatus =

@@ -13,7 +13,7 @@ import { basename, dirname, ensureDir, joinPath } from "../home/paths.ts";
 import type { Setup } from "../home/setup.ts";
 import { validateName, validateSkillContent } from "../manage/validation.ts";
 import { appendAudit, auditText } from "./audit.ts";
-import { hashFolder, readLockDocument, updateLock } from "./lock_write.ts";
+import { hashFolder, readLockDocument, updateLock } from "./lockfile_write.ts";
 import { decide } from "./policy.ts";
 import { type Fetched, fetchSource } from "./fetch.ts";
 import { progress } from "./progress.ts";

@@ -6,7 +6,7 @@
 import { SkillrtError } from "../errors.ts";
 import { isInside, joinPath } from "../home/paths.ts";
 import { appendAudit, auditText } from "./audit.ts";
-import { hashFolder, readLockDocument, updateLock } from "./lock_write.ts";
+import { hashFolder, readLockDocument, updateLock } from "./lockfile_write.ts";
 
 /** One line of `hub list`. */
 export interface InstalledSkill {

@@ -43,7 +43,8 @@ export {
   type VerifiedSkill,
   verifyInstalled,
 } from "./installed.ts";
-export { type AuditHead, hashFolder, type LockDocument, type LockRecord } from "./lock_write.ts";
+export { type AuditHead, hashFolder, type LockDocument } from "./lockfile_write.ts";
+export type { LockRecord } from "./lockfile.ts";
 export { type CheckedSkill, checkInstalled, type CheckStatus, updateInstalled } from "./check.ts";
 export { folderMd5, syncBundled, type SyncResult } from "./sync.ts";
 export { parseSource, type Source } from "./source.ts";

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { join } from "../scan/walk.ts";
+import { joinPath } from "../home/paths.ts";
 import { keepWorst, scanText, type ScanTextOptions, structuralFinding } from "./scan/engine.ts";
 import { isSecurityText } from "./scan/context.ts";
 import { type ScanFinding, type Verdict, verdictOf } from "./scan/finding.ts";
@@ -167,11 +167,11 @@ export function readSkillFiles(dir: string, limit = SCAN_LIMIT): SkillFiles {
   const out: SkillFiles = { entries: [], links: [], seen: [] };
   let budget = limit;
   const walk = (rel: string) => {
-    const list = Array.from(Deno.readDirSync(rel ? join(dir, rel) : dir))
+    const list = Array.from(Deno.readDirSync(rel ? joinPath(dir, rel) : dir))
       .sort((a, b) => (a.name < b.name ? -1 : 1));
     for (const e of list) {
-      const path = join(rel, e.name);
-      const full = join(dir, path);
+      const path = joinPath(rel, e.name);
+      const full = joinPath(dir, path);
       if (!e.isDirectory) out.seen.push(path);
       if (e.isSymlink) {
         const target = `-> ${Deno.readLinkSync(full)}`;

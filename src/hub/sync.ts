@@ -19,10 +19,10 @@ import type { Setup } from "../home/setup.ts";
 import { creationTarget, makeDirsInside } from "../manage/apply.ts";
 import { atomicWrite, linkRefusal, tempPathFor } from "../manage/atomic.ts";
 import { assertCleanFileName } from "../manage/file_names.ts";
-import { withLock } from "../manage/lock.ts";
+import { withLock } from "../manage/mutex.ts";
 import { Catalog } from "../scan/catalog.ts";
 import { walkRoot } from "../scan/walk.ts";
-import { filesBelow } from "./lock_write.ts";
+import { filesBelow } from "./lockfile_write.ts";
 import { openInside, PathEscapeError, readCapped } from "../files/open_inside.ts";
 
 /** The manifest's name inside the local root. */

@@ -34,6 +34,16 @@ export interface ListedSkill {
   hidden?: HiddenReason;
 }
 
+/** The JSON of `list --categories` ([L0-6]). */
+export interface CategoriesResult {
+  /** Always true. */
+  success: true;
+  /** One entry per category. */
+  categories: CategoryInfo[];
+  /** Number of categories. */
+  count: number;
+}
+
 /** The JSON of `list` ([L0-1]). */
 export interface ListResult {
   /** Always true. */
@@ -168,7 +178,7 @@ export function listCategories(
   index: SkillIndex,
   facts: VisibilityFacts,
   describe: (root: string, category: string) => string | null,
-): { success: true; categories: CategoryInfo[]; count: number } {
+): CategoriesResult {
   const counts = new Map<string, number>();
   const roots = new Map<string, string[]>();
   for (const entry of index.entries.values()) {

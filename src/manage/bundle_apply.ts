@@ -10,7 +10,7 @@ import { dirname, isInside, joinPath, realPathOrUndefined } from "../home/paths.
 import type { PreparedChange } from "./change.ts";
 import { creationTarget, makeDirsInside, pastTense, type WriteResult } from "./apply.ts";
 import { atomicWrite, linkRefusal, refuseLink } from "./atomic.ts";
-import { lockedWritePaths, withLock } from "./lock.ts";
+import { lockedWritePaths, withLock } from "./mutex.ts";
 
 /**
  * The paths writing `file` (`<home>/skill-bundles/<name>.yaml`) takes: the folder when it

@@ -9,7 +9,7 @@ import { unifiedDiff } from "../deps/diff.ts";
 import { SkillrtError } from "../errors.ts";
 import { joinPath } from "../home/paths.ts";
 import type { Setup } from "../home/setup.ts";
-import { lockedWritePaths } from "./lock.ts";
+import { lockedWritePaths } from "./mutex.ts";
 import { Catalog } from "../scan/catalog.ts";
 import { type ManageAction, prepareAction, type PreparedChange } from "./actions.ts";
 import { applyChange, type WriteResult, writeTargets } from "./apply.ts";

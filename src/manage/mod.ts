@@ -24,7 +24,7 @@ export type {
 } from "./change.ts";
 export type { WriteResult } from "./apply.ts";
 export type { PendingProblem, PendingRecord, StageResult } from "../approval/pending.ts";
-export { type LockOptions, withLock } from "./lock.ts";
+export { type LockOptions, withLock } from "./mutex.ts";
 export {
   type Actor,
   readUsage,

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { isMapping } from "../frontmatter/parse.ts";
+import { isMapping } from "../mapping.ts";
 import { hermesMetadata, type SkillRecord } from "../scan/record.ts";
 import {
   type EnvAsk,

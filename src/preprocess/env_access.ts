@@ -10,7 +10,7 @@
  *
  * @module
  */
-import { isMapping } from "../frontmatter/parse.ts";
+import { isMapping } from "../mapping.ts";
 
 /** The variables a skill may read by default: no secrets, only where the user lives. */
 export const DEFAULT_ENV_PASSTHROUGH: readonly string[] = [

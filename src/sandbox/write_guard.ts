@@ -11,7 +11,7 @@
  */
 import { NotPermittedError } from "../errors.ts";
 import { basename, dirname, isInside, joinPath, normalizePath } from "../home/paths.ts";
-import { lockedWritePaths } from "../manage/lock.ts";
+import { lockedWritePaths } from "../manage/mutex.ts";
 import { USER_FILE_COMMANDS } from "./plan.ts";
 import type { Setup } from "../home/setup.ts";
 import { readOnlyFolders } from "../hub/hub_root.ts";

@@ -10,7 +10,9 @@ import { readHeadOf } from "../frontmatter/read_head.ts";
 import type { PluginRoot, Root } from "../home/setup.ts";
 import { isEscape, leavingDiagnostic, openSkillFile, reachOf } from "./containment.ts";
 import { buildRecord, type SkillRecord, type SkillSource } from "./record.ts";
-import { type FoundFlat, join, type WalkLimits, walkRoot } from "./walk.ts";
+import type { ScannedRoot } from "./scanned.ts";
+import { type FoundFlat, type WalkLimits, walkRoot } from "./walk.ts";
+import { joinPath } from "../home/paths.ts";
 import { nameKey } from "./name_key.ts";
 
 /** A name as `list` and `view` see it ([S-7]). */
@@ -62,7 +64,7 @@ export function readRecord(
   namespace?: string,
   realRoots: readonly string[] = [root],
 ): SkillRecord {
-  const file = join(dir, "SKILL.md");
+  const file = joinPath(dir, "SKILL.md");
   const fallbackName = rel === "" ? dir.split("/").pop() ?? dir : rel.split("/").pop()!;
   try {
     using opened = openSkillFile(dir, "SKILL.md", reachOf(source, realRoots), HEAD_ROUNDS);
@@ -104,7 +106,7 @@ export function scanRoot(
   root: Root | PluginRoot,
   limits: WalkLimits,
   realRoots: readonly string[] = [root.path],
-): { records: SkillRecord[]; flat: FoundFlat[]; diagnostics: Diagnostic[] } {
+): ScannedRoot {
   const { source, namespace } = rootSource(root);
   const walk = walkRoot(root.path, root.path, limits, undefined, reachOf(source, realRoots));
   const records = walk.skills.map((s) =>

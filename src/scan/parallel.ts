@@ -15,7 +15,8 @@ import type { ScannedRoot } from "./scanned.ts";
 import { reachOf } from "./containment.ts";
 import { readRecord, rootSource } from "./index.ts";
 import { aboutOf, type SkillRecord } from "./record.ts";
-import { type FoundSkill, join, type WalkLimits, walkRoot } from "./walk.ts";
+import { type FoundSkill, type WalkLimits, walkRoot } from "./walk.ts";
+import { joinPath } from "../home/paths.ts";
 
 /** A scan helper Worker, reached through a message port. */
 export interface ScanHelper {
@@ -111,7 +112,7 @@ export function wholeRecord(batch: HelperBatch, i: number, slim: SlimRecord): Sk
     relatedSkills,
     path: rel,
     skillDir: dir,
-    file: join(dir, "SKILL.md"),
+    file: joinPath(dir, "SKILL.md"),
     root: batch.root,
     source: batch.source,
     ...(batch.namespace ? { namespace: batch.namespace } : {}),

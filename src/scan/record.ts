@@ -7,12 +7,8 @@
  */
 import { type Diagnostic, diagnostic } from "../diagnostics.ts";
 import { type Fence, firstProseLine } from "../frontmatter/fence.ts";
-import {
-  type Frontmatter,
-  isMapping,
-  parseFrontmatter,
-  stripQuotes,
-} from "../frontmatter/parse.ts";
+import { type Frontmatter, parseFrontmatter, stripQuotes } from "../frontmatter/parse.ts";
+import { isMapping } from "../mapping.ts";
 
 /** Where a skill was found: its root's kind ([S-1]); `agent:<name>` for an agent's folder ([H-5]). */
 export type SkillSource = "project" | "local" | "external" | "plugin" | `agent:${string}`;

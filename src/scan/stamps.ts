@@ -20,7 +20,8 @@ import { reachOf } from "./containment.ts";
 import { readRecord, rootSource } from "./index.ts";
 import type { SkillRecord } from "./record.ts";
 import type { ScannedRoot } from "./scanned.ts";
-import { join, type WalkLimits, walkRoot } from "./walk.ts";
+import { type WalkLimits, walkRoot } from "./walk.ts";
+import { joinPath } from "../home/paths.ts";
 
 /** How old a stamp must be to prove that nothing changed since (milliseconds). */
 export const RACY_MS = 2000;
@@ -75,7 +76,7 @@ export function stampedScan(
   previous?.scanned.records.forEach((r, i) => before.set(r.skillDir, i));
   const files: string[] = [];
   const records = walk.skills.map((s): SkillRecord => {
-    const stamp = stampOf(join(s.dir, "SKILL.md"), now);
+    const stamp = stampOf(joinPath(s.dir, "SKILL.md"), now);
     files.push(stamp);
     const i = before.get(s.dir);
     if (previous && i !== undefined && previous.files[i] === stamp) {

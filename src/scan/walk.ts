@@ -7,7 +7,7 @@
  */
 import { type Diagnostic, diagnostic } from "../diagnostics.ts";
 import { isPermissionError } from "../errors.ts";
-import { realPathOrUndefined } from "../home/paths.ts";
+import { joinPath, realPathOrUndefined } from "../home/paths.ts";
 import { follows, leavingDiagnostic, type Reach } from "./containment.ts";
 
 /** Folder names never entered, at any depth ([S-2]); `_deprecated` is an archive like `.archive`. */
@@ -158,8 +158,8 @@ export function walkRoot(
               linkedFileFollows(here.dir, e.name, reach, result.diagnostics))
           ) {
             result.flat.push({
-              file: join(here.dir, e.name),
-              rel: join(here.rel, e.name),
+              file: joinPath(here.dir, e.name),
+              rel: joinPath(here.rel, e.name),
               name: e.name.slice(0, -3),
             });
           }
@@ -167,9 +167,9 @@ export function walkRoot(
         if (e.isFile) continue;
       }
       if (EXCLUDED_DIRS.has(e.name) || (hasSkill && SUPPORT.has(e.name))) continue;
-      const path = join(here.dir, e.name);
+      const path = joinPath(here.dir, e.name);
       let real: string;
-      if (e.isDirectory) real = join(here.real, e.name);
+      if (e.isDirectory) real = joinPath(here.real, e.name);
       else if (e.isSymlink) {
         const target = linkedDir(path);
         if (!target) continue;
@@ -198,7 +198,7 @@ export function walkRoot(
       children.push({
         dir: path,
         real,
-        rel: join(here.rel, e.name),
+        rel: joinPath(here.rel, e.name),
         depth: here.depth + 1,
         inSkill: hasSkill || here.inSkill,
       });
@@ -238,7 +238,7 @@ function readEntries(
 function isLinkTo(dir: string, e: Deno.DirEntry, kind: "file"): boolean {
   if (!e.isSymlink) return false;
   try {
-    return kind === "file" && Deno.statSync(join(dir, e.name)).isFile;
+    return kind === "file" && Deno.statSync(joinPath(dir, e.name)).isFile;
   } catch {
     return false;
   }
@@ -255,9 +255,9 @@ function linkedFileFollows(
   diagnostics: Diagnostic[],
 ): boolean {
   if (reach === null) return true;
-  const real = realPathOrUndefined(join(dir, name));
+  const real = realPathOrUndefined(joinPath(dir, name));
   if (real !== undefined && follows(real, reach)) return true;
-  diagnostics.push(leavingDiagnostic(join(dir, name)));
+  diagnostics.push(leavingDiagnostic(joinPath(dir, name)));
   return false;
 }
 
@@ -267,9 +267,4 @@ function linkedDir(path: string): string | undefined {
   } catch {
     return undefined;
   }
-}
-
-/** Joins two `/`-separated path parts (an empty left part yields the right part). */
-export function join(a: string, b: string): string {
-  return a === "" ? b : a.endsWith("/") ? a + b : `${a}/${b}`;
 }

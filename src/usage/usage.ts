@@ -8,12 +8,15 @@
  *
  * @module
  */
+import { type Diagnostic, diagnostic } from "../diagnostics.ts";
 import { SkillrtError } from "../errors.ts";
-import { isMapping } from "../frontmatter/parse.ts";
+import { isMapping } from "../mapping.ts";
 import { isDirectory, joinPath } from "../home/paths.ts";
 import { atomicWriteJson } from "../manage/atomic.ts";
-import { lockedWritePaths, type LockOptions, withLock } from "../manage/lock.ts";
-import { USAGE_FILE } from "./read_usage.ts";
+import { lockedWritePaths, type LockOptions, withLock } from "../manage/mutex.ts";
+
+/** The usage file's name inside the home's local root. */
+export const USAGE_FILE = ".usage.json";
 
 /** One skill's counters and lifecycle state. */
 export interface UsageEntry {
@@ -77,35 +80,83 @@ export function usageWritePaths(root: string): string[] {
   return lockedWritePaths(usageFile(root));
 }
 
-/** Reads a root's usage map; throws a clear error when the file does not parse. */
-export function readUsage(root: string): UsageMap {
+/** The usage file as stored: absent, unreadable, not JSON, not an object, or its mapping. */
+type UsageJson =
+  | { state: "absent" }
+  | { state: "unreadable"; error: unknown }
+  | { state: "unparseable"; file: string; error: string }
+  | { state: "not_object"; file: string }
+  | { state: "ok"; file: string; data: Record<string, unknown> };
+
+/** Reads and parses a root's usage file once, for both readers below. */
+function readUsageJson(root: string): UsageJson {
   const file = usageFile(root);
   let text: string;
   try {
     text = Deno.readTextFileSync(file);
   } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return Object.create(null);
-    throw error;
+    return error instanceof Deno.errors.NotFound
+      ? { state: "absent" }
+      : { state: "unreadable", error };
   }
   let data: unknown;
   try {
     data = JSON.parse(text);
   } catch (error) {
+    return { state: "unparseable", file, error: (error as Error).message };
+  }
+  return isMapping(data) ? { state: "ok", file, data } : { state: "not_object", file };
+}
+
+/** Reads a root's usage map; throws a clear error when the file does not parse. */
+export function readUsage(root: string): UsageMap {
+  const json = readUsageJson(root);
+  if (json.state === "absent") return Object.create(null);
+  if (json.state === "unreadable") throw json.error;
+  if (json.state === "unparseable") {
     throw new SkillrtError(
-      `Usage file '${file}' does not parse (${(error as Error).message}); it was left as it is.`,
-      { file },
+      `Usage file '${json.file}' does not parse (${json.error}); it was left as it is.`,
+      { file: json.file },
     );
   }
-  if (!isMapping(data)) {
-    throw new SkillrtError(`Usage file '${file}' is not a JSON object; it was left as it is.`, {
-      file,
-    });
+  if (json.state === "not_object") {
+    throw new SkillrtError(
+      `Usage file '${json.file}' is not a JSON object; it was left as it is.`,
+      {
+        file: json.file,
+      },
+    );
   }
   const out: UsageMap = Object.create(null); // skill names like `constructor` are plain keys
-  for (const [name, entry] of Object.entries(data)) {
+  for (const [name, entry] of Object.entries(json.data)) {
     if (isMapping(entry)) out[name] = { ...emptyEntry(), ...(entry as Partial<UsageEntry>) };
   }
   return out;
+}
+
+/**
+ * How often each skill was used (view_count + use_count), by name, never throwing: a file
+ * that cannot be read counts nothing, one that does not parse is noted in `diagnostics`.
+ */
+export function readUsageCounts(root: string, diagnostics: Diagnostic[] = []): Map<string, number> {
+  const counts = new Map<string, number>();
+  const json = readUsageJson(root);
+  if (json.state === "unparseable") {
+    diagnostics.push(
+      diagnostic(
+        "error",
+        "usage.unparseable",
+        `Usage file does not parse (${json.error}); it was ignored, not reset.`,
+        { path: json.file },
+      ),
+    );
+  }
+  if (json.state !== "ok") return counts;
+  for (const [name, entry] of Object.entries(json.data)) {
+    if (!isMapping(entry)) continue;
+    counts.set(name, (Number(entry.view_count) || 0) + (Number(entry.use_count) || 0));
+  }
+  return counts;
 }
 
 /** Changes a root's usage map under its lock: read, change, write atomically. */

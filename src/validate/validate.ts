@@ -6,8 +6,8 @@
  * @module
  */
 import { decodeUtf8 } from "../frontmatter/read_head.ts";
-import { basename, dirname, resolvePath } from "../home/paths.ts";
-import { join, walkRoot } from "../scan/walk.ts";
+import { basename, dirname, joinPath, resolvePath } from "../home/paths.ts";
+import { walkRoot } from "../scan/walk.ts";
 import { checkSkill, type Finding, type Profile } from "./rules.ts";
 
 /** The document `validate` prints. */
@@ -66,7 +66,7 @@ export function skillFilesAt(path: string): { files: string[]; findings: Finding
       message: "Missing required file: SKILL.md",
     });
   }
-  return { files: walk.skills.map((s) => join(s.dir, "SKILL.md")), findings };
+  return { files: walk.skills.map((s) => joinPath(s.dir, "SKILL.md")), findings };
 }
 
 /** Checks one SKILL.md file. */

@@ -5,7 +5,8 @@
  *
  * @module
  */
-import { type Frontmatter, isMapping, stripQuotes } from "../frontmatter/parse.ts";
+import { type Frontmatter, stripQuotes } from "../frontmatter/parse.ts";
+import { isMapping } from "../mapping.ts";
 
 /** One required variable. */
 export interface RequiredEnvVar {

@@ -5,8 +5,8 @@
  * @module
  */
 import { decodeUtf8 } from "../frontmatter/read_head.ts";
-import { EXCLUDED_DIRS, join } from "../scan/walk.ts";
-import { isInside, realPathOrUndefined } from "../home/paths.ts";
+import { EXCLUDED_DIRS } from "../scan/walk.ts";
+import { isInside, joinPath, realPathOrUndefined } from "../home/paths.ts";
 import { openedSize, openInside } from "../files/open_inside.ts";
 import { follows, type Reach } from "../scan/containment.ts";
 
@@ -49,23 +49,23 @@ export function listSkillFiles(dir: string, reach: Reach = null): SkillFiles {
     const rel = here.rel;
     let entries: Deno.DirEntry[];
     try {
-      entries = Array.from(Deno.readDirSync(rel ? join(dir, rel) : dir));
+      entries = Array.from(Deno.readDirSync(rel ? joinPath(dir, rel) : dir));
     } catch {
       continue;
     }
     if (rel && entries.some((e) => e.name === "SKILL.md")) continue; // a nested skill
     entries.sort((a, b) => (a.name < b.name ? 1 : -1));
     for (const e of entries) {
-      const path = join(rel, e.name);
+      const path = joinPath(rel, e.name);
       let isDir = e.isDirectory;
       let isFile = e.isFile;
-      let real = join(here.real, e.name);
+      let real = joinPath(here.real, e.name);
       if (e.isSymlink) {
-        const target = realPathOrUndefined(join(dir, path));
+        const target = realPathOrUndefined(joinPath(dir, path));
         if (target === undefined || target === realDir || !isInside(realDir, target)) continue;
         real = target;
         try {
-          const info = Deno.statSync(join(dir, path));
+          const info = Deno.statSync(joinPath(dir, path));
           isDir = info.isDirectory;
           isFile = info.isFile;
         } catch {
@@ -171,7 +171,7 @@ export function fileSummaries(
   for (const path of Object.values(linked).flat()) {
     try {
       using file = openInside(dir, path, { dirWithin });
-      const bytes = openedSize(file, join(dir, path));
+      const bytes = openedSize(file, joinPath(dir, path));
       const head = new Uint8Array(Math.min(bytes, 4096));
       let filled = 0;
       while (filled < head.length) {

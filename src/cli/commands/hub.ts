@@ -7,8 +7,8 @@
 import { SkillrtError, UsageError } from "../../errors.ts";
 import { auditFile, verifyAudit } from "../../hub/audit.ts";
 import { resolvePath } from "../../home/paths.ts";
-import { readLockJson } from "../../hub/lock.ts";
-import { auditHeadOf } from "../../hub/lock_write.ts";
+import { readLockJson } from "../../hub/lockfile.ts";
+import { auditHeadOf } from "../../hub/lockfile_write.ts";
 import { scanFolder } from "../../hub/scanner.ts";
 import { hubRoot } from "../../hub/hub_root.ts";
 import { runInstall } from "./hub_install.ts";

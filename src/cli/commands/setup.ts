@@ -7,7 +7,7 @@
  */
 import { dotenvFile } from "../../home/config_write.ts";
 import { runSkillSetup, setupNeeds } from "../../home/skill_setup.ts";
-import { lockedWritePaths } from "../../manage/lock.ts";
+import { lockedWritePaths } from "../../manage/mutex.ts";
 import type { SkillRuntime } from "../../runtime.ts";
 import { UsageError } from "../../errors.ts";
 import type { ExecuteContext } from "../context.ts";

@@ -6,7 +6,7 @@
  * @module
  */
 import { configAfter, writeConfigEdits } from "../../home/config_write.ts";
-import { lockedWritePaths } from "../../manage/lock.ts";
+import { lockedWritePaths } from "../../manage/mutex.ts";
 import { type Toggle, toggleEdits } from "../../home/toggle.ts";
 import { resolveSkill } from "../../resolve/resolve.ts";
 import type { SkillRuntime } from "../../runtime.ts";

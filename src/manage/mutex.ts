@@ -1,8 +1,8 @@
 /**
- * An inter-process lock for shared state files ([M-4]): `.usage.json`, `.hub/lock.json`
- * and the pending queue. A lock is a file created exclusively beside the target; a lock
- * left by a killed process is taken over once it is older than the stale timeout, with
- * a second exclusive file so that two waiters never break the same lock twice.
+ * The file mutex: an inter-process lock for shared state files ([M-4]) — `.usage.json`,
+ * `.hub/lock.json` and the pending queue. A lock is a file created exclusively beside the
+ * target; a lock left by a killed process is taken over once it is older than the stale
+ * timeout, with a second exclusive file so that two waiters never break the same lock twice.
  *
  * @module
  */

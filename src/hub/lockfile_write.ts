@@ -10,37 +10,9 @@ import { Sha256, sha256Hex } from "../hash/sha256.ts";
 import { SkillrtError } from "../errors.ts";
 import { ensureDir, joinPath } from "../home/paths.ts";
 import { atomicWriteJson } from "../manage/atomic.ts";
-import { withLock } from "../manage/lock.ts";
-import { isMapping } from "../frontmatter/parse.ts";
-import { lockFile, readLockJson } from "./lock.ts";
-
-/** One installed skill in `lock.json`. */
-export interface LockRecord {
-  /** Where it came from, as given. */
-  source: string;
-  /** The resolved identifier (a real path, a URL, a commit). */
-  identifier: string;
-  /** `builtin`, `trusted`, `local` or `community`. */
-  trust_level: string;
-  /** The scanner's verdict at install. */
-  scan_verdict: string;
-  /** `sha256:<hex>` over every file. */
-  content_hash: string;
-  /** The folder, relative to the local root. */
-  install_path: string;
-  /** Each file's SHA-256, by path relative to the skill folder. */
-  files: Record<string, string>;
-  /** First install, ISO time. */
-  installed_at: string;
-  /** Last install or update, ISO time. */
-  updated_at: string;
-  /** The label (in `skills.hub.trusted_keys`) of the key that signed its index ([T-2]). */
-  signed_by?: string;
-  /** The name the skill declares, when it installed under its slug form ([HUB-8]). */
-  declared_name?: string;
-  /** Its folder inside the collection it came from ([HUB-8]). */
-  collection_path?: string;
-}
+import { withLock } from "../manage/mutex.ts";
+import { isMapping } from "../mapping.ts";
+import { lockFile, type LockRecord, readLockJson } from "./lockfile.ts";
 
 /** The audit log's chain head ([HUB-3]): the last line's `chain` value and the line count. */
 export interface AuditHead {
@@ -84,7 +56,7 @@ export function filesBelow(dir: string): string[] {
 }
 
 /** The content hash and per-file hashes of a folder. */
-export function hashFolder(dir: string): { content_hash: string; files: Record<string, string> } {
+export function hashFolder(dir: string): Pick<LockRecord, "content_hash" | "files"> {
   const total = new Sha256();
   const files: Record<string, string> = {};
   for (const path of filesBelow(dir)) {

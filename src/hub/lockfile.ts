@@ -1,0 +1,121 @@
+/**
+ * The hub lock file (`<local root>/.hub/lock.json`, [HUB-3]): its format, and reading it
+ * without changing it — which skills came from the hub and with what trust. A file that
+ * does not parse is reported, never reset. (Changing it: `lockfile_write.ts`; the
+ * inter-process lock around a change is the file mutex of `manage/mutex.ts`.)
+ *
+ * @module
+ */
+import { isMapping } from "../mapping.ts";
+import { isInside, joinPath, resolvePath } from "../home/paths.ts";
+
+/** One installed skill in `lock.json`, as stored. */
+export interface LockRecord {
+  /** Where it came from, as given. */
+  source: string;
+  /** The resolved identifier (a real path, a URL, a commit). */
+  identifier: string;
+  /** `builtin`, `trusted`, `local` or `community`. */
+  trust_level: string;
+  /** The scanner's verdict at install. */
+  scan_verdict: string;
+  /** `sha256:<hex>` over every file. */
+  content_hash: string;
+  /** The folder, relative to the local root. */
+  install_path: string;
+  /** Each file's SHA-256, by path relative to the skill folder. */
+  files: Record<string, string>;
+  /** First install, ISO time. */
+  installed_at: string;
+  /** Last install or update, ISO time. */
+  updated_at: string;
+  /** The label (in `skills.hub.trusted_keys`) of the key that signed its index ([T-2]). */
+  signed_by?: string;
+  /** The name the skill declares, when it installed under its slug form ([HUB-8]). */
+  declared_name?: string;
+  /** Its folder inside the collection it came from ([HUB-8]). */
+  collection_path?: string;
+}
+
+/**
+ * One installed skill as the runtime reads it: its record (a missing trust read as
+ * `community`, a missing source as empty), its name and its folder made absolute.
+ */
+export interface LockEntry extends LockRecord {
+  /** The skill's name in the lock. */
+  name: string;
+  /** The installed folder, absolute (empty when the record names none). */
+  dir: string;
+}
+
+/** The lock file as stored: absent, not a lock, or its `installed` mapping and audit head. */
+export type LockJson =
+  | { state: "absent" }
+  | { state: "unparseable"; file: string; error: string }
+  | { state: "ok"; file: string; installed: Record<string, unknown>; audit?: unknown };
+
+/** What the lock file held, read as entries. */
+export type LockState =
+  | Exclude<LockJson, { state: "ok" }>
+  | { state: "ok"; file: string; entries: LockEntry[] };
+
+/** The lock file's path for a local root. */
+export function lockFile(localRoot: string): string {
+  return joinPath(localRoot, ".hub", "lock.json");
+}
+
+/**
+ * The `installed` mapping of a local root's lock file, as stored: absent when there is no
+ * file, unparseable when it is not JSON or not a lock (an object with `installed`).
+ */
+export function readLockJson(localRoot: string): LockJson {
+  const file = lockFile(localRoot);
+  let text: string;
+  try {
+    text = Deno.readTextFileSync(file);
+  } catch {
+    return { state: "absent" };
+  }
+  try {
+    const data = JSON.parse(text);
+    if (isMapping(data) && isMapping(data.installed)) {
+      return { state: "ok", file, installed: data.installed, audit: data.audit };
+    }
+    return { state: "unparseable", file, error: "it has no 'installed' mapping" };
+  } catch (error) {
+    return { state: "unparseable", file, error: (error as Error).message };
+  }
+}
+
+/** Reads the lock file of a local root. */
+export function readLock(localRoot: string): LockState {
+  const json = readLockJson(localRoot);
+  if (json.state !== "ok") return json;
+  const { file, installed } = json;
+  const entries: LockEntry[] = [];
+  for (const [name, entry] of Object.entries(installed)) {
+    if (!isMapping(entry)) continue;
+    const record = entry as unknown as LockRecord;
+    const path = typeof record.install_path === "string" ? record.install_path : "";
+    entries.push({
+      ...record,
+      trust_level: typeof record.trust_level === "string" ? record.trust_level : "community",
+      source: typeof record.source === "string" ? record.source : "",
+      name,
+      dir: path ? resolvePath(localRoot, path) : "",
+    });
+  }
+  return { state: "ok", file, entries };
+}
+
+/** The lock entry of the skill in `skillDir`, or undefined when it was not installed from the hub. */
+export function hubEntryOf(localRoot: string, skillDir: string): LockEntry | undefined {
+  const lock = readLock(localRoot);
+  if (lock.state !== "ok") return undefined;
+  return lock.entries.find((e) => e.dir && isInside(e.dir, skillDir));
+}
+
+/** The hub trust of the skill in `skillDir`, or undefined when it was not installed from the hub. */
+export function hubTrustOf(localRoot: string, skillDir: string): string | undefined {
+  return hubEntryOf(localRoot, skillDir)?.trust_level;
+}
