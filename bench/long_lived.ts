@@ -20,12 +20,12 @@ const cold: number[] = [];
 for (let i = 0; i < rounds; i++) cold.push(await time(() => new SkillRuntime({ home }).list()));
 const rt = new SkillRuntime({ home, watch: true });
 const setupStart = performance.now();
-await rt.list({ catalog: await rt.snapshot() });
+await rt.list({ catalog: await rt.currentCatalog() });
 const firstWatched = performance.now() - setupStart;
 const cached: number[] = [];
 for (let i = 0; i < rounds; i++) {
   const t = performance.now();
-  await rt.list({ catalog: await rt.snapshot() });
+  await rt.list({ catalog: await rt.currentCatalog() });
   cached.push(performance.now() - t);
 }
 const visible = (await rt.list()).skills[0].name;
@@ -35,7 +35,7 @@ Deno.writeTextFileSync(
   probe.file,
   original.replace(/^description: .*$/m, "description: edited by the benchmark"),
 );
-const seen = (await rt.list({ catalog: await rt.snapshot() })).skills.some((s) =>
+const seen = (await rt.list({ catalog: await rt.currentCatalog() })).skills.some((s) =>
   s.description === "edited by the benchmark"
 );
 Deno.writeTextFileSync(probe.file, original);

@@ -28,7 +28,7 @@ import { disabledNames, isDisabled, type VisibilityFacts } from "./level0/visibi
 import { SkillrtError } from "./errors.ts";
 import { type Resolved, resolveSkill, walksRoot } from "./resolve/resolve.ts";
 import { Catalog } from "./scan/catalog.ts";
-import { entryFor } from "./scan/index.ts";
+import { entryFor } from "./scan/skill_index.ts";
 import type { HelperSource } from "./scan/parallel.ts";
 import { LiveCatalog } from "./scan/live_catalog.ts";
 import type { WatchStatus } from "./scan/watch_cache.ts";
@@ -83,12 +83,12 @@ export interface RuntimeOptions extends SetupOptions {
   tools?: string[];
   /**
    * Keep scanned roots between calls, invalidated by a file watcher (for long-lived
-   * processes; read them through {@linkcode SkillRuntime.snapshot}). Call `close()` when done.
+   * processes; read them through {@linkcode SkillRuntime.currentCatalog}). Call `close()` when done.
    */
   watch?: boolean;
   /**
    * Gets a scan helper Worker when a scan is big enough to share: `list`, `search` and
-   * `prompt` through {@linkcode SkillRuntime.snapshot}, and a bare-name view, then read
+   * `prompt` through {@linkcode SkillRuntime.currentCatalog}, and a bare-name view, then read
    * skill heads on two threads (the CLI's sandbox Worker asks the warden for one).
    *
    * @ignore Internal: for the CLI's sandbox Worker and the MCP server.
@@ -136,7 +136,7 @@ export interface RuntimeOptions extends SetupOptions {
 
 /**
  * The catalog a call reads. Every operation takes one in its options; without it, a call
- * reads the runtime's current catalog ({@linkcode SkillRuntime.snapshot}): with
+ * reads the runtime's current catalog ({@linkcode SkillRuntime.currentCatalog}): with
  * `watch: true` one catalog kept fresh by the watcher and shared by every call, otherwise
  * a fresh scan.
  */
@@ -203,7 +203,8 @@ export class SkillRuntime {
   }
 
   /**
-   * A fresh catalog: every call sees the skills as they are now.
+   * A fresh catalog, scanning each root on first use: what it reads is the skills as they
+   * are now. (A catalog is what one call reads; see `src/scan/skill_index.ts` for the nouns.)
    *
    * @ignore Internal: for the CLI's sandbox Worker and the MCP server.
    */
@@ -212,11 +213,12 @@ export class SkillRuntime {
   }
 
   /**
-   * A catalog for this moment that reuses roots unchanged since the last call (with
-   * `watch: true`; otherwise a fresh catalog, already scanned on two threads when a
-   * `scanHelper` was given). Pass it to `list`, `search`, `prompt`.
+   * The current catalog: with `watch: true`, one backed by the watched cache that reuses
+   * roots unchanged since the last call (proved fresh first); otherwise a fresh catalog,
+   * already scanned whole (on two threads when a `scanHelper` was given). Pass it to
+   * `list`, `search`, `prompt`.
    */
-  async snapshot(): Promise<Catalog> {
+  async currentCatalog(): Promise<Catalog> {
     // Without watch, and for the first call of a watching runtime ([PERF-5]): a fresh catalog.
     const live = await this.#liveCatalog()?.current();
     if (live) return live;
@@ -279,7 +281,7 @@ export class SkillRuntime {
    */
   #catalogOf(options: CatalogOption, whole = false): Promise<Catalog> {
     if (options.catalog) return Promise.resolve(options.catalog);
-    return this.options.watch || whole ? this.snapshot() : Promise.resolve(this.catalog());
+    return this.options.watch || whole ? this.currentCatalog() : Promise.resolve(this.catalog());
   }
 
   /**

@@ -1,7 +1,7 @@
 import { JSON_NAMES, toJsonDocument } from "../src/json_document.ts";
 import { deepEqual, equal, ok } from "node:assert/strict";
 import type { PluginRoot, Root } from "../src/home/setup.ts";
-import { scanRoot } from "../src/scan/index.ts";
+import { scanRoot } from "../src/scan/scan_root.ts";
 import { walksRoot } from "../src/resolve/resolve.ts";
 import {
   BATCH,

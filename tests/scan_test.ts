@@ -1,6 +1,6 @@
 import { deepEqual, equal, ok } from "node:assert/strict";
 import { DEFAULT_WALK_LIMITS, walkRoot } from "../src/scan/walk.ts";
-import { readRecord, scanRoot } from "../src/scan/index.ts";
+import { readRecord, scanRoot } from "../src/scan/scan_root.ts";
 import { SkillRuntime } from "../src/runtime.ts";
 import { makeTree, skill, testHost } from "./helpers.ts";
 

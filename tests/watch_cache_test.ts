@@ -12,23 +12,23 @@ Deno.test("[PERF-3][S-4] a watching runtime reuses unchanged roots and shows eve
   });
   const rt = new SkillRuntime({ home, host: testHost(home), watch: true });
   try {
-    await rt.snapshot(); // the first answer comes from a fresh scan; the watcher starts after it
+    await rt.currentCatalog(); // the first answer comes from a fresh scan; the watcher starts after it
     await rt.watchStatus(); // open (in a helper Worker): from now on the watcher keeps roots
-    const first = (await rt.snapshot()).index();
-    const again = (await rt.snapshot()).index();
+    const first = (await rt.currentCatalog()).index();
+    const again = (await rt.currentCatalog()).index();
     // Nothing changed: the very same records come back (no file was read again).
     equal(again.records[0], first.records[0]);
     // Reading a skill writes its usage counter: that is no change to the walk.
     await rt.view("a");
-    equal((await rt.snapshot()).index().records[0], first.records[0]);
+    equal((await rt.currentCatalog()).index().records[0], first.records[0]);
     for (let i = 1; i <= 20; i++) {
       Deno.writeTextFileSync(`${home}/skills/dev/a/SKILL.md`, skill("a", `A${i}`));
-      const listed = await rt.list({ catalog: await rt.snapshot() });
+      const listed = await rt.list({ catalog: await rt.currentCatalog() });
       equal(listed.skills.find((s) => s.name === "a")!.description, `A${i}`, `edit ${i} not seen`);
     }
     Deno.mkdirSync(`${home}/skills/dev/new`);
     Deno.writeTextFileSync(`${home}/skills/dev/new/SKILL.md`, skill("new", "N"));
-    deepEqual((await rt.list({ catalog: await rt.snapshot() })).skills.map((s) => s.name), [
+    deepEqual((await rt.list({ catalog: await rt.currentCatalog() })).skills.map((s) => s.name), [
       "c",
       "a",
       "b",
@@ -36,15 +36,15 @@ Deno.test("[PERF-3][S-4] a watching runtime reuses unchanged roots and shows eve
     ]);
     Deno.removeSync(`${home}/skills/dev/b`, { recursive: true });
     Deno.renameSync(`${home}/ext/c`, `${home}/ext/renamed`);
-    deepEqual((await rt.list({ catalog: await rt.snapshot() })).skills.map((s) => s.name), [
+    deepEqual((await rt.list({ catalog: await rt.currentCatalog() })).skills.map((s) => s.name), [
       "c",
       "a",
       "new",
     ]);
     // The external root changed, the local one did not: its records are reused.
-    const before = (await rt.snapshot()).index().records.find((r) => r.name === "a");
+    const before = (await rt.currentCatalog()).index().records.find((r) => r.name === "a");
     Deno.writeTextFileSync(`${home}/ext/renamed/SKILL.md`, skill("c", "C2"));
-    const after = (await rt.snapshot()).index();
+    const after = (await rt.currentCatalog()).index();
     equal(after.records.find((r) => r.name === "a"), before);
     equal(after.records.find((r) => r.name === "c")!.description, "C2");
   } finally {
@@ -55,7 +55,10 @@ Deno.test("[PERF-3][S-4] a watching runtime reuses unchanged roots and shows eve
 Deno.test("[PERF-3] without watch, snapshot is a fresh catalog; changes the walk ignores do not invalidate", async () => {
   const home = makeTree({ "skills/a/SKILL.md": skill("a", "A") });
   const rt = new SkillRuntime({ home, host: testHost(home) });
-  notEqual((await rt.snapshot()).index().records[0], (await rt.snapshot()).index().records[0]);
+  notEqual(
+    (await rt.currentCatalog()).index().records[0],
+    (await rt.currentCatalog()).index().records[0],
+  );
   equal(irrelevant("/h/skills/.usage.json"), true);
   equal(irrelevant("/h/skills/.usage.json.lock"), true);
   equal(irrelevant("/h/skills/x/node_modules/p/SKILL.md"), true);
@@ -66,9 +69,9 @@ Deno.test("[PERF-5][S-4] concurrent calls share the freshness proof, and each se
   const home = makeTree({ "skills/dev/a/SKILL.md": skill("a", "A0") });
   const rt = new SkillRuntime({ home, host: testHost(home), watch: true });
   const description = async () =>
-    (await rt.list({ catalog: await rt.snapshot() })).skills[0].description;
+    (await rt.list({ catalog: await rt.currentCatalog() })).skills[0].description;
   try {
-    await rt.snapshot();
+    await rt.currentCatalog();
     await rt.watchStatus();
     for (let round = 1; round <= 10; round++) {
       Deno.writeTextFileSync(`${home}/skills/dev/a/SKILL.md`, skill("a", `A${round}`));

@@ -35,7 +35,7 @@ function home(): string {
 }
 
 const description = async (rt: SkillRuntime, name: string) =>
-  (await rt.list({ catalog: await rt.snapshot() })).skills.find((s) => s.name === name)
+  (await rt.list({ catalog: await rt.currentCatalog() })).skills.find((s) => s.name === name)
     ?.description;
 
 Deno.test("[PERF-5] a root no watcher can cover is re-validated by modification times, alone", async () => {
@@ -48,16 +48,16 @@ Deno.test("[PERF-5] a root no watcher can cover is re-validated by modification 
     watchOpener: refusing(ext),
   });
   try {
-    await rt.snapshot(); // the first answer: a fresh scan; the watchers open after it
+    await rt.currentCatalog(); // the first answer: a fresh scan; the watchers open after it
     deepEqual((await rt.watchStatus()).map((s) => [s.state, s.reason]), [
       ["watched", undefined],
       ["fallback", LIMIT],
     ]);
-    const first = (await rt.snapshot()).index();
+    const first = (await rt.currentCatalog()).index();
     const walks = rt.scanCount;
     // Unchanged: neither root is walked again, and the records are the very same.
     for (let i = 0; i < 3; i++) {
-      const again = (await rt.snapshot()).index();
+      const again = (await rt.currentCatalog()).index();
       equal(again.records.find((r) => r.name === "c"), first.records.find((r) => r.name === "c"));
     }
     equal(rt.scanCount, walks);
@@ -65,14 +65,14 @@ Deno.test("[PERF-5] a root no watcher can cover is re-validated by modification 
     Deno.writeTextFileSync(`${h}/ext/tools/c/SKILL.md`, skill("c", "C1"));
     equal(await description(rt, "c"), "C1");
     equal(rt.scanCount, walks);
-    const now = (await rt.snapshot()).index();
+    const now = (await rt.currentCatalog()).index();
     equal(now.records.find((r) => r.name === "d"), first.records.find((r) => r.name === "d"));
     // A new skill changes a folder: that root alone is walked again.
     Deno.mkdirSync(`${h}/ext/tools/e`);
     Deno.writeTextFileSync(`${h}/ext/tools/e/SKILL.md`, skill("e", "E"));
     equal(await description(rt, "e"), "E");
     equal(rt.scanCount, walks + 1);
-    const after = (await rt.snapshot()).index();
+    const after = (await rt.currentCatalog()).index();
     equal(after.records.find((r) => r.name === "a"), first.records.find((r) => r.name === "a"));
     // A removed skill is gone on the next call.
     Deno.removeSync(`${h}/ext/tools/d`, { recursive: true });
@@ -93,7 +93,7 @@ Deno.test("[PERF-5] with no watcher at all every root is validated by modificati
     watchOpener: () => Promise.reject(new Error("Too many open files (os error 24)")),
   });
   try {
-    await rt.snapshot();
+    await rt.currentCatalog();
     equal((await rt.watchStatus()).every((s) => s.state === "fallback"), true);
     equal(await description(rt, "a"), "A");
     const walks = rt.scanCount;

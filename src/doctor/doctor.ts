@@ -12,7 +12,7 @@ import { readUsage, usageFile } from "../usage/usage.ts";
 import type { AgentFolderState, Setup } from "../home/setup.ts";
 import { agentConvention } from "../home/agents.ts";
 import type { PermissionPlan } from "../sandbox/plan.ts";
-import { entryFor, type SkillIndex } from "../scan/index.ts";
+import { entryFor, type SkillIndex } from "../scan/skill_index.ts";
 import { hiddenCounts } from "../level0/list.ts";
 import type { HiddenReason, VisibilityFacts } from "../level0/visibility.ts";
 import type { SkillReadiness } from "./readiness.ts";

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { SkillIndex } from "../scan/index.ts";
+import type { SkillIndex } from "../scan/skill_index.ts";
 import type { SkillRecord } from "../scan/record.ts";
 import { type HiddenReason, hiddenReason, isVisible, type VisibilityFacts } from "./visibility.ts";
 

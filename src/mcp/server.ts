@@ -114,7 +114,7 @@ async function callTool(rt: SkillRuntime, options: SkillServerOptions, request: 
     cursor: args.cursor as string | undefined,
   };
   try {
-    const catalog = await rt.snapshot();
+    const catalog = await rt.currentCatalog();
     switch (request.params.name) {
       case "skills_list": {
         const category = args.category as string | undefined;
@@ -157,7 +157,7 @@ async function readResource(rt: SkillRuntime, request: ReadResourceRequest) {
   const { uri } = request.params;
   const { name, path, sections } = parseSkillUri(uri);
   try {
-    const catalog = await rt.snapshot();
+    const catalog = await rt.currentCatalog();
     if (path === undefined) {
       const view = await rt.view(name, { catalog, sections });
       return { contents: [{ uri, mimeType: "text/markdown", text: view.content }] };
@@ -179,7 +179,7 @@ async function getPrompt(rt: SkillRuntime, request: GetPromptRequest) {
     const result = await rt.invoke(
       request.params.name,
       request.params.arguments?.instruction,
-      { catalog: await rt.snapshot() },
+      { catalog: await rt.currentCatalog() },
     );
     return {
       description: `Invoke ${result.name}`,
@@ -194,7 +194,7 @@ async function getPrompt(rt: SkillRuntime, request: GetPromptRequest) {
 }
 
 async function visible(rt: SkillRuntime) {
-  return (await rt.list({ catalog: await rt.snapshot() })).skills;
+  return (await rt.list({ catalog: await rt.currentCatalog() })).skills;
 }
 
 /** Creates the MCP server (not yet connected); it tells clients when the skills change. */

@@ -10,7 +10,7 @@ import { basename, dirname, joinPath, realPathOrUndefined } from "../home/paths.
 import type { PluginRoot, Root } from "../home/setup.ts";
 import type { Catalog } from "../scan/catalog.ts";
 import { leavingLink, openSkillFile, type Reach, reachOf } from "../scan/containment.ts";
-import { readRecord, rootSource } from "../scan/index.ts";
+import { readRecord, rootSource } from "../scan/scan_root.ts";
 import { buildRecord, type SkillRecord } from "../scan/record.ts";
 import type { ScannedRoot } from "../scan/scanned.ts";
 import { EXCLUDED_DIRS, SUPPORT_DIRS } from "../scan/walk.ts";

@@ -1,14 +1,17 @@
 /**
- * The catalog of one command: scans each root at most once, and only the roots a
- * command needs (a bare-name `view` stops at the first root with a candidate; a
- * `view category/name` scans none). Lives as long as one command, so it is never stale.
+ * The catalog: what one call (or one command) reads. It scans each root at most once, and
+ * only the roots the call needs (a bare-name `view` stops at the first root with a
+ * candidate; a `view category/name` scans none), and builds the index once. It lives as
+ * long as its call, so it is never stale; backed by the watched cache, it reuses scans of
+ * roots unchanged since an earlier call. (The nouns: `skill_index.ts`.)
  *
  * @module
  */
 import type { Diagnostic } from "../diagnostics.ts";
 import type { PluginRoot, Root, Setup } from "../home/setup.ts";
 import { realRootsOf } from "./containment.ts";
-import { indexRecords, scanRoot, type SkillIndex } from "./index.ts";
+import { scanRoot } from "./scan_root.ts";
+import { indexRecords, type SkillIndex } from "./skill_index.ts";
 import type { SkillRecord } from "./record.ts";
 import type { ScannedRoot } from "./scanned.ts";
 import type { FoundFlat, WalkLimits } from "./walk.ts";
@@ -16,9 +19,9 @@ import { type HelperSource, scanWithHelper } from "./parallel.ts";
 import type { ScanContext, WatchedCache } from "./watch_cache.ts";
 
 /**
- * A snapshot of the skills under a setup's roots: got from `SkillRuntime.snapshot()` and
- * passed to operations as their `catalog` option, so several calls read one scan. Roots
- * are walked on demand and remembered for the catalog's life.
+ * The catalog of the skills under a setup's roots: got from `SkillRuntime.currentCatalog()`
+ * and passed to operations as their `catalog` option, so several calls read one scan.
+ * Roots are scanned on demand and remembered for the catalog's life.
  */
 export class Catalog {
   /** The setup the catalog reads. */

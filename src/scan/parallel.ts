@@ -13,7 +13,7 @@
 import type { PluginRoot, Root } from "../home/setup.ts";
 import type { ScannedRoot } from "./scanned.ts";
 import { reachOf } from "./containment.ts";
-import { readRecord, rootSource } from "./index.ts";
+import { readRecord, rootSource } from "./scan_root.ts";
 import { aboutOf, type SkillRecord } from "./record.ts";
 import { type FoundSkill, type WalkLimits, walkRoot } from "./walk.ts";
 import { joinPath } from "../home/paths.ts";

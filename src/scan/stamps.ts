@@ -17,7 +17,7 @@
  */
 import type { PluginRoot, Root } from "../home/setup.ts";
 import { reachOf } from "./containment.ts";
-import { readRecord, rootSource } from "./index.ts";
+import { readRecord, rootSource } from "./scan_root.ts";
 import type { SkillRecord } from "./record.ts";
 import type { ScannedRoot } from "./scanned.ts";
 import { type WalkLimits, walkRoot } from "./walk.ts";

@@ -1,6 +1,8 @@
 /**
- * A cache of scanned roots for long-lived processes (library, MCP server) ([S-4],
- * [PERF-3], [PERF-5]): one recursive file watcher per root invalidates what it kept.
+ * The watched cache: the scans of roots (`ScannedRoot`) kept across the calls of a
+ * long-lived process (library with `watch: true`, MCP server) ([S-4], [PERF-3], [PERF-5]);
+ * one recursive file watcher per root invalidates what it kept. A catalog backed by it
+ * reuses them.
  *
  * Freshness is proven, not hoped for: each watcher also watches a private sentinel folder
  * (outside the home). Before the cache is read, a new file with a unique name is made
@@ -16,7 +18,7 @@
  * @module
  */
 import type { PluginRoot, Root } from "../home/setup.ts";
-import { scanRoot } from "./index.ts";
+import { scanRoot } from "./scan_root.ts";
 import type { ScannedRoot } from "./scanned.ts";
 import { revalidate, type StampedScan, stampedScan } from "./stamps.ts";
 import { EXCLUDED_DIRS, type WalkLimits } from "./walk.ts";
