@@ -34,14 +34,9 @@ function bashWords(kind: Completion): string {
   return `COMPREPLY=($(compgen -W "${words}" -- "$cur"))`;
 }
 
-function bashScript(): string {
+/** The `case` arms of the bash script: option values, option lists and arguments, by command. */
+function bashCases(): { valueCases: string[]; optionCases: string[]; argCases: string[] } {
   const globals = GLOBAL_OPTIONS.map(longFlag);
-  const valueOptions = [
-    ...new Set(
-      [...GLOBAL_OPTIONS, ...COMMANDS.flatMap((c) => c.options ?? [])].filter(takesValue)
-        .map(longFlag),
-    ),
-  ];
   const valueCases: string[] = [];
   for (const o of GLOBAL_OPTIONS.filter((o) => o.complete)) {
     valueCases.push(`    *:${longFlag(o)}) ${bashWords(o.complete!)}; return ;;`);
@@ -60,6 +55,18 @@ function bashScript(): string {
     const own = (c.options ?? []).map(longFlag);
     optionCases.push(`    ${c.name}) opts="${[...own, ...globals, "--help"].join(" ")}" ;;`);
   }
+  return { valueCases, optionCases, argCases };
+}
+
+function bashScript(): string {
+  const globals = GLOBAL_OPTIONS.map(longFlag);
+  const valueOptions = [
+    ...new Set(
+      [...GLOBAL_OPTIONS, ...COMMANDS.flatMap((c) => c.options ?? [])].filter(takesValue)
+        .map(longFlag),
+    ),
+  ];
+  const { valueCases, optionCases, argCases } = bashCases();
   return `# bash completion for skillrt: eval "$(skillrt completions bash)"
 _skillrt() {
   local cur prev w cmd="" pos=0 i opts

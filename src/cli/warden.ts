@@ -149,50 +149,7 @@ async function runParsed(
       (await import("./program.ts")).parseArgs(argv, version, readEnv, terminal);
     if (parsed.kind === "print") return { exitCode: 0, stdout: parsed.text, stderr: "" };
     request = seen.request = parsed.request;
-    let current: CommandRequest = request;
-    if (request.command === "completions") {
-      const { completionScript } = await import("./completions.ts");
-      return { exitCode: 0, stdout: completionScript(request.args[0]), stderr: "" };
-    }
-    let setup: Setup = resolveSetup({ home: request.global.home, agents: request.global.agents });
-    if (request.command === "sandbox") return await sandbox(request, setup);
-    const explicitHome = request.global.home !== undefined;
-    if (current.command === "mcp") {
-      if (ensureSkeleton(current, setup, explicitHome)) {
-        setup = resolveSetup({ home: request.global.home, agents: request.global.agents });
-      }
-      if (current.options.http === true) {
-        return await (await import("./mcp_http_relay.ts")).serveMcpHttp(current, setup, version);
-      }
-      return await (await import("./mcp_relay.ts")).serveMcp(current, setup, version);
-    }
-    if (CONTENT_COMMANDS.includes(current.command)) {
-      current = await (await import("./content.ts")).attachContent(current, setup.host.cwd);
-    }
-    let planned = await planOf(current, setup);
-    if ("outcome" in planned) return planned.outcome;
-    // The folders a write needs as the base of its grant are made here, once the request
-    // is known to be good ([X-6]); the setup is then read again (the new local root is a
-    // root) and the plan made again from it.
-    if (ensureSkeleton(current, setup, explicitHome)) {
-      setup = resolveSetup({ home: request.global.home, agents: request.global.agents });
-      planned = await planOf(current, setup);
-      if ("outcome" in planned) return planned.outcome;
-    }
-    // Workers that write start in the local root, which they may read: a delete there is
-    // pinned by the working directory and can return to it (src/manage/pinned.ts).
-    if (
-      isWriting(current.command, current.args) && setup.roots.some((r) => r.source === "local")
-    ) {
-      Deno.chdir(setup.localRoot);
-    }
-    return await runInWorker({
-      request: current,
-      setup,
-      plan: planned.plan,
-      writeStdout: options.writeStdout,
-      scanTrace: readEnv("SKILLRT_SCAN_TRACE") === "1",
-    });
+    return await runRequest(request, version, options);
   } catch (error) {
     if (request) return outcomeOfError(error, request);
     const json = argv.includes("--json");
@@ -203,6 +160,68 @@ async function runParsed(
       global: { json, color: false },
     });
   }
+}
+
+/** Runs a parsed request: here in the warden (completions, sandbox, MCP), else in its Worker. */
+async function runRequest(
+  request: CommandRequest,
+  version: string,
+  options: CliOptions,
+): Promise<Outcome> {
+  if (request.command === "completions") {
+    const { completionScript } = await import("./completions.ts");
+    return { exitCode: 0, stdout: completionScript(request.args[0]), stderr: "" };
+  }
+  let setup: Setup = resolveSetup({ home: request.global.home, agents: request.global.agents });
+  if (request.command === "sandbox") return await sandbox(request, setup);
+  const explicitHome = request.global.home !== undefined;
+  if (request.command === "mcp") {
+    if (ensureSkeleton(request, setup, explicitHome)) {
+      setup = resolveSetup({ home: request.global.home, agents: request.global.agents });
+    }
+    if (request.options.http === true) {
+      return await (await import("./mcp_http_relay.ts")).serveMcpHttp(request, setup, version);
+    }
+    return await (await import("./mcp_relay.ts")).serveMcp(request, setup, version);
+  }
+  return await runSandboxed(request, setup, options, explicitHome);
+}
+
+/** Plans a command (making the home's skeleton when a write needs it) and runs it in a Worker. */
+async function runSandboxed(
+  request: CommandRequest,
+  setup: Setup,
+  options: CliOptions,
+  explicitHome: boolean,
+): Promise<Outcome> {
+  let current = request;
+  if (CONTENT_COMMANDS.includes(current.command)) {
+    current = await (await import("./content.ts")).attachContent(current, setup.host.cwd);
+  }
+  let planned = await planOf(current, setup);
+  if ("outcome" in planned) return planned.outcome;
+  // The folders a write needs as the base of its grant are made here, once the request
+  // is known to be good ([X-6]); the setup is then read again (the new local root is a
+  // root) and the plan made again from it.
+  if (ensureSkeleton(current, setup, explicitHome)) {
+    setup = resolveSetup({ home: request.global.home, agents: request.global.agents });
+    planned = await planOf(current, setup);
+    if ("outcome" in planned) return planned.outcome;
+  }
+  // Workers that write start in the local root, which they may read: a delete there is
+  // pinned by the working directory and can return to it (src/manage/pinned.ts).
+  if (
+    isWriting(current.command, current.args) && setup.roots.some((r) => r.source === "local")
+  ) {
+    Deno.chdir(setup.localRoot);
+  }
+  return await runInWorker({
+    request: current,
+    setup,
+    plan: planned.plan,
+    writeStdout: options.writeStdout,
+    scanTrace: readEnv("SKILLRT_SCAN_TRACE") === "1",
+  });
 }
 
 /**

@@ -14,8 +14,8 @@ import { agentConvention } from "../home/agents.ts";
 import type { PermissionPlan } from "../sandbox/plan.ts";
 import { entryFor, type SkillIndex } from "../scan/skill_index.ts";
 import { hiddenCounts } from "../level0/list.ts";
-import type { HiddenReason, VisibilityFacts } from "../level0/visibility.ts";
 import type { SkillReadiness } from "./readiness.ts";
+import type { HiddenReason, VisibilityFacts } from "../level0/visibility.ts";
 
 /** The document `doctor` prints. */
 export interface DoctorReport {
@@ -129,37 +129,14 @@ export function doctorReport(
     diagnostics: [],
   },
 ): DoctorReport {
-  const diagnostics: Diagnostic[] = [
-    ...(setup.homeExists ? [] : [
-      diagnostic("error", "home.missing", `The home '${setup.home}' does not exist.`, {
-        path: setup.home,
-      }),
-    ]),
-    ...setup.problems,
-    ...index.diagnostics.filter((d) => d.code !== "skill.shadowed" && d.code !== "skill.ambiguous"),
-    ...watch,
-  ];
-  for (const r of index.records) diagnostics.push(...r.diagnostics);
-  try {
-    readUsage(setup.localRoot); // the home's counters only ([U-1])
-  } catch (error) {
-    diagnostics.push(
-      diagnostic("error", "usage.unparseable", (error as Error).message, {
-        path: usageFile(setup.localRoot),
-      }),
-    );
-  }
+  const diagnostics = setupDiagnostics(setup, index, watch);
   const hub = checkHubLock(setup.localRoot);
   diagnostics.push(...hub.diagnostics);
   const agentFolders = setup.agentFolders.filter((f) => f.real !== undefined);
   diagnostics.push(...agentFolders.filter((f) => !f.enabled).map(notEnabled));
   diagnostics.push(...readiness.diagnostics);
-  const unreadable = new Set(
-    index.diagnostics.filter((d) => d.code === "walk.not_permitted" || d.code === "walk.unreadable")
-      .map((d) => d.path),
-  );
-  const count = (root: string) => index.records.filter((r) => r.root === root).length;
   const hidden = hiddenCounts(index, facts);
+  const count = (root: string) => index.records.filter((r) => r.root === root).length;
   const summary = { errors: 0, warnings: 0, info: 0 };
   for (const d of diagnostics) {
     summary[d.severity === "error" ? "errors" : d.severity === "warning" ? "warnings" : "info"]++;
@@ -168,21 +145,7 @@ export function doctorReport(
     success: summary.errors === 0,
     home: setup.home,
     config: { file: setup.configFile, exists: setup.configExists },
-    roots: [
-      ...setup.roots.map((r) => ({
-        path: r.path,
-        source: r.source,
-        status: unreadable.has(r.path) ? "unreadable" as const : "present" as const,
-        skills: count(r.path),
-      })),
-      ...setup.problems.filter((p) => p.code === "root.missing" || p.code === "root.not_permitted")
-        .map((p) => ({
-          path: p.path!,
-          source: "external",
-          status: p.code === "root.missing" ? "missing" as const : "unreadable" as const,
-          skills: 0,
-        })),
-    ],
+    roots: rootsOf(setup, index),
     plugins: setup.plugins.map((p) => ({
       namespace: p.namespace,
       path: p.path,
@@ -211,4 +174,53 @@ export function doctorReport(
     readiness: readiness.skills,
     summary,
   };
+}
+
+/** The home's, the roots', the skills' and the usage file's diagnostics (shadowing apart). */
+function setupDiagnostics(setup: Setup, index: SkillIndex, watch: Diagnostic[]): Diagnostic[] {
+  const diagnostics: Diagnostic[] = [
+    ...(setup.homeExists ? [] : [
+      diagnostic("error", "home.missing", `The home '${setup.home}' does not exist.`, {
+        path: setup.home,
+      }),
+    ]),
+    ...setup.problems,
+    ...index.diagnostics.filter((d) => d.code !== "skill.shadowed" && d.code !== "skill.ambiguous"),
+    ...watch,
+  ];
+  for (const r of index.records) diagnostics.push(...r.diagnostics);
+  try {
+    readUsage(setup.localRoot); // the home's counters only ([U-1])
+  } catch (error) {
+    diagnostics.push(
+      diagnostic("error", "usage.unparseable", (error as Error).message, {
+        path: usageFile(setup.localRoot),
+      }),
+    );
+  }
+  return diagnostics;
+}
+
+/** Every root with its state and skill count, the missing and forbidden ones included. */
+function rootsOf(setup: Setup, index: SkillIndex): DoctorReport["roots"] {
+  const unreadable = new Set(
+    index.diagnostics.filter((d) => d.code === "walk.not_permitted" || d.code === "walk.unreadable")
+      .map((d) => d.path),
+  );
+  const count = (root: string) => index.records.filter((r) => r.root === root).length;
+  return [
+    ...setup.roots.map((r) => ({
+      path: r.path,
+      source: r.source,
+      status: unreadable.has(r.path) ? "unreadable" as const : "present" as const,
+      skills: count(r.path),
+    })),
+    ...setup.problems.filter((p) => p.code === "root.missing" || p.code === "root.not_permitted")
+      .map((p) => ({
+        path: p.path!,
+        source: "external",
+        status: p.code === "root.missing" ? "missing" as const : "unreadable" as const,
+        skills: 0,
+      })),
+  ];
 }

@@ -128,13 +128,43 @@ export function parseConfig(text: string, file = "config.yaml"): LoadedConfig {
     );
     return { config, problems };
   }
-  const bad = (key: string, want: string) =>
-    problems.push(
+  const read = new SkillsReader(skills, config, problems, file);
+  readLists(read);
+  readScalars(read);
+  readHub(read);
+  return { config, problems };
+}
+
+/** Reads the values of the `skills` mapping into a config; a wrong value is a problem. */
+class SkillsReader {
+  readonly skills: Record<string, unknown>;
+  readonly config: SkillsConfig;
+  readonly problems: Diagnostic[];
+  readonly file: string;
+
+  constructor(
+    skills: Record<string, unknown>,
+    config: SkillsConfig,
+    problems: Diagnostic[],
+    file: string,
+  ) {
+    this.skills = skills;
+    this.config = config;
+    this.problems = problems;
+    this.file = file;
+  }
+
+  /** Notes that `skills.<key>` is not what it must be. */
+  bad(key: string, want: string): void {
+    this.problems.push(
       diagnostic("error", "config.type", `'skills.${key}' must be ${want}; the default is used.`, {
-        path: file,
+        path: this.file,
       }),
     );
-  const list = (key: string, value: unknown): string[] | undefined => {
+  }
+
+  /** A list of strings (a lone string is a list of one); undefined when absent or wrong. */
+  list(key: string, value: unknown): string[] | undefined {
     if (value === undefined || value === null) return undefined;
     if (typeof value === "string") return [value];
     if (
@@ -142,58 +172,67 @@ export function parseConfig(text: string, file = "config.yaml"): LoadedConfig {
     ) {
       return value.map(String);
     }
-    bad(key, "a list of strings");
+    this.bad(key, "a list of strings");
     return undefined;
-  };
-  const bool = (key: keyof SkillsConfig) => {
-    if (skills[key] === undefined || skills[key] === null) return;
-    const b = parseBool(skills[key]);
-    if (b === undefined) bad(key, "true or false");
-    else (config as unknown as Record<string, unknown>)[key] = b;
-  };
-  const int = (key: keyof SkillsConfig, min: number) => {
-    const v = skills[key];
+  }
+
+  /** Sets a boolean key when it is given as one. */
+  bool(key: keyof SkillsConfig): void {
+    if (this.skills[key] === undefined || this.skills[key] === null) return;
+    const b = parseBool(this.skills[key]);
+    if (b === undefined) this.bad(key, "true or false");
+    else (this.config as unknown as Record<string, unknown>)[key] = b;
+  }
+
+  /** Sets a whole-number key when it is given as one of at least `min`. */
+  int(key: keyof SkillsConfig, min: number): void {
+    const v = this.skills[key];
     if (v === undefined || v === null) return;
     const n = typeof v === "number" ? v : Number(String(v));
-    if (!Number.isFinite(n) || n < min) bad(key, `a number of at least ${min}`);
-    else (config as unknown as Record<string, unknown>)[key] = Math.floor(n);
-  };
+    if (!Number.isFinite(n) || n < min) this.bad(key, `a number of at least ${min}`);
+    else (this.config as unknown as Record<string, unknown>)[key] = Math.floor(n);
+  }
+}
 
-  config.external_dirs = list("external_dirs", skills.external_dirs) ?? [];
-  config.disabled = list("disabled", skills.disabled) ?? [];
-  config.trusted_project_dirs = list("trusted_project_dirs", skills.trusted_project_dirs) ?? [];
-  config.inline_shell_allow = list("inline_shell_allow", skills.inline_shell_allow) ??
+/** The list-valued keys: roots, disabled names, allowed programs and variables. */
+function readLists(read: SkillsReader): void {
+  const { skills, config } = read;
+  config.external_dirs = read.list("external_dirs", skills.external_dirs) ?? [];
+  config.disabled = read.list("disabled", skills.disabled) ?? [];
+  config.trusted_project_dirs = read.list("trusted_project_dirs", skills.trusted_project_dirs) ??
+    [];
+  config.inline_shell_allow = read.list("inline_shell_allow", skills.inline_shell_allow) ??
     config.inline_shell_allow;
-  const passthrough = list("env_passthrough", skills.env_passthrough);
+  const passthrough = read.list("env_passthrough", skills.env_passthrough);
   if (passthrough) {
     config.env_passthrough = passthrough.filter(isEnvName);
     const invalid = passthrough.filter((n) => !isEnvName(n));
     if (invalid.length) {
-      problems.push(
+      read.problems.push(
         diagnostic(
           "error",
           "config.type",
           `'skills.env_passthrough' names invalid variables (${
             invalid.join(", ")
           }); they were ignored.`,
-          { path: file },
+          { path: read.file },
         ),
       );
     }
   }
-  const agents = list("agents", skills.agents);
+  const agents = read.list("agents", skills.agents);
   if (agents) {
     config.agents = [...new Set(agents.filter((a) => agentConvention(a)))];
     const unknown = agents.filter((a) => !agentConvention(a));
     if (unknown.length) {
-      problems.push(
+      read.problems.push(
         diagnostic(
           "error",
           "config.type",
           `'skills.agents' names unknown agents (${unknown.join(", ")}); use ${
             AGENT_NAMES.join(", ")
           }.`,
-          { path: file },
+          { path: read.file },
         ),
       );
     }
@@ -201,54 +240,62 @@ export function parseConfig(text: string, file = "config.yaml"): LoadedConfig {
   const pd = skills.platform_disabled;
   if (isMapping(pd)) {
     for (const [platform, names] of Object.entries(pd)) {
-      const l = list(`platform_disabled.${platform}`, names);
+      const l = read.list(`platform_disabled.${platform}`, names);
       if (l) config.platform_disabled[platform] = l;
     }
   } else if (pd !== undefined && pd !== null) {
-    bad("platform_disabled", "a mapping of platform to names");
+    read.bad("platform_disabled", "a mapping of platform to names");
   }
+}
+
+/** The switches, the bounds, and the `config` and `hub` mappings. */
+function readScalars(read: SkillsReader): void {
   for (
     const key of ["project_discovery", "template_vars", "inline_shell", "write_approval"] as const
-  ) bool(key);
-  int("inline_shell_timeout", 1);
-  int("max_depth", 0);
-  int("max_dirs", 1);
-  int("max_file_bytes", 1);
-  int("mcp_list_max_skills", 1);
-  int("mcp_list_max_chars", 1);
+  ) read.bool(key);
+  read.int("inline_shell_timeout", 1);
+  read.int("max_depth", 0);
+  read.int("max_dirs", 1);
+  read.int("max_file_bytes", 1);
+  read.int("mcp_list_max_skills", 1);
+  read.int("mcp_list_max_chars", 1);
   for (const key of ["config", "hub"] as const) {
-    const v = skills[key];
-    if (isMapping(v)) config[key] = v;
-    else if (v !== undefined && v !== null) bad(key, "a mapping");
+    const v = read.skills[key];
+    if (isMapping(v)) read.config[key] = v;
+    else if (v !== undefined && v !== null) read.bad(key, "a mapping");
   }
+}
+
+/** `hub.indexes`, `hub.collections` and `hub.trusted_keys`: a wrong one is dropped. */
+function readHub(read: SkillsReader): void {
+  const hub = read.config.hub;
   for (
     const [key, want] of [
       ["indexes", "a URL or a list of URLs"],
       ["collections", "a repository or a list of repositories"],
     ] as const
   ) {
-    const value = config.hub[key];
+    const value = hub[key];
     if (
       value !== undefined && value !== null && typeof value !== "string" &&
       !(Array.isArray(value) && value.every((i) => typeof i === "string"))
     ) {
-      bad(`hub.${key}`, want);
-      delete config.hub[key];
+      read.bad(`hub.${key}`, want);
+      delete hub[key];
     }
   }
   // [T-2]: label → public key line (`ed25519:<base64 of 32 bytes>`); a bad entry is dropped.
-  const keys = config.hub.trusted_keys;
+  const keys = hub.trusted_keys;
   if (keys !== undefined && keys !== null) {
     const lines = isMapping(keys) ? Object.entries(keys) : [];
     const good = lines.filter(([, line]) =>
       typeof line === "string" && /^ed25519:[A-Za-z0-9+/]{43}=$/.test(line.trim())
     );
     if (!isMapping(keys) || good.length !== lines.length) {
-      bad("hub.trusted_keys", "a mapping of label to an 'ed25519:<base64>' key line");
+      read.bad("hub.trusted_keys", "a mapping of label to an 'ed25519:<base64>' key line");
     }
-    config.hub.trusted_keys = Object.fromEntries(good);
+    hub.trusted_keys = Object.fromEntries(good);
   }
-  return { config, problems };
 }
 
 interface CacheEntry {

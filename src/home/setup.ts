@@ -155,6 +155,17 @@ function agentFolderState(
   return { folder: { ...folder, real, enabled } };
 }
 
+/** What finding the roots needs: the home, its config, and where problems go. */
+interface RootSearch {
+  home: string;
+  config: SkillsConfig;
+  env: (name: string) => string | undefined;
+  host: HostFacts;
+  problems: Diagnostic[];
+  /** Adds a root once (a real path seen before is skipped). */
+  add: (path: string, source: Root["source"]) => void;
+}
+
 /** Computes the setup: reads config.yaml (throws when it does not parse) and finds the roots. */
 export function resolveSetup(options: SetupOptions = {}): Setup {
   const env = options.env ?? readEnv;
@@ -174,28 +185,61 @@ export function resolveSetup(options: SetupOptions = {}): Setup {
     seen.add(path);
     roots.push({ path, source });
   };
+  const search: RootSearch = { home, config, env, host, problems, add };
 
   // The user's own skills come first: a local version always wins ([S-1], as the seeds say).
   if (localReal && isDirectory(localReal)) add(localReal, "local");
-  let projectRoot: string | null = null;
-  let trustedProject: string | null = null;
-  if (config.project_discovery) {
-    projectRoot = findProjectRoot(host.cwd, host.userHome);
-    const trusted = new Set(config.trusted_project_dirs.map((d) => {
-      const p = resolvePath(home, expandPath(d, env, host.userHome));
-      return realPathOrUndefined(p) ?? p;
-    }));
-    if (projectRoot && trusted.has(projectRoot)) {
-      trustedProject = projectRoot;
-      for (const sub of [".hermes/skills", ".agents/skills"]) {
-        const real = realPathOrUndefined(joinPath(projectRoot, sub));
-        if (!real || !isDirectory(real)) continue;
-        // A repository's skills folder linked out of the repository is not followed ([S-9]).
-        if (isInside(projectRoot, real)) add(real, "project");
-        else problems.push(leavingRoot(joinPath(projectRoot, sub)));
-      }
-    }
+  const project = config.project_discovery
+    ? addProjectRoots(search)
+    : { projectRoot: null, trusted: null };
+  addExternalRoots(search, localReal);
+  const agentOptions = checkAgentNames(options.agents ?? []);
+  const agents = addAgentRoots(search, localReal, project.trusted, agentOptions);
+  const plugins = pluginRoots(home, problems);
+  return {
+    home,
+    homeExists: isDirectory(home),
+    localRoot: localReal ?? localLexical,
+    configFile: configFile,
+    configExists: loaded.exists,
+    config,
+    problems,
+    roots,
+    plugins,
+    projectRoot: project.projectRoot,
+    agentFolders: agents,
+    agentOptions,
+    host,
+  };
+}
+
+/**
+ * The project's skills folders, when the project is trusted; returns the project found
+ * and, when trusted, the project again.
+ */
+function addProjectRoots(
+  search: RootSearch,
+): { projectRoot: string | null; trusted: string | null } {
+  const { home, config, env, host, problems } = search;
+  const projectRoot = findProjectRoot(host.cwd, host.userHome);
+  const trusted = new Set(config.trusted_project_dirs.map((d) => {
+    const p = resolvePath(home, expandPath(d, env, host.userHome));
+    return realPathOrUndefined(p) ?? p;
+  }));
+  if (!projectRoot || !trusted.has(projectRoot)) return { projectRoot, trusted: null };
+  for (const sub of [".hermes/skills", ".agents/skills"]) {
+    const real = realPathOrUndefined(joinPath(projectRoot, sub));
+    if (!real || !isDirectory(real)) continue;
+    // A repository's skills folder linked out of the repository is not followed ([S-9]).
+    if (isInside(projectRoot, real)) search.add(real, "project");
+    else problems.push(leavingRoot(joinPath(projectRoot, sub)));
   }
+  return { projectRoot, trusted: projectRoot };
+}
+
+/** The configured external folders; a missing or forbidden one is a problem, skipped. */
+function addExternalRoots(search: RootSearch, localReal: string | undefined): void {
+  const { home, config, env, host, problems } = search;
   for (const declared of config.external_dirs) {
     const p = resolvePath(home, expandPath(declared, env, host.userHome));
     const real = realPathOrUndefined(p);
@@ -214,25 +258,38 @@ export function resolveSetup(options: SetupOptions = {}): Setup {
       continue;
     }
     if (real === localReal) continue;
-    add(real, "external");
+    search.add(real, "external");
   }
+}
 
-  const agentOptions = checkAgentNames(options.agents ?? []);
-  const enabledAgents = new Set([...config.agents, ...agentOptions]);
-  const agents = agentFolders(host.userHome, trustedProject).map((folder) => {
+/**
+ * Every known agent skill folder with its state; the folders of the agents `skills.agents`
+ * and `--agent` name are roots after the external dirs, in the order named ([S-1], [H-5]).
+ */
+function addAgentRoots(
+  search: RootSearch,
+  localReal: string | undefined,
+  trustedProject: string | null,
+  agentOptions: string[],
+): AgentFolderState[] {
+  const enabledAgents = new Set([...search.config.agents, ...agentOptions]);
+  const agents = agentFolders(search.host.userHome, trustedProject).map((folder) => {
     const state = agentFolderState(folder, enabledAgents.has(folder.agent), trustedProject);
-    if (state.problem) problems.push(state.problem);
+    if (state.problem) search.problems.push(state.problem);
     return state.folder;
   });
-  // After the external dirs, in the order the agents were named ([S-1], [H-5]).
   for (const name of enabledAgents) {
     for (const folder of agents) {
       if (folder.agent === name && folder.real && folder.real !== localReal) {
-        add(folder.real, agentSource(name));
+        search.add(folder.real, agentSource(name));
       }
     }
   }
+  return agents;
+}
 
+/** The plugins of the home (`plugins/<namespace>/skills`), sorted by namespace. */
+function pluginRoots(home: string, problems: Diagnostic[]): PluginRoot[] {
   const plugins: PluginRoot[] = [];
   const pluginsDir = joinPath(home, "plugins");
   try {
@@ -249,21 +306,5 @@ export function resolveSetup(options: SetupOptions = {}): Setup {
   } catch {
     // No plugins folder: no plugins.
   }
-  plugins.sort((a, b) => (a.namespace < b.namespace ? -1 : 1));
-
-  return {
-    home,
-    homeExists: isDirectory(home),
-    localRoot: localReal ?? localLexical,
-    configFile: configFile,
-    configExists: loaded.exists,
-    config,
-    problems,
-    roots,
-    plugins,
-    agentFolders: agents,
-    agentOptions,
-    projectRoot: projectRoot,
-    host,
-  };
+  return plugins.sort((a, b) => (a.namespace < b.namespace ? -1 : 1));
 }

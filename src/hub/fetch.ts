@@ -336,46 +336,69 @@ export async function fetchSource(
 ): Promise<Fetched> {
   const source = sourceOf(setup, raw, index);
   const name = sourceName(source);
-  if (source.kind === "well-known") {
-    const got = await fetchWellKnown(
-      source.indexes,
-      source.name,
-      trustedKeysOf(setup.config.hub),
-    );
-    // A signature that verifies against a trusted key makes the skill `trusted` ([T-2]).
-    const label = got.signature?.label;
-    return {
-      ...fromFiles(
-        got.files,
-        got.identifier,
-        label !== undefined ? "trusted" : trustOf({ kind: "other" }),
-        name,
-      ),
-      warnings: got.warnings,
-      ...(label !== undefined ? { signedBy: label } : {}),
-    };
+  switch (source.kind) {
+    case "well-known":
+      return await fetchFromIndex(setup, source, name);
+    case "local":
+      return await fetchLocal(resolvePath(setup.host.cwd, source.path));
+    case "http": {
+      const bytes = await download(source.url);
+      const files = await readArchiveBytes(bytes, new URL(source.url).pathname);
+      return fromFiles(files, source.url, trustOf({ kind: "other" }), name);
+    }
+    case "github":
+      return await fetchGithub(source, name);
+    case "git":
+      return await fetchGit(source, name, work);
   }
-  if (source.kind === "local") return await fetchLocal(resolvePath(setup.host.cwd, source.path));
-  if (source.kind === "http") {
-    const files = await readArchiveBytes(await download(source.url), new URL(source.url).pathname);
-    return fromFiles(files, source.url, trustOf({ kind: "other" }), name);
-  }
-  if (source.kind === "github") {
-    const files = await readArchiveBytes(await download(source.url), "tarball.tar.gz");
-    // A GitHub tarball holds one top folder (owner-repo-commit/); the path is below it.
-    const top = files[0]?.path.split("/")[0] ?? "";
-    const prefix = source.path ? `${top}/${source.path}/` : `${top}/`;
-    const below = files.filter((f) => f.path.startsWith(prefix)).map((f) => ({
-      path: f.path.slice(prefix.length),
-      data: f.data,
-    }));
-    return fromFiles(
-      below,
-      source.url,
-      trustOf({ kind: "repository", repository: `${source.owner}/${source.repo}` }),
+}
+
+/** A skill looked up by name in well-known indexes; a trusted signature makes it `trusted` ([T-2]). */
+async function fetchFromIndex(
+  setup: Setup,
+  source: Extract<Source, { kind: "well-known" }>,
+  name: string,
+): Promise<Fetched> {
+  const got = await fetchWellKnown(source.indexes, source.name, trustedKeysOf(setup.config.hub));
+  const label = got.signature?.label;
+  return {
+    ...fromFiles(
+      got.files,
+      got.identifier,
+      label !== undefined ? "trusted" : trustOf({ kind: "other" }),
       name,
-    );
-  }
+    ),
+    warnings: got.warnings,
+    ...(label !== undefined ? { signedBy: label } : {}),
+  };
+}
+
+/** A GitHub tarball: one top folder (owner-repo-commit/), the skill at the path below it. */
+async function fetchGithub(
+  source: Extract<Source, { kind: "github" }>,
+  name: string,
+): Promise<Fetched> {
+  const files = await readArchiveBytes(await download(source.url), "tarball.tar.gz");
+  const top = files[0]?.path.split("/")[0] ?? "";
+  const prefix = source.path ? `${top}/${source.path}/` : `${top}/`;
+  const below = files.filter((f) => f.path.startsWith(prefix)).map((f) => ({
+    path: f.path.slice(prefix.length),
+    data: f.data,
+  }));
+  return fromFiles(
+    below,
+    source.url,
+    trustOf({ kind: "repository", repository: `${source.owner}/${source.repo}` }),
+    name,
+  );
+}
+
+/** A git repository, cloned into `work`; the skill at its subpath. */
+async function fetchGit(
+  source: Extract<Source, { kind: "git" }>,
+  name: string,
+  work: string,
+): Promise<Fetched> {
   await gitClone(source.url, source.ref, work);
   const folder = source.subpath ? checkoutFolder(work, source.subpath) : work;
   const found = fromFolder(folder, `The repository has no SKILL.md at '${source.subpath ?? "/"}'.`);

@@ -14,11 +14,12 @@ import type { Setup } from "../home/setup.ts";
 import { validateName, validateSkillContent } from "../manage/validation.ts";
 import { appendAudit, auditText } from "./audit.ts";
 import { hashFolder, readLockDocument, updateLock } from "./lockfile_write.ts";
+import type { LockRecord } from "./lockfile.ts";
 import { decide } from "./policy.ts";
 import { type Fetched, fetchSource } from "./fetch.ts";
 import { progress } from "./progress.ts";
 import { declaredOf, slugForm } from "./collection.ts";
-import { type ScanFinding, scanFolder, type Verdict } from "./scanner.ts";
+import { type ScanFinding, scanFolder, type ScanReport, type Verdict } from "./scanner.ts";
 
 /** `1 finding`, `3 findings`. */
 function findingCount(n: number): string {
@@ -222,6 +223,32 @@ export async function installSkill(
   }
 }
 
+/** One install as its steps see it. */
+interface Install {
+  setup: Setup;
+  /** The folder installed into, whose lock and audit log record it. */
+  root: string;
+  source: string;
+  options: InstallOptions;
+  now: Date;
+  fetched: Fetched;
+  candidate: InstallCandidate;
+}
+
+/** Where a skill goes: its name, its folder, and what is there now. */
+interface Placement {
+  /** The name it installs under. */
+  name: string;
+  /** Its folder, relative to the root. */
+  rel: string;
+  /** Its folder, absolute. */
+  target: string;
+  /** Something is at `target` already. */
+  exists: boolean;
+  /** Its record in the lock, when it was installed before. */
+  previous?: LockRecord;
+}
+
 /**
  * The whole flow for one skill ([HUB-2]): quarantine, validation, scan, policy,
  * confirmation, the move into place, the lock and the audit log.
@@ -235,11 +262,24 @@ export async function installCandidate(
 ): Promise<InstallResult> {
   const now = options.now ?? new Date();
   const root = options.root ?? setup.localRoot;
-  const real = fetched.identifier;
+  const install: Install = { setup, root, source, options, now, fetched, candidate };
+  const place = placementOf(install);
+  const quarantine = joinPath(root, ".hub", "quarantine", `${place.name}-${randomSuffix()}`);
+  try {
+    const report = scanQuarantine(candidate, quarantine, place.name);
+    await approve(install, place.name, report);
+    return await moveIntoPlace(install, place, quarantine, report);
+  } finally {
+    removeScratch(quarantine);
+  }
+}
+
+/** Names the install and refuses to replace what is there without `force` or `replace`. */
+function placementOf({ root, options, candidate }: Install): Placement {
   const name = candidate.name;
   const rel = installPath(name, options.category);
   const target = joinPath(root, rel);
-  const lock = readLockDocument(root);
+  const previous = readLockDocument(root).installed[name];
   let exists = false;
   try {
     Deno.lstatSync(target);
@@ -247,105 +287,119 @@ export async function installCandidate(
   } catch {
     exists = false;
   }
-  if ((lock.installed[name] || exists) && !options.force && !options.replace) {
+  if ((previous || exists) && !options.force && !options.replace) {
     throw new SkillrtError(
       `'${name}' is already installed at ${target}; pass --force to replace it.`,
     );
   }
-  const quarantine = joinPath(root, ".hub", "quarantine", `${name}-${randomSuffix()}`);
-  try {
-    candidate.fill(quarantine);
-    validateSkillContent(Deno.readTextFileSync(joinPath(quarantine, "SKILL.md")));
-    progress(`Scanning '${name}'…`);
-    const report = scanFolder(quarantine);
-    progress(
-      `Scanned '${name}': ${report.verdict}, ${findingCount(report.findings.length)}.`,
-      true,
-    );
-    const trust = fetched.trust;
-    const typedYes = !options.yes && options.confirm
-      ? await options.confirm(
-        `Install '${name}' (${report.verdict}, ${
-          findingCount(report.findings.length)
-        }) from ${source}?`,
-      )
-      : undefined;
-    const decision = decide(trust, report.verdict, {
-      force: !!options.force,
-      yes: !!options.yes,
-      typedYes,
-    });
-    if (!decision.install) {
-      await appendAudit(
-        root,
-        auditText(
-          now,
-          "BLOCKED",
-          name,
-          real,
-          trust,
-          report.verdict,
-          findingCount(report.findings.length),
-        ),
-      );
-      throw new HubBlockedError(decision.reason, {
-        verdict: report.verdict,
-        findings: report.findings,
-      });
-    }
-    if (!options.yes && !options.force && typedYes === undefined) {
-      throw new SkillrtError(
-        "Refusing to install without confirmation: no terminal to ask; pass --yes.",
-      );
-    }
-    if (typedYes === false) throw new SkillrtError("Not installed: not confirmed.");
-    const hashed = hashFolder(quarantine);
-    const provenance = {
-      ...(candidate.declaredName !== undefined ? { declared_name: candidate.declaredName } : {}),
-      ...(candidate.path !== undefined ? { collection_path: candidate.path } : {}),
-    };
-    if (exists) Deno.removeSync(target, { recursive: true });
-    ensureDir(dirname(target));
-    Deno.renameSync(quarantine, target);
-    const previous = lock.installed[name];
-    await updateLock(root, (doc) => {
-      doc.installed[name] = {
-        // An update keeps the source as the user first gave it.
-        source: options.replace && previous ? previous.source : source,
-        identifier: real,
-        trust_level: trust,
-        scan_verdict: report.verdict,
-        content_hash: hashed.content_hash,
-        install_path: rel,
-        files: hashed.files,
-        installed_at: previous?.installed_at ?? now.toISOString(),
-        updated_at: now.toISOString(),
-        ...(fetched.signedBy !== undefined ? { signed_by: fetched.signedBy } : {}),
-        ...provenance,
-      };
-    });
+  return { name, rel, target, exists, previous };
+}
+
+/** Fills the quarantine, checks its SKILL.md and scans it. */
+function scanQuarantine(
+  candidate: InstallCandidate,
+  quarantine: string,
+  name: string,
+): ScanReport {
+  candidate.fill(quarantine);
+  validateSkillContent(Deno.readTextFileSync(joinPath(quarantine, "SKILL.md")));
+  progress(`Scanning '${name}'…`);
+  const report = scanFolder(quarantine);
+  progress(`Scanned '${name}': ${report.verdict}, ${findingCount(report.findings.length)}.`, true);
+  return report;
+}
+
+/**
+ * The trust policy's decision, with the user's answer where it asks one; a blocked
+ * install is written to the audit log and thrown, and so is one nobody confirmed.
+ */
+async function approve(install: Install, name: string, report: ScanReport): Promise<void> {
+  const { root, source, options, now, fetched } = install;
+  const findings = findingCount(report.findings.length);
+  const typedYes = !options.yes && options.confirm
+    ? await options.confirm(`Install '${name}' (${report.verdict}, ${findings}) from ${source}?`)
+    : undefined;
+  const decision = decide(fetched.trust, report.verdict, {
+    force: !!options.force,
+    yes: !!options.yes,
+    typedYes,
+  });
+  if (!decision.install) {
+    const { identifier, trust } = fetched;
     await appendAudit(
       root,
-      auditText(now, previous ? "UPDATE" : "INSTALL", name, real, trust, report.verdict),
+      auditText(now, "BLOCKED", name, identifier, trust, report.verdict, findings),
     );
-    // Provenance ([U-1]): the hub created it; an update keeps what was recorded.
-    // Only the local root keeps counters: an agent's folder is never written to ([U-1]).
-    if (root === setup.localRoot) {
-      await tryUpdateUsage(root, (map) => recordInstalled(map, name, now));
-    }
-    return {
-      success: true,
-      name,
-      install_path: rel,
-      trust_level: trust,
-      scan_verdict: report.verdict,
+    throw new HubBlockedError(decision.reason, {
+      verdict: report.verdict,
       findings: report.findings,
+    });
+  }
+  if (!options.yes && !options.force && typedYes === undefined) {
+    throw new SkillrtError(
+      "Refusing to install without confirmation: no terminal to ask; pass --yes.",
+    );
+  }
+  if (typedYes === false) throw new SkillrtError("Not installed: not confirmed.");
+}
+
+/**
+ * Moves the scanned quarantine into place, then records it in the lock, the audit log
+ * and (in the local root only) the usage file's provenance.
+ */
+async function moveIntoPlace(
+  install: Install,
+  place: Placement,
+  quarantine: string,
+  report: ScanReport,
+): Promise<InstallResult> {
+  const { setup, root, source, options, now, fetched, candidate } = install;
+  const { name, rel, target, previous } = place;
+  const hashed = hashFolder(quarantine);
+  const provenance = {
+    ...(candidate.declaredName !== undefined ? { declared_name: candidate.declaredName } : {}),
+    ...(candidate.path !== undefined ? { collection_path: candidate.path } : {}),
+  };
+  if (place.exists) Deno.removeSync(target, { recursive: true });
+  ensureDir(dirname(target));
+  Deno.renameSync(quarantine, target);
+  const signed = fetched.signedBy !== undefined ? { signed_by: fetched.signedBy } : {};
+  await updateLock(root, (doc) => {
+    doc.installed[name] = {
+      // An update keeps the source as the user first gave it.
+      source: options.replace && previous ? previous.source : source,
+      identifier: fetched.identifier,
+      trust_level: fetched.trust,
+      scan_verdict: report.verdict,
       content_hash: hashed.content_hash,
-      warnings: [...slugNotice(candidate), ...fetched.warnings ?? []],
-      ...(fetched.signedBy !== undefined ? { signed_by: fetched.signedBy } : {}),
+      install_path: rel,
+      files: hashed.files,
+      installed_at: previous?.installed_at ?? now.toISOString(),
+      updated_at: now.toISOString(),
+      ...signed,
       ...provenance,
     };
-  } finally {
-    removeScratch(quarantine);
+  });
+  const action = previous ? "UPDATE" : "INSTALL";
+  await appendAudit(
+    root,
+    auditText(now, action, name, fetched.identifier, fetched.trust, report.verdict),
+  );
+  // Provenance ([U-1]): the hub created it; an update keeps what was recorded.
+  // Only the local root keeps counters: an agent's folder is never written to ([U-1]).
+  if (root === setup.localRoot) {
+    await tryUpdateUsage(root, (map) => recordInstalled(map, name, now));
   }
+  return {
+    success: true,
+    name,
+    install_path: rel,
+    trust_level: fetched.trust,
+    scan_verdict: report.verdict,
+    findings: report.findings,
+    content_hash: hashed.content_hash,
+    warnings: [...slugNotice(candidate), ...fetched.warnings ?? []],
+    ...signed,
+    ...provenance,
+  };
 }

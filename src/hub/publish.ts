@@ -131,6 +131,30 @@ function entryOf(skill: PublishSkill, pkg: { url: string; digest: string }) {
   };
 }
 
+/** The site being written: its real folder and the well-known folder inside it. */
+interface Site {
+  /** The site's real path. */
+  site: string;
+  /** The well-known folder, absolute. */
+  folder: string;
+  /** The well-known folder, relative to the site. */
+  rel: string;
+  /** The index published there before, if any. */
+  before?: WellKnownIndex;
+}
+
+/** Makes the output folder when missing and finds the well-known folder in it. */
+function openSite(out: string): Site {
+  try {
+    Deno.mkdirSync(out, { recursive: true });
+  } catch (error) {
+    if (!(error instanceof Deno.errors.AlreadyExists)) throw error;
+  }
+  const site = Deno.realPathSync(out);
+  const folder = ensureInside(site, WELL_KNOWN_PATH.split("/").slice(1, -1).join("/"));
+  return { site, folder, rel: folder.slice(site.length + 1), before: previousIndex(folder) };
+}
+
 /** Publishes the skills of `options.dirs` into `options.out` ([T-1]). */
 export async function publishSite(options: PublishOptions): Promise<PublishResult> {
   if (options.baseUrl !== undefined && !/^https?:\/\/[^\s]+$/.test(options.baseUrl)) {
@@ -142,64 +166,23 @@ export async function publishSite(options: PublishOptions): Promise<PublishResul
     : undefined;
   if (keyText !== undefined) await signBytes(keyText, new Uint8Array()); // a bad key fails first
   const out = resolvePath(options.cwd, options.out);
-  try {
-    Deno.mkdirSync(out, { recursive: true });
-  } catch (error) {
-    if (!(error instanceof Deno.errors.AlreadyExists)) throw error;
-  }
-  const site = Deno.realPathSync(out);
-  const folder = ensureInside(site, WELL_KNOWN_PATH.split("/").slice(1, -1).join("/"));
-  const rel = folder.slice(site.length + 1);
-  const before = previousIndex(folder);
+  const at = openSite(out);
   const packed: string[] = [];
   const entries = [];
   for (const skill of skills) {
-    const listed = new Set(skill.files.map((f) => f.path));
-    for (const f of skill.files) writeInSite(site, `${rel}/${skill.name}/${f.path}`, f.data);
-    try {
-      for (const old of filesBelow(joinPath(folder, skill.name))) {
-        if (!listed.has(old)) removeInSite(site, `${rel}/${skill.name}/${old}`);
-      }
-    } catch {
-      // A new skill: no folder before.
-    }
-    const pkgRel = `${rel}/${skill.name}.tar.gz`;
-    const old = before?.skills.find((s) => s.name === skill.name);
-    let digest = old?.package?.digest;
-    let current = false;
-    try {
-      current = old?.digest === skill.digest &&
-        `sha256:${sha256Hex(Deno.readFileSync(joinPath(site, pkgRel)))}` === digest;
-    } catch {
-      current = false;
-    }
-    if (!current) {
-      const bytes = await tarGzBytes(skill.files.map((f) => ({ path: f.path, data: f.data })));
-      digest = `sha256:${sha256Hex(bytes)}`;
-      writeInSite(site, pkgRel, bytes);
-      packed.push(skill.name);
-    }
-    entries.push(entryOf(skill, { url: packageUrl(skill.name, options.baseUrl), digest: digest! }));
+    const digest = await publishSkill(at, skill, packed);
+    entries.push(entryOf(skill, { url: packageUrl(skill.name, options.baseUrl), digest }));
   }
   const names = new Set(skills.map((s) => s.name));
-  const removed = (before?.skills ?? []).map((s) => s.name).filter((n) => !names.has(n)).sort();
+  const removed = (at.before?.skills ?? []).map((s) => s.name).filter((n) => !names.has(n)).sort();
   for (const name of removed) {
-    removeInSite(site, `${rel}/${name}`);
-    removeInSite(site, `${rel}/${name}.tar.gz`);
+    removeInSite(at.site, `${at.rel}/${name}`);
+    removeInSite(at.site, `${at.rel}/${name}.tar.gz`);
   }
-  const indexBytes = new TextEncoder().encode(
-    JSON.stringify({ version: "0.2.0", skills: entries }, null, 2) + "\n",
-  );
-  writeInSite(site, `${rel}/index.json`, indexBytes);
-  let signedBy: string | undefined;
-  if (keyText !== undefined) {
-    const sig = await signBytes(keyText, indexBytes);
-    signedBy = sig.split(" ")[0];
-    writeInSite(site, `${rel}/index.json${SIGNATURE_SUFFIX}`, new TextEncoder().encode(sig));
-  } else removeInSite(site, `${rel}/index.json${SIGNATURE_SUFFIX}`); // a stale signature would refuse the index
+  const signedBy = await writeIndex(at, entries, keyText);
   return {
     success: true,
-    index: joinPath(out, rel, "index.json"),
+    index: joinPath(out, at.rel, "index.json"),
     skills: skills.map((s) => ({
       name: s.name,
       digest: s.digest,
@@ -210,4 +193,56 @@ export async function publishSite(options: PublishOptions): Promise<PublishResul
     removed,
     ...(signedBy ? { signed_by: signedBy } : {}),
   };
+}
+
+/**
+ * Writes one skill's files (removing those it no longer has) and its package — packed
+ * again only when its content changed; returns the package's digest.
+ */
+async function publishSkill(at: Site, skill: PublishSkill, packed: string[]): Promise<string> {
+  const { site, folder, rel } = at;
+  const listed = new Set(skill.files.map((f) => f.path));
+  for (const f of skill.files) writeInSite(site, `${rel}/${skill.name}/${f.path}`, f.data);
+  try {
+    for (const old of filesBelow(joinPath(folder, skill.name))) {
+      if (!listed.has(old)) removeInSite(site, `${rel}/${skill.name}/${old}`);
+    }
+  } catch {
+    // A new skill: no folder before.
+  }
+  const pkgRel = `${rel}/${skill.name}.tar.gz`;
+  const old = at.before?.skills.find((s) => s.name === skill.name);
+  const digest = old?.package?.digest;
+  let current = false;
+  try {
+    current = old?.digest === skill.digest &&
+      `sha256:${sha256Hex(Deno.readFileSync(joinPath(site, pkgRel)))}` === digest;
+  } catch {
+    current = false;
+  }
+  if (current) return digest!;
+  const bytes = await tarGzBytes(skill.files.map((f) => ({ path: f.path, data: f.data })));
+  writeInSite(site, pkgRel, bytes);
+  packed.push(skill.name);
+  return `sha256:${sha256Hex(bytes)}`;
+}
+
+/** Writes `index.json`, and its signature with a key (else removes a stale one); the signer's label. */
+async function writeIndex(
+  at: Site,
+  entries: ReturnType<typeof entryOf>[],
+  keyText?: string,
+): Promise<string | undefined> {
+  const indexBytes = new TextEncoder().encode(
+    JSON.stringify({ version: "0.2.0", skills: entries }, null, 2) + "\n",
+  );
+  writeInSite(at.site, `${at.rel}/index.json`, indexBytes);
+  const signature = `${at.rel}/index.json${SIGNATURE_SUFFIX}`;
+  if (keyText === undefined) {
+    removeInSite(at.site, signature); // a stale signature would refuse the index
+    return undefined;
+  }
+  const sig = await signBytes(keyText, indexBytes);
+  writeInSite(at.site, signature, new TextEncoder().encode(sig));
+  return sig.split(" ")[0];
 }

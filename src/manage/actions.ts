@@ -97,73 +97,91 @@ export function prepareAction(action: ManageAction, catalog: Catalog): PreparedC
       return prepareBundle(action, catalog);
     case "create":
       return prepareCreate(action, catalog);
-    case "edit": {
-      const r = writableSkill(action.name, catalog);
-      validateSkillContent(action.content);
-      const file = r.record.file;
-      return change(
-        action,
-        r,
-        `edit SKILL.md of '${r.record.name}' (${action.content.length} characters)`,
-        [
-          { path: file, rel: "SKILL.md", before: readText(file), after: action.content },
-        ],
-      );
-    }
+    case "edit":
+      return prepareEdit(action, catalog);
     case "patch":
       return preparePatch(action, catalog);
     case "delete":
       return prepareDelete(action, catalog);
-    case "write-file": {
-      const r = writableSkill(action.name, catalog);
-      validateSupportPath(action.path);
-      const bytes = action.encoding === "base64"
-        ? Uint8Array.from(atob(action.content), (c) => c.charCodeAt(0))
-        : new TextEncoder().encode(action.content);
-      validateSupportContent(bytes);
-      refuseLinks(r.record.skillDir, action.path);
-      const path = joinPath(r.record.skillDir, action.path);
-      let before: string | null = null;
-      try {
-        before = decodeUtf8(Deno.readFileSync(path)).text;
-      } catch {
-        before = null;
-      }
-      const after = action.encoding === "base64" ? bytes : action.content;
-      return change(
-        action,
-        r,
-        `write ${action.path} in '${r.record.name}' (${bytes.length} bytes)`,
-        [
-          { path, rel: action.path, before, after },
-        ],
-      );
-    }
-    case "remove-file": {
-      const r = writableSkill(action.name, catalog);
-      validateSupportPath(action.path);
-      refuseLinks(r.record.skillDir, action.path.split("/").slice(0, -1).join("/") || ".");
-      const path = joinPath(r.record.skillDir, action.path);
-      let info: Deno.FileInfo;
-      try {
-        info = Deno.lstatSync(path);
-      } catch {
-        throw new SkillrtError(`File '${action.path}' not found in skill '${r.record.name}'.`);
-      }
-      if (info.isDirectory) {
-        throw new SkillrtError(
-          `'${action.path}' is a folder in skill '${r.record.name}', not a file.`,
-        );
-      }
-      const before = info.isFile ? decodeUtf8(Deno.readFileSync(path)).text : null;
-      return change(action, r, `remove ${action.path} from '${r.record.name}'`, [{
-        path,
-        rel: action.path,
-        before,
-        after: null,
-      }]);
-    }
+    case "write-file":
+      return prepareWriteFile(action, catalog);
+    case "remove-file":
+      return prepareRemoveFile(action, catalog);
   }
+}
+
+function prepareEdit(
+  action: Extract<ManageAction, { action: "edit" }>,
+  catalog: Catalog,
+): PreparedChange {
+  const r = writableSkill(action.name, catalog);
+  validateSkillContent(action.content);
+  const file = r.record.file;
+  return change(
+    action,
+    r,
+    `edit SKILL.md of '${r.record.name}' (${action.content.length} characters)`,
+    [
+      { path: file, rel: "SKILL.md", before: readText(file), after: action.content },
+    ],
+  );
+}
+
+function prepareWriteFile(
+  action: Extract<ManageAction, { action: "write-file" }>,
+  catalog: Catalog,
+): PreparedChange {
+  const r = writableSkill(action.name, catalog);
+  validateSupportPath(action.path);
+  const bytes = action.encoding === "base64"
+    ? Uint8Array.from(atob(action.content), (c) => c.charCodeAt(0))
+    : new TextEncoder().encode(action.content);
+  validateSupportContent(bytes);
+  refuseLinks(r.record.skillDir, action.path);
+  const path = joinPath(r.record.skillDir, action.path);
+  let before: string | null = null;
+  try {
+    before = decodeUtf8(Deno.readFileSync(path)).text;
+  } catch {
+    before = null;
+  }
+  const after = action.encoding === "base64" ? bytes : action.content;
+  return change(
+    action,
+    r,
+    `write ${action.path} in '${r.record.name}' (${bytes.length} bytes)`,
+    [
+      { path, rel: action.path, before, after },
+    ],
+  );
+}
+
+function prepareRemoveFile(
+  action: Extract<ManageAction, { action: "remove-file" }>,
+  catalog: Catalog,
+): PreparedChange {
+  const r = writableSkill(action.name, catalog);
+  validateSupportPath(action.path);
+  refuseLinks(r.record.skillDir, action.path.split("/").slice(0, -1).join("/") || ".");
+  const path = joinPath(r.record.skillDir, action.path);
+  let info: Deno.FileInfo;
+  try {
+    info = Deno.lstatSync(path);
+  } catch {
+    throw new SkillrtError(`File '${action.path}' not found in skill '${r.record.name}'.`);
+  }
+  if (info.isDirectory) {
+    throw new SkillrtError(
+      `'${action.path}' is a folder in skill '${r.record.name}', not a file.`,
+    );
+  }
+  const before = info.isFile ? decodeUtf8(Deno.readFileSync(path)).text : null;
+  return change(action, r, `remove ${action.path} from '${r.record.name}'`, [{
+    path,
+    rel: action.path,
+    before,
+    after: null,
+  }]);
 }
 
 function change(

@@ -104,16 +104,25 @@ function localNames(host: string, port: number): Set<string> {
   return names;
 }
 
-/** Starts the HTTP server; resolves when it stops (on `signal`). */
-export async function serveHttp(options: HttpServeOptions, signal?: AbortSignal): Promise<void> {
-  const ttl = options.sessionTtlMs ?? HTTP_DEFAULTS.sessionTtlMs;
-  const limit = options.maxBodyBytes ?? HTTP_DEFAULTS.maxBodyBytes;
-  const maxSessions = options.maxSessions ?? HTTP_DEFAULTS.maxSessions;
-  const log = options.log ??
-    ((line: string) => Deno.stderr.writeSync(new TextEncoder().encode(line + "\n")));
-  const sessions = new Map<string, Session>();
-  const local = localNames(options.host, options.port);
-  const sweep = setInterval(() => {
+/** One running server: its options, limits and open sessions. */
+interface Served {
+  options: HttpServeOptions;
+  /** The largest request body, in bytes. */
+  limit: number;
+  /** The most sessions open at once. */
+  maxSessions: number;
+  /** The `host:port` names a tokenless loopback server answers to. */
+  local: Set<string>;
+  /** Open sessions by id. */
+  sessions: Map<string, Session>;
+}
+
+/** Closes sessions idle longer than `ttl` milliseconds, every so often; returns the timer. */
+function sweepIdle(
+  sessions: Map<string, Session>,
+  ttl: number,
+): ReturnType<typeof setInterval> {
+  return setInterval(() => {
     const now = Date.now();
     for (const [id, s] of sessions) {
       if (now - s.seen > ttl) {
@@ -122,74 +131,104 @@ export async function serveHttp(options: HttpServeOptions, signal?: AbortSignal)
       }
     }
   }, Math.max(50, Math.min(ttl / 2, 30_000)));
+}
 
-  const open = async (): Promise<WebStandardStreamableHTTPServerTransport> => {
-    const transport: WebStandardStreamableHTTPServerTransport =
-      new WebStandardStreamableHTTPServerTransport({
-        sessionIdGenerator: () => crypto.randomUUID(),
-        enableJsonResponse: true,
-        maxRequestBodySize: limit,
-        onsessioninitialized: (id: string) =>
-          void sessions.set(id, { transport, seen: Date.now() }),
-        onsessionclosed: (id: string) => void sessions.delete(id),
+/** A new session: its own SDK server on its own transport, kept until closed. */
+async function openSession(served: Served): Promise<WebStandardStreamableHTTPServerTransport> {
+  const { sessions } = served;
+  const transport: WebStandardStreamableHTTPServerTransport =
+    new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: () => crypto.randomUUID(),
+      enableJsonResponse: true,
+      maxRequestBodySize: served.limit,
+      onsessioninitialized: (id: string) => void sessions.set(id, { transport, seen: Date.now() }),
+      onsessionclosed: (id: string) => void sessions.delete(id),
+    });
+  transport.onclose = () => {
+    if (transport.sessionId) sessions.delete(transport.sessionId);
+  };
+  await createSkillServer(served.options).connect(transport);
+  return transport;
+}
+
+/** The answer to a request refused before the SDK sees it (token, Host/Origin, path), or undefined. */
+function refusal(req: Request, served: Served): Response | undefined {
+  const { token } = served.options;
+  if (token !== undefined) {
+    const m = /^Bearer (.+)$/.exec(req.headers.get("authorization") ?? "");
+    if (!m || !tokenMatches(m[1], token)) {
+      return new Response("Unauthorized\n", {
+        status: 401,
+        headers: { "www-authenticate": 'Bearer realm="skillrt"' },
       });
-    transport.onclose = () => {
-      if (transport.sessionId) sessions.delete(transport.sessionId);
-    };
-    await createSkillServer(options).connect(transport);
-    return transport;
-  };
+    }
+  } else {
+    const origin = req.headers.get("origin");
+    const originHost = origin ? URL.parse(origin)?.host : undefined;
+    const local = served.local;
+    if (!local.has(req.headers.get("host") ?? "") || (origin && !local.has(originHost ?? ""))) {
+      return jsonError(403, "Forbidden: this server answers only to its local address.");
+    }
+  }
+  if (new URL(req.url).pathname !== "/mcp") {
+    return jsonError(404, "Not found: the MCP endpoint is /mcp.");
+  }
+  return undefined;
+}
 
-  const handle = async (req: Request): Promise<Response> => {
-    if (options.token !== undefined) {
-      const auth = req.headers.get("authorization") ?? "";
-      const m = /^Bearer (.+)$/.exec(auth);
-      if (!m || !tokenMatches(m[1], options.token)) {
-        await req.body?.cancel();
-        return new Response("Unauthorized\n", {
-          status: 401,
-          headers: { "www-authenticate": 'Bearer realm="skillrt"' },
-        });
-      }
-    } else {
-      const origin = req.headers.get("origin");
-      const originHost = origin ? URL.parse(origin)?.host : undefined;
-      if (!local.has(req.headers.get("host") ?? "") || (origin && !local.has(originHost ?? ""))) {
-        await req.body?.cancel();
-        return jsonError(403, "Forbidden: this server answers only to its local address.");
-      }
-    }
-    if (new URL(req.url).pathname !== "/mcp") {
-      await req.body?.cancel();
-      return jsonError(404, "Not found: the MCP endpoint is /mcp.");
-    }
-    const id = req.headers.get("mcp-session-id");
-    const session = id ? sessions.get(id) : undefined;
-    if (id && !session) {
-      await req.body?.cancel();
-      return jsonError(404, "Session not found (it expired or was closed).");
-    }
-    if (session) session.seen = Date.now();
-    if (req.method !== "POST") {
-      if (!session) return jsonError(400, "Bad request: no session.");
-      return await session.transport.handleRequest(req);
-    }
-    const text = await readBody(req, limit);
-    if (text === undefined) return jsonError(413, `Request body over ${limit} bytes.`);
-    let body: unknown;
-    try {
-      body = JSON.parse(text);
-    } catch {
-      return jsonError(400, "Parse error: the body is not JSON.");
-    }
-    (req as Request & { skillrt?: string }).skillrt = describe(body);
-    if (session) return await session.transport.handleRequest(req, { parsedBody: body });
-    const init = Array.isArray(body) ? body.some(isInitializeRequest) : isInitializeRequest(body);
-    if (!init) return jsonError(400, "Bad request: no session; send initialize first.");
-    if (sessions.size >= maxSessions) return jsonError(503, "Too many sessions; try later.");
-    return await (await open()).handleRequest(req, { parsedBody: body });
-  };
+/** Answers one request: refused, handed to its session, or opening a session. */
+async function handle(req: Request, served: Served): Promise<Response> {
+  const refused = refusal(req, served);
+  if (refused) {
+    await req.body?.cancel();
+    return refused;
+  }
+  const id = req.headers.get("mcp-session-id");
+  const session = id ? served.sessions.get(id) : undefined;
+  if (id && !session) {
+    await req.body?.cancel();
+    return jsonError(404, "Session not found (it expired or was closed).");
+  }
+  if (session) session.seen = Date.now();
+  if (req.method !== "POST") {
+    if (!session) return jsonError(400, "Bad request: no session.");
+    return await session.transport.handleRequest(req);
+  }
+  return await handlePost(req, served, session);
+}
 
+/** A POST: the JSON-RPC body, read within the limit, for its session or an `initialize`. */
+async function handlePost(req: Request, served: Served, session?: Session): Promise<Response> {
+  const text = await readBody(req, served.limit);
+  if (text === undefined) return jsonError(413, `Request body over ${served.limit} bytes.`);
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return jsonError(400, "Parse error: the body is not JSON.");
+  }
+  (req as Request & { skillrt?: string }).skillrt = describe(body);
+  if (session) return await session.transport.handleRequest(req, { parsedBody: body });
+  const init = Array.isArray(body) ? body.some(isInitializeRequest) : isInitializeRequest(body);
+  if (!init) return jsonError(400, "Bad request: no session; send initialize first.");
+  if (served.sessions.size >= served.maxSessions) {
+    return jsonError(503, "Too many sessions; try later.");
+  }
+  return await (await openSession(served)).handleRequest(req, { parsedBody: body });
+}
+
+/** Starts the HTTP server; resolves when it stops (on `signal`). */
+export async function serveHttp(options: HttpServeOptions, signal?: AbortSignal): Promise<void> {
+  const log = options.log ??
+    ((line: string) => Deno.stderr.writeSync(new TextEncoder().encode(line + "\n")));
+  const served: Served = {
+    options,
+    limit: options.maxBodyBytes ?? HTTP_DEFAULTS.maxBodyBytes,
+    maxSessions: options.maxSessions ?? HTTP_DEFAULTS.maxSessions,
+    local: localNames(options.host, options.port),
+    sessions: new Map(),
+  };
+  const sweep = sweepIdle(served.sessions, options.sessionTtlMs ?? HTTP_DEFAULTS.sessionTtlMs);
   const server = Deno.serve({
     hostname: options.host,
     port: options.port,
@@ -199,7 +238,7 @@ export async function serveHttp(options: HttpServeOptions, signal?: AbortSignal)
     const start = performance.now();
     let status = 500;
     try {
-      const response = await handle(req);
+      const response = await handle(req, served);
       status = response.status;
       return response;
     } catch {
@@ -213,5 +252,5 @@ export async function serveHttp(options: HttpServeOptions, signal?: AbortSignal)
   });
   await server.finished;
   clearInterval(sweep);
-  for (const s of sessions.values()) await s.transport.close();
+  for (const s of served.sessions.values()) await s.transport.close();
 }

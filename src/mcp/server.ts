@@ -210,11 +210,35 @@ export function createSkillServer(options: SkillServerOptions): Server {
       },
     },
   );
+  serveTools(server, options);
+  servePrompts(server, rt);
+  serveResources(server, rt);
+  const stop = rt.onChange(() => {
+    void server.sendResourceListChanged().catch(() => {});
+    void server.sendPromptListChanged().catch(() => {});
+  });
+  const closed = server.onclose;
+  server.onclose = () => {
+    stop();
+    closed?.();
+  };
+  return server;
+}
+
+/** The tools: their list, and calls checked against their schemas. */
+function serveTools(server: Server, options: SkillServerOptions): void {
   server.setRequestHandler(
     ListToolsRequestSchema,
     () => ({ tools: toolList(options.allowWrites) }),
   );
-  server.setRequestHandler(CallToolRequestSchema, (r: CallToolRequest) => callTool(rt, options, r));
+  server.setRequestHandler(
+    CallToolRequestSchema,
+    (r: CallToolRequest) => callTool(options.runtime, options, r),
+  );
+}
+
+/** Every visible skill as a prompt: its invocation message. */
+function servePrompts(server: Server, rt: SkillRuntime): void {
   server.setRequestHandler(ListPromptsRequestSchema, async () => ({
     prompts: (await visible(rt)).map((s) => ({
       name: s.name,
@@ -227,6 +251,32 @@ export function createSkillServer(options: SkillServerOptions): Server {
     })),
   }));
   server.setRequestHandler(GetPromptRequestSchema, (r: GetPromptRequest) => getPrompt(rt, r));
+}
+
+/** The resource templates: `skill://{name}` (Level 1), `skill://{name}#{section}` ([V-8]), `skill://{name}/{path}` (Level 2). */
+const RESOURCE_TEMPLATES = [
+  {
+    uriTemplate: "skill://{name}",
+    name: "skill",
+    description: "A skill's SKILL.md, preprocessed (Level 1)",
+    mimeType: "text/markdown",
+  },
+  {
+    uriTemplate: "skill://{name}#{section}",
+    name: "skill-section",
+    description:
+      "Only one section of a skill's SKILL.md, by slug (skill_view with brief lists them)",
+    mimeType: "text/markdown",
+  },
+  {
+    uriTemplate: "skill://{name}/{path}",
+    name: "skill-file",
+    description: "A file inside a skill (Level 2)",
+  },
+];
+
+/** Every visible skill as a resource, the templates, and reads of both. */
+function serveResources(server: Server, rt: SkillRuntime): void {
   server.setRequestHandler(ListResourcesRequestSchema, async () => ({
     resources: (await visible(rt)).map((s) => ({
       uri: `skill://${encodeURIComponent(s.name)}`,
@@ -235,40 +285,12 @@ export function createSkillServer(options: SkillServerOptions): Server {
       mimeType: "text/markdown",
     })),
   }));
-  server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({
-    resourceTemplates: [
-      {
-        uriTemplate: "skill://{name}",
-        name: "skill",
-        description: "A skill's SKILL.md, preprocessed (Level 1)",
-        mimeType: "text/markdown",
-      },
-      {
-        uriTemplate: "skill://{name}#{section}",
-        name: "skill-section",
-        description:
-          "Only one section of a skill's SKILL.md, by slug (skill_view with brief lists them)",
-        mimeType: "text/markdown",
-      },
-      {
-        uriTemplate: "skill://{name}/{path}",
-        name: "skill-file",
-        description: "A file inside a skill (Level 2)",
-      },
-    ],
-  }));
+  server.setRequestHandler(
+    ListResourceTemplatesRequestSchema,
+    () => ({ resourceTemplates: RESOURCE_TEMPLATES }),
+  );
   server.setRequestHandler(
     ReadResourceRequestSchema,
     (r: ReadResourceRequest) => readResource(rt, r),
   );
-  const stop = rt.onChange(() => {
-    void server.sendResourceListChanged().catch(() => {});
-    void server.sendPromptListChanged().catch(() => {});
-  });
-  const closed = server.onclose;
-  server.onclose = () => {
-    stop();
-    closed?.();
-  };
-  return server;
 }

@@ -15,7 +15,7 @@ import type { ScannedRoot } from "./scanned.ts";
 import { reachOf } from "./containment.ts";
 import { readRecord, rootSource } from "./scan_root.ts";
 import { aboutOf, type SkillRecord } from "./record.ts";
-import { type FoundSkill, type WalkLimits, walkRoot } from "./walk.ts";
+import { type FoundSkill, type WalkLimits, type WalkResult, walkRoot } from "./walk.ts";
 import { joinPath } from "../home/paths.ts";
 
 /** A scan helper Worker, reached through a message port. */
@@ -179,85 +179,125 @@ export async function scanWithHelper(
   batchSize: number = BATCH,
   realRoots: readonly string[] = roots.map((r) => r.path),
 ): Promise<HelpedScan> {
-  const claims = new Int32Array(new SharedArrayBuffer(4 * MAX_BATCHES));
-  const results = new Map<number, SkillRecord[]>();
-  let wake = () => {};
-  let helper: ScanHelper | undefined;
-  let asked = false;
-  let sentFrom = MAX_BATCHES; // the first batch posted to the helper
-  const attach = (first: number) => {
-    asked = true;
-    helper = source();
+  const shared = new SharedScan(source, batchSize);
+  const walks = roots.map((root) => walkInBatches(root, limits, realRoots, shared));
+  shared.readOwn();
+  await shared.drain();
+  let start = 0;
+  const scanned = walks.map(({ walk, end }) => {
+    const mine = shared.batches.slice(start, end).flatMap((b) => shared.records(b));
+    start = end;
+    return { records: mine, flat: walk.flat, diagnostics: walk.diagnostics };
+  });
+  return { roots: scanned, batches: shared.batches.length, helped: shared.results.size };
+}
+
+/** Walks one root, handing its skill folders to `shared` a batch at a time. */
+function walkInBatches(
+  root: Root | PluginRoot,
+  limits: WalkLimits,
+  realRoots: readonly string[],
+  shared: SharedScan,
+): { walk: WalkResult; end: number } {
+  const { source, namespace } = rootSource(root);
+  let items: FoundSkill[] = [];
+  const flush = () => {
+    if (items.length === 0) return;
+    shared.add({ kind: "batch", id: 0, root: root.path, source, namespace, realRoots, items });
+    items = [];
+  };
+  const walk = walkRoot(root.path, root.path, limits, (found) => {
+    items.push(found);
+    if (items.length === shared.batchSize) flush();
+  }, reachOf(source, realRoots));
+  flush();
+  return { walk, end: shared.batches.length };
+}
+
+/**
+ * One scan shared with a helper: the batches, the claims array through which each is read
+ * by one thread only, and the records each thread read.
+ */
+class SharedScan {
+  readonly claims = new Int32Array(new SharedArrayBuffer(4 * MAX_BATCHES));
+  readonly batches: HelperBatch[] = [];
+  /** Records the helper read, by batch. */
+  readonly results = new Map<number, SkillRecord[]>();
+  /** Records this thread read, by batch. */
+  readonly read = new Map<number, SkillRecord[]>();
+  readonly source: HelperSource;
+  readonly batchSize: number;
+  #helper?: ScanHelper;
+  #asked = false;
+  #sentFrom = MAX_BATCHES; // the first batch posted to the helper
+  #wake = () => {};
+
+  constructor(source: HelperSource, batchSize: number) {
+    this.source = source;
+    this.batchSize = batchSize;
+  }
+
+  /** Numbers a batch and keeps it; the first full one asks for the helper, which gets the rest. */
+  add(batch: HelperBatch): void {
+    batch.id = this.batches.length;
+    this.batches.push(batch);
+    if (batch.items.length === this.batchSize && !this.#asked) this.#attach(batch.id);
+    if (this.#helper && batch.id < MAX_BATCHES) {
+      this.#helper.port.postMessage(batch satisfies ToHelper);
+    }
+  }
+
+  #attach(first: number): void {
+    this.#asked = true;
+    const helper = this.#helper = this.source();
     if (!helper) return;
-    sentFrom = first;
+    this.#sentFrom = first;
     helper.port.onmessage = (event: MessageEvent<HelperResult>) => {
       const data = event.data;
-      const batch = batches[data.id];
+      const batch = this.batches[data.id];
       helperBatches++;
-      results.set(
+      this.results.set(
         data.id,
         "json" in data
           ? (JSON.parse(data.json) as SlimRecord[]).map((slim, i) => wholeRecord(batch, i, slim))
           : data.records,
       );
-      wake();
+      this.#wake();
     };
-    helper.port.postMessage({ kind: "claims", claims } satisfies ToHelper);
-  };
-  const batches: HelperBatch[] = [];
-  const walks = roots.map((root) => {
-    const { source, namespace } = rootSource(root);
-    let items: FoundSkill[] = [];
-    const flush = () => {
-      if (items.length === 0) return;
-      const batch: HelperBatch = {
-        kind: "batch",
-        id: batches.length,
-        root: root.path,
-        source,
-        namespace,
-        realRoots,
-        items,
-      };
-      batches.push(batch);
-      if (items.length === batchSize && !asked) attach(batch.id);
-      if (helper && batch.id < MAX_BATCHES) helper.port.postMessage(batch satisfies ToHelper);
-      items = [];
-    };
-    const walk = walkRoot(root.path, root.path, limits, (found) => {
-      items.push(found);
-      if (items.length === batchSize) flush();
-    }, reachOf(source, realRoots));
-    flush();
-    return { walk, end: batches.length };
-  });
-  const read = new Map<number, SkillRecord[]>();
-  const leftToHelper = (id: number) => helper?.takesAll && id >= sentFrom && id < MAX_BATCHES;
-  for (let id = batches.length - 1; id >= 0; id--) {
-    if (leftToHelper(id)) continue;
-    if (id >= MAX_BATCHES || Atomics.compareExchange(claims, id, FREE, OWN) === FREE) {
-      read.set(id, readBatch(batches[id]));
+    helper.port.postMessage({ kind: "claims", claims: this.claims } satisfies ToHelper);
+  }
+
+  /** Reads, last first, every batch this thread claims before the helper does. */
+  readOwn(): void {
+    const leftToHelper = (id: number) =>
+      this.#helper?.takesAll && id >= this.#sentFrom && id < MAX_BATCHES;
+    for (let id = this.batches.length - 1; id >= 0; id--) {
+      if (leftToHelper(id)) continue;
+      if (id >= MAX_BATCHES || Atomics.compareExchange(this.claims, id, FREE, OWN) === FREE) {
+        this.read.set(id, readBatch(this.batches[id]));
+      }
     }
   }
-  if (helper) {
+
+  /** Waits for the helper's batches (or its failure), then lets the helper go. */
+  async drain(): Promise<void> {
+    const helper = this.#helper;
+    if (!helper) return;
     let failed = false;
     helper.failed?.then(() => {
       failed = true;
-      wake();
+      this.#wake();
     });
-    while (!failed && batches.some((b) => !read.has(b.id) && !results.has(b.id))) {
-      await new Promise<void>((resolve) => (wake = resolve));
+    while (!failed && this.batches.some((b) => !this.read.has(b.id) && !this.results.has(b.id))) {
+      await new Promise<void>((resolve) => (this.#wake = resolve));
     }
     helper.port.onmessage = null;
     // The helper is not needed any more: closing it now frees its memory before the output.
     helper.port.postMessage({ kind: "done" } satisfies ToHelper);
   }
-  const records = (b: HelperBatch) => read.get(b.id) ?? results.get(b.id) ?? readBatch(b);
-  let start = 0;
-  const scanned = walks.map(({ walk, end }) => {
-    const mine = batches.slice(start, end).flatMap(records);
-    start = end;
-    return { records: mine, flat: walk.flat, diagnostics: walk.diagnostics };
-  });
-  return { roots: scanned, batches: batches.length, helped: results.size };
+
+  /** A batch's records: whichever thread read them, else read now (the helper failed). */
+  records(b: HelperBatch): SkillRecord[] {
+    return this.read.get(b.id) ?? this.results.get(b.id) ?? readBatch(b);
+  }
 }

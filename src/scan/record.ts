@@ -177,9 +177,32 @@ export function frontmatterOf(
 /** Builds the record of one skill from the fence found at its head. */
 export function buildRecord(place: RecordPlace, fence: Fence, invalidUtf8 = false): SkillRecord {
   const { data, body, diagnostics } = frontmatterOf(fence, place.file, invalidUtf8);
-  const at = { path: place.file };
   const hermes = hermesMetadata(data);
+  const name = nameOf(data, place, diagnostics);
+  const description = descriptionOf(data, body, place.file, diagnostics);
+  const category = categoryOf(place, hermes);
 
+  return {
+    name,
+    description,
+    category,
+    tags: listField(hermes.tags ?? data.tags),
+    relatedSkills: listField(hermes.related_skills ?? data.related_skills),
+    path: place.rel,
+    skillDir: place.dir,
+    file: place.file,
+    root: place.root,
+    source: place.source,
+    ...(place.namespace ? { namespace: place.namespace } : {}),
+    about: aboutOf(data),
+    frontmatter: data,
+    diagnostics,
+  };
+}
+
+/** Frontmatter `name` (else the folder's), cut to its limit, with the plugin namespace. */
+function nameOf(data: Frontmatter, place: RecordPlace, diagnostics: Diagnostic[]): string {
+  const at = { path: place.file };
   let name = place.fallbackName;
   if (typeof data.name === "string" && data.name.trim() !== "") name = data.name.trim();
   else if (data.name !== undefined && data.name !== null && data.name !== "") {
@@ -203,8 +226,17 @@ export function buildRecord(place: RecordPlace, fence: Fence, invalidUtf8 = fals
     );
     name = name.slice(0, MAX_NAME);
   }
-  if (place.namespace) name = `${place.namespace}:${name}`;
+  return place.namespace ? `${place.namespace}:${name}` : name;
+}
 
+/** Frontmatter `description` (else the body's first prose line), cut to its limit. */
+function descriptionOf(
+  data: Frontmatter,
+  body: string,
+  file: string,
+  diagnostics: Diagnostic[],
+): string {
+  const at = { path: file };
   let description = "";
   const d = data.description;
   if (typeof d === "string" || typeof d === "number" || typeof d === "boolean") {
@@ -231,29 +263,15 @@ export function buildRecord(place: RecordPlace, fence: Fence, invalidUtf8 = fals
     );
     description = description.slice(0, MAX_DESCRIPTION - 3) + "...";
   }
+  return description;
+}
 
+/** The top-level folder of a nested skill, else `metadata.hermes.category`, else none. */
+function categoryOf(place: RecordPlace, hermes: Frontmatter): string | null {
   const parts = place.rel.split("/").length + (place.flat ? 0 : 1);
-  let category: string | null = parts >= 3 ? place.rel.split("/")[0] : null;
-  if (category === null && typeof hermes.category === "string" && hermes.category.trim()) {
-    category = hermes.category.trim();
-  }
-
-  return {
-    name,
-    description,
-    category,
-    tags: listField(hermes.tags ?? data.tags),
-    relatedSkills: listField(hermes.related_skills ?? data.related_skills),
-    path: place.rel,
-    skillDir: place.dir,
-    file: place.file,
-    root: place.root,
-    source: place.source,
-    ...(place.namespace ? { namespace: place.namespace } : {}),
-    about: aboutOf(data),
-    frontmatter: data,
-    diagnostics,
-  };
+  if (parts >= 3) return place.rel.split("/")[0];
+  if (typeof hermes.category === "string" && hermes.category.trim()) return hermes.category.trim();
+  return null;
 }
 
 /** The `metadata.hermes` mapping of a frontmatter, or `{}`. */

@@ -84,6 +84,17 @@ interface Pending {
   inSkill: boolean;
 }
 
+/** One root's walk in progress: what it found, where it has been, what it noted. */
+interface Walk {
+  root: string;
+  limits: WalkLimits;
+  reach: Reach;
+  onSkill?: (found: FoundSkill) => void;
+  result: WalkResult;
+  visited: Set<string>;
+  depthNoted: boolean;
+}
+
 /**
  * Walks `root` (whose real path is `realRoot`) and returns its skill folders, also
  * handing each to `onSkill` as it is found (so another thread can start reading it).
@@ -99,15 +110,20 @@ export function walkRoot(
   reach: Reach = null,
   onDir?: (dir: string) => void,
 ): WalkResult {
-  const result: WalkResult = { skills: [], flat: [], diagnostics: [] };
-  const visited = new Set<string>([realRoot]);
+  const walk: Walk = {
+    root,
+    limits,
+    reach,
+    onSkill,
+    result: { skills: [], flat: [], diagnostics: [] },
+    visited: new Set<string>([realRoot]),
+    depthNoted: false,
+  };
   const stack: Pending[] = [{ dir: root, real: realRoot, rel: "", depth: 0, inSkill: false }];
   let dirsRead = 0;
-  let depthNoted = false;
   while (stack.length > 0) {
-    const here = stack.pop()!;
     if (++dirsRead > limits.maxDirs) {
-      result.diagnostics.push(
+      walk.result.diagnostics.push(
         diagnostic(
           "warning",
           "walk.dir_limit",
@@ -117,95 +133,124 @@ export function walkRoot(
       );
       break;
     }
+    const here = stack.pop()!;
     onDir?.(here.dir);
-    const entries = readEntries(here.dir, result.diagnostics, here.depth === 0);
-    if (!entries) continue;
-    let hasSkill = false;
-    let served = true;
-    for (const e of entries) {
-      if (e.name === "SKILL.md" && (e.isFile || isLinkTo(here.dir, e, "file"))) {
-        hasSkill = true;
-        served = e.isFile || linkedFileFollows(here.dir, e.name, reach, result.diagnostics);
-        break;
-      }
-    }
-    if (hasSkill && served) {
-      const found = { dir: here.dir, rel: here.rel };
-      result.skills.push(found);
-      onSkill?.(found);
-    }
-    // Only the entries that can matter, in name order: flat .md files outside skills,
-    // and folders (or links) that are neither excluded nor a skill's support folders.
-    const flatHere = !hasSkill && !here.inSkill;
-    const wanted: Deno.DirEntry[] = [];
-    for (const e of entries) {
-      const flat = flatHere && !e.isDirectory && e.name.endsWith(".md") && !NOT_FLAT.has(e.name);
-      if (
-        e.isFile ? flat : flat || !(EXCLUDED_DIRS.has(e.name) || (hasSkill && SUPPORT.has(e.name)))
-      ) {
-        wanted.push(e);
-      }
-    }
-    if (wanted.length === 0) continue;
-    if (wanted.length > 1) wanted.sort(byName);
-    const children: Pending[] = [];
-    for (const e of wanted) {
-      if (e.isFile || (e.isSymlink && !e.isDirectory)) {
-        if (!hasSkill && !here.inSkill && e.name.endsWith(".md") && !NOT_FLAT.has(e.name)) {
-          if (
-            e.isFile ||
-            (isLinkTo(here.dir, e, "file") &&
-              linkedFileFollows(here.dir, e.name, reach, result.diagnostics))
-          ) {
-            result.flat.push({
-              file: joinPath(here.dir, e.name),
-              rel: joinPath(here.rel, e.name),
-              name: e.name.slice(0, -3),
-            });
-          }
-        }
-        if (e.isFile) continue;
-      }
-      if (EXCLUDED_DIRS.has(e.name) || (hasSkill && SUPPORT.has(e.name))) continue;
-      const path = joinPath(here.dir, e.name);
-      let real: string;
-      if (e.isDirectory) real = joinPath(here.real, e.name);
-      else if (e.isSymlink) {
-        const target = linkedDir(path);
-        if (!target) continue;
-        if (!follows(target, reach)) {
-          result.diagnostics.push(leavingDiagnostic(path));
-          continue;
-        }
-        real = target;
-      } else continue;
-      if (visited.has(real)) continue;
-      if (here.depth + 1 > limits.maxDepth) {
-        if (!depthNoted) {
-          result.diagnostics.push(
-            diagnostic(
-              "warning",
-              "walk.depth_limit",
-              `Did not enter folders deeper than ${limits.maxDepth} levels below the root.`,
-              { path },
-            ),
-          );
-          depthNoted = true;
-        }
-        continue;
-      }
-      visited.add(real);
-      children.push({
-        dir: path,
-        real,
-        rel: joinPath(here.rel, e.name),
-        depth: here.depth + 1,
-        inSkill: hasSkill || here.inSkill,
-      });
-    }
+    const children = visitFolder(walk, here);
     for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]);
   }
-  return result;
+  return walk.result;
+}
+
+/** Reads one folder: notes it when it is a skill, and its flat skills; returns the folders to enter. */
+function visitFolder(walk: Walk, here: Pending): Pending[] {
+  const entries = readEntries(here.dir, walk.result.diagnostics, here.depth === 0);
+  if (!entries) return [];
+  const hasSkill = isSkillFolder(walk, here, entries);
+  // Only the entries that can matter, in name order: flat .md files outside skills,
+  // and folders (or links) that are neither excluded nor a skill's support folders.
+  const flatHere = !hasSkill && !here.inSkill;
+  const wanted = entries.filter((e) => {
+    const flat = flatHere && isFlatName(e);
+    return e.isFile ? flat : flat || !prunedDir(e.name, hasSkill);
+  });
+  if (wanted.length > 1) wanted.sort(byName);
+  const children: Pending[] = [];
+  for (const e of wanted) {
+    if (e.isFile || (e.isSymlink && !e.isDirectory)) {
+      if (flatHere && isFlatName(e)) noteFlat(walk, here, e);
+      if (e.isFile) continue;
+    }
+    if (prunedDir(e.name, hasSkill)) continue;
+    const child = childOf(walk, here, e, hasSkill);
+    if (child) children.push(child);
+  }
+  return children;
+}
+
+/** True when `e` names a legacy flat skill file (a `.md` other than the reserved ones). */
+function isFlatName(e: Deno.DirEntry): boolean {
+  return !e.isDirectory && e.name.endsWith(".md") && !NOT_FLAT.has(e.name);
+}
+
+/** True for a folder the walk never enters here: excluded, or a skill's support folder. */
+function prunedDir(name: string, inSkillFolder: boolean): boolean {
+  return EXCLUDED_DIRS.has(name) || (inSkillFolder && SUPPORT.has(name));
+}
+
+/**
+ * True when the folder holds a SKILL.md (a file, or a link to one); it is recorded as a
+ * skill when that file may be read ([S-9]).
+ */
+function isSkillFolder(walk: Walk, here: Pending, entries: Deno.DirEntry[]): boolean {
+  const e = entries.find((e) =>
+    e.name === "SKILL.md" && (e.isFile || isLinkTo(here.dir, e, "file"))
+  );
+  if (!e) return false;
+  if (e.isFile || linkedFileFollows(here.dir, e.name, walk.reach, walk.result.diagnostics)) {
+    const found = { dir: here.dir, rel: here.rel };
+    walk.result.skills.push(found);
+    walk.onSkill?.(found);
+  }
+  return true;
+}
+
+/** Records a legacy flat skill, a file or a link to one that may be read. */
+function noteFlat(walk: Walk, here: Pending, e: Deno.DirEntry): void {
+  const readable = e.isFile ||
+    (isLinkTo(here.dir, e, "file") &&
+      linkedFileFollows(here.dir, e.name, walk.reach, walk.result.diagnostics));
+  if (!readable) return;
+  walk.result.flat.push({
+    file: joinPath(here.dir, e.name),
+    rel: joinPath(here.rel, e.name),
+    name: e.name.slice(0, -3),
+  });
+}
+
+/** The folder `e` to enter, or undefined: a link that leaves the reach, seen, or too deep. */
+function childOf(
+  walk: Walk,
+  here: Pending,
+  e: Deno.DirEntry,
+  hasSkill: boolean,
+): Pending | undefined {
+  const path = joinPath(here.dir, e.name);
+  const real = e.isDirectory ? joinPath(here.real, e.name) : linkedRealDir(walk, path, e);
+  if (real === undefined || walk.visited.has(real)) return undefined;
+  if (here.depth + 1 > walk.limits.maxDepth) {
+    if (!walk.depthNoted) {
+      walk.result.diagnostics.push(
+        diagnostic(
+          "warning",
+          "walk.depth_limit",
+          `Did not enter folders deeper than ${walk.limits.maxDepth} levels below the root.`,
+          { path },
+        ),
+      );
+      walk.depthNoted = true;
+    }
+    return undefined;
+  }
+  walk.visited.add(real);
+  return {
+    dir: path,
+    real,
+    rel: joinPath(here.rel, e.name),
+    depth: here.depth + 1,
+    inSkill: hasSkill || here.inSkill,
+  };
+}
+
+/** The real folder a link at `path` leads to, when it is one the walk may follow ([S-9]). */
+function linkedRealDir(walk: Walk, path: string, e: Deno.DirEntry): string | undefined {
+  if (!e.isSymlink) return undefined;
+  const target = linkedDir(path);
+  if (!target) return undefined;
+  if (!follows(target, walk.reach)) {
+    walk.result.diagnostics.push(leavingDiagnostic(path));
+    return undefined;
+  }
+  return target;
 }
 
 const byName = (

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { splitFrontmatter } from "../frontmatter/fence.ts";
+import { type Fence, splitFrontmatter } from "../frontmatter/fence.ts";
 import { type Frontmatter, parseFrontmatter } from "../frontmatter/parse.ts";
 import { parseYaml } from "../deps/yaml.ts";
 import { nameKey, sameName } from "../scan/name_key.ts";
@@ -130,6 +130,14 @@ export function keyLine(text: string, key: string): number | null {
   return null;
 }
 
+/** Adds one finding of the file being checked. */
+type Add = (
+  rule: string,
+  severity: Finding["severity"],
+  message: string,
+  line?: number | null,
+) => void;
+
 /** Checks the text of one SKILL.md in a folder named `folder` under a profile. */
 export function checkSkill(
   text: string,
@@ -138,12 +146,8 @@ export function checkSkill(
   profile: Profile,
 ): Finding[] {
   const findings: Finding[] = [];
-  const add = (
-    rule: string,
-    severity: Finding["severity"],
-    message: string,
-    line: number | null = null,
-  ) => findings.push({ file, line, rule, severity, message });
+  const add: Add = (rule, severity, message, line = null) =>
+    findings.push({ file, line, rule, severity, message });
   if (text.trim() === "") {
     add("content.empty", "error", "Content cannot be empty.");
     return findings;
@@ -155,24 +159,36 @@ export function checkSkill(
       `SKILL.md is ${text.length} characters; the limit is ${MAX_SKILL_CHARS}.`,
     );
   }
+  const fence = checkFence(text, add);
+  if (!fence) return findings;
+  // Fields are checked on what could be read, even after a repair.
+  const fm = checkYaml(fence.yaml, file, PROFILE_RULES[profile], add);
+  checkRequired(fm, fence.body, fence.bodyLine, add);
+  if (profile === "hermes" && fence.body.trim() !== "") {
+    for (const note of bodyNotes(fence.body)) add(note.rule, "info", note.message, fence.bodyLine);
+  }
+  checkProfile(text, fm, folder, profile, add);
+  return findings;
+}
+
+/** The frontmatter block, or undefined (and a finding) when there is none to read. */
+function checkFence(text: string, add: Add): Extract<Fence, { kind: "ok" }> | undefined {
   const fence = splitFrontmatter(text, true);
+  if (fence.kind === "ok") return fence;
   if (fence.kind === "missing") {
     add("frontmatter.missing", "error", "SKILL.md must start with YAML frontmatter (---).", 1);
-    return findings;
-  }
-  if (fence.kind === "unclosed") {
+  } else if (fence.kind === "unclosed") {
     add("frontmatter.unclosed", "error", "SKILL.md frontmatter is not closed.", 1);
-    return findings;
-  }
-  if (fence.kind !== "ok") {
-    add("frontmatter.too_large", "error", "Frontmatter is larger than 64 KiB.", 1);
-    return findings;
-  }
-  const rules = PROFILE_RULES[profile];
-  const parsed = parseFrontmatter(fence.yaml, 2, file);
+  } else add("frontmatter.too_large", "error", "Frontmatter is larger than 64 KiB.", 1);
+  return undefined;
+}
+
+/** Parses the frontmatter; a YAML error is told in the strict parser's words. */
+function checkYaml(yaml: string, file: string, rules: ProfileRules, add: Add): Frontmatter {
+  const parsed = parseFrontmatter(yaml, 2, file);
   for (const d of parsed.diagnostics) {
     if (d.code === "frontmatter.yaml_invalid" || d.code === "frontmatter.yaml_repaired") {
-      const strict = parseYaml(fence.yaml);
+      const strict = parseYaml(yaml);
       const detail = "failure" in strict ? strict.failure.message : d.message;
       // Listing repairs it ([S-6]); only the Hermes profile forgives it ([M-6]).
       const severity = d.code === "frontmatter.yaml_repaired"
@@ -183,40 +199,38 @@ export function checkSkill(
       add(d.code, "error", "Frontmatter must be a YAML mapping.", d.line ?? null);
     } else add(d.code, d.severity === "error" ? "error" : "warning", d.message, d.line ?? null);
   }
-  // Fields are checked on what could be read, even after a repair.
-  const fm: Frontmatter = parsed.data;
-  const name = fm.name;
-  const description = fm.description;
-  if (name === undefined || name === null || name === "") {
+  return parsed.data;
+}
+
+/** `name`, `description` and a body are there. */
+function checkRequired(fm: Frontmatter, body: string, bodyLine: number, add: Add): void {
+  if (fm.name === undefined || fm.name === null || fm.name === "") {
     add("frontmatter.name", "error", "Frontmatter must include 'name' field.", 1);
   }
-  if (description === undefined || description === null || description === "") {
+  if (fm.description === undefined || fm.description === null || fm.description === "") {
     add("frontmatter.description", "error", "Frontmatter must include 'description' field.", 1);
   }
-  if (fence.body.trim() === "") {
-    add(
-      "content.body",
-      "error",
-      "SKILL.md must have content after the frontmatter.",
-      fence.bodyLine,
-    );
+  if (body.trim() === "") {
+    add("content.body", "error", "SKILL.md must have content after the frontmatter.", bodyLine);
   }
-  const nameLine = keyLine(text, "name");
-  const descLine = keyLine(text, "description");
-  const nameText = typeof name === "string"
-    ? name
-    : name === undefined || name === null
-    ? ""
-    : String(name);
-  const descText = typeof description === "string"
-    ? description
-    : description == null
-    ? ""
-    : String(description);
+}
 
-  if (profile === "hermes" && fence.body.trim() !== "") {
-    for (const note of bodyNotes(fence.body)) add(note.rule, "info", note.message, fence.bodyLine);
-  }
+/** A frontmatter value as text: empty when absent. */
+const textOf = (value: unknown) =>
+  typeof value === "string" ? value : value === undefined || value === null ? "" : String(value);
+
+/** The rules of the profile: name form and folder, lengths, known fields. */
+function checkProfile(
+  text: string,
+  fm: Frontmatter,
+  folder: string,
+  profile: Profile,
+  add: Add,
+): void {
+  const rules = PROFILE_RULES[profile];
+  const nameText = textOf(fm.name);
+  const descText = textOf(fm.description);
+  const nameLine = keyLine(text, "name");
   if (nameText && !rules.nameOk(nameText)) {
     add(`${profile}.name-format`, "error", rules.nameMessage(nameText), nameLine);
   }
@@ -233,7 +247,7 @@ export function checkSkill(
       `${profile}.description-length`,
       rules.descriptionSeverity,
       `Description is ${descText.length} characters; ${rules.descriptionLimit}`,
-      descLine,
+      keyLine(text, "description"),
     );
   }
   const compat = fm.compatibility;
@@ -248,19 +262,17 @@ export function checkSkill(
       keyLine(text, "compatibility"),
     );
   }
-  if (rules.knownKeys) {
-    for (const key of Object.keys(fm)) {
-      if (!rules.knownKeys.has(key)) {
-        add(
-          `${profile}.unknown-field`,
-          rules.unknownKeySeverity,
-          rules.unknownKeyMessage(key),
-          keyLine(text, key),
-        );
-      }
+  const known = rules.knownKeys;
+  for (const key of known ? Object.keys(fm) : []) {
+    if (!known?.has(key)) {
+      add(
+        `${profile}.unknown-field`,
+        rules.unknownKeySeverity,
+        rules.unknownKeyMessage(key),
+        keyLine(text, key),
+      );
     }
   }
-  return findings;
 }
 
 /**

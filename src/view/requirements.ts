@@ -8,7 +8,8 @@
  *
  * @module
  */
-import { type Frontmatter, isMapping } from "../frontmatter/parse.ts";
+import type { Frontmatter } from "../frontmatter/parse.ts";
+import { isMapping } from "../mapping.ts";
 
 /** One program a skill needs on PATH. */
 export interface RequiredCommand {

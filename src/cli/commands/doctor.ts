@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { doctorReport, watchDiagnostics } from "../../doctor/doctor.ts";
+import { type DoctorReport, doctorReport, watchDiagnostics } from "../../doctor/doctor.ts";
 import { readinessReport } from "../../doctor/readiness.ts";
 import type { SkillRuntime } from "../../runtime.ts";
 import type { ExecuteContext } from "../context.ts";
@@ -44,87 +44,105 @@ export async function run(
       }`,
       "",
       paint(c, "bold", "Roots"),
-    ];
-    for (const r of report.roots) {
-      lines.push(
-        `  ${r.source.padEnd(12)} ${r.status.padEnd(10)} ${String(r.skills).padStart(5)} ${
-          r.skills === 1 ? "skill " : "skills"
-        }  ${r.path}`,
-      );
-    }
-    for (const p of report.plugins) {
-      lines.push(
-        `  plugin   ${p.namespace.padEnd(10)} ${String(p.skills).padStart(5)} ${
-          p.skills === 1 ? "skill " : "skills"
-        }  ${p.path}`,
-      );
-    }
-    if (report.agent_folders.length) {
-      lines.push("", paint(c, "bold", "Agent skill folders"));
-      for (const a of report.agent_folders) {
-        lines.push(
-          `  ${a.agent.padEnd(8)} ${(a.enabled ? "enabled" : "not enabled").padEnd(12)} ${a.path}`,
-        );
-      }
-    }
-    if (report.shadowed.length) {
-      lines.push("", paint(c, "bold", "Shadowed"));
-      for (const s of report.shadowed) {
-        lines.push(`  ${s.name}: ${s.path} (shadowed by ${s.shadowed_by})`);
-      }
-    }
-    if (report.ambiguous.length) {
-      lines.push("", paint(c, "bold", "Ambiguous"));
-      for (const a of report.ambiguous) lines.push(`  ${a.name}: ${a.matches.join(", ")}`);
-    }
-    if (report.hidden.total) {
-      const { total, ...by } = report.hidden;
-      const reasons = Object.entries(by).filter(([, n]) => n > 0).map(([r, n]) => `${r} ${n}`);
-      lines.push(
-        "",
-        `${paint(c, "bold", "Hidden")}  ${plural(total, "skill")} (${
-          reasons.join(", ")
-        }); 'list --all' shows them`,
-      );
-    }
-    const needing = report.readiness.filter((r) => r.readinessStatus === "setup_needed");
-    if (needing.length) {
-      lines.push("", paint(c, "bold", "Setup needed"));
-      for (const r of needing) {
-        const parts = [
-          ...r.missingRequiredEnvironmentVariables.map((v) => `${v} (variable)`),
-          ...r.missingRequiredCommands.map((p) => `${p} (program)`),
-          ...r.missingRequiredCredentialFiles.map((f) => `${f} (file)`),
-        ];
-        lines.push(`  ${r.name}: ${parts.join(", ")}`);
-      }
-    }
-    if (report.diagnostics.length) {
-      lines.push("", paint(c, "bold", "Diagnostics"));
-      for (const d of report.diagnostics) {
-        const color = d.severity === "error" ? "red" : d.severity === "warning" ? "yellow" : "dim";
-        lines.push(
-          `  ${paint(c, color, d.severity.padEnd(7))} ${d.code}  ${d.message}${
-            d.path ? `  (${d.path}${d.line ? `:${d.line}` : ""})` : ""
-          }`,
-        );
-      }
-    }
-    lines.push(
+      ...rootLines(report),
+      ...agentFolderLines(report, c),
+      ...nameLines(report, c),
+      ...setupLines(report, c),
+      ...diagnosticLines(report, c),
       "",
       `${
         paint(c, "bold", "Sandbox")
       }  list reads ${report.sandbox.read.length} paths, writes ${report.sandbox.write.length}, runs ${report.sandbox.run.length}`,
-    );
-    lines.push(
       `${paint(c, "bold", "Hub lock")}  ${report.hub.lock} (${report.hub.installed} installed)`,
-    );
-    lines.push(
       "",
       `${plural(report.summary.errors, "error")}, ${plural(report.summary.warnings, "warning")}, ${
         plural(report.summary.info, "note")
       }`,
-    );
+    ];
     return lines.join("\n");
   }, report.success ? 0 : 1);
+}
+
+/** One line a root and a plugin: kind, state, skill count, path. */
+function rootLines(report: DoctorReport): string[] {
+  const skills = (n: number) => `${String(n).padStart(5)} ${n === 1 ? "skill " : "skills"}`;
+  return [
+    ...report.roots.map((r) =>
+      `  ${r.source.padEnd(12)} ${r.status.padEnd(10)} ${skills(r.skills)}  ${r.path}`
+    ),
+    ...report.plugins.map((p) =>
+      `  plugin   ${p.namespace.padEnd(10)} ${skills(p.skills)}  ${p.path}`
+    ),
+  ];
+}
+
+/** Other agents' skill folders found here, enabled or not, under their heading. */
+function agentFolderLines(report: DoctorReport, c: boolean): string[] {
+  if (!report.agent_folders.length) return [];
+  return [
+    "",
+    paint(c, "bold", "Agent skill folders"),
+    ...report.agent_folders.map((a) =>
+      `  ${a.agent.padEnd(8)} ${(a.enabled ? "enabled" : "not enabled").padEnd(12)} ${a.path}`
+    ),
+  ];
+}
+
+/** The shadowed, the ambiguous and the hidden names, each under its heading when there are any. */
+function nameLines(report: DoctorReport, c: boolean): string[] {
+  const lines: string[] = [];
+  if (report.shadowed.length) {
+    lines.push("", paint(c, "bold", "Shadowed"));
+    for (const s of report.shadowed) {
+      lines.push(`  ${s.name}: ${s.path} (shadowed by ${s.shadowed_by})`);
+    }
+  }
+  if (report.ambiguous.length) {
+    lines.push("", paint(c, "bold", "Ambiguous"));
+    for (const a of report.ambiguous) lines.push(`  ${a.name}: ${a.matches.join(", ")}`);
+  }
+  if (report.hidden.total) {
+    const { total, ...by } = report.hidden;
+    const reasons = Object.entries(by).filter(([, n]) => n > 0).map(([r, n]) => `${r} ${n}`);
+    lines.push(
+      "",
+      `${paint(c, "bold", "Hidden")}  ${plural(total, "skill")} (${
+        reasons.join(", ")
+      }); 'list --all' shows them`,
+    );
+  }
+  return lines;
+}
+
+/** The skills that still need something ([V-9]), under their heading when there are any. */
+function setupLines(report: DoctorReport, c: boolean): string[] {
+  const needing = report.readiness.filter((r) => r.readinessStatus === "setup_needed");
+  if (!needing.length) return [];
+  return [
+    "",
+    paint(c, "bold", "Setup needed"),
+    ...needing.map((r) => {
+      const parts = [
+        ...r.missingRequiredEnvironmentVariables.map((v) => `${v} (variable)`),
+        ...r.missingRequiredCommands.map((p) => `${p} (program)`),
+        ...r.missingRequiredCredentialFiles.map((f) => `${f} (file)`),
+      ];
+      return `  ${r.name}: ${parts.join(", ")}`;
+    }),
+  ];
+}
+
+/** The diagnostics, coloured by severity, under their heading when there are any. */
+function diagnosticLines(report: DoctorReport, c: boolean): string[] {
+  if (!report.diagnostics.length) return [];
+  return [
+    "",
+    paint(c, "bold", "Diagnostics"),
+    ...report.diagnostics.map((d) => {
+      const color = d.severity === "error" ? "red" : d.severity === "warning" ? "yellow" : "dim";
+      return `  ${paint(c, color, d.severity.padEnd(7))} ${d.code}  ${d.message}${
+        d.path ? `  (${d.path}${d.line ? `:${d.line}` : ""})` : ""
+      }`;
+    }),
+  ];
 }

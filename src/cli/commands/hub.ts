@@ -1,6 +1,7 @@
 /**
- * `hub install|search|list|uninstall|verify|check|update|scan|audit` ([HUB-1..6]);
- * `publish` and `keygen` are in `hub_publish.ts` ([T-1], [T-2]).
+ * `hub install|search|list|uninstall|verify|check|update|scan|audit` ([HUB-1..6]), one
+ * function an action, found through one table; `publish` and `keygen` are in
+ * `hub_publish.ts` ([T-1], [T-2]).
  *
  * @module
  */
@@ -16,110 +17,118 @@ import { listInstalled, uninstall, verifyInstalled } from "../../hub/installed.t
 import { searchHub } from "../../hub/search.ts";
 import { checkInstalled, updateInstalled } from "../../hub/check.ts";
 import { HUB_ACTIONS } from "../command_grammar.ts";
-import { PUBLISH_ACTIONS, runPublish } from "./hub_publish.ts";
+import { runPublish } from "./hub_publish.ts";
 import type { ExecuteContext } from "../context.ts";
 import type { SkillRuntime } from "../../runtime.ts";
 import { clip, paint, plural, respond, table } from "../render.ts";
 import type { CommandRequest, Outcome } from "../request.ts";
 
-/** Runs `hub`. */
-export async function run(
-  runtime: SkillRuntime,
-  request: CommandRequest,
-  ctx: ExecuteContext,
-): Promise<Outcome> {
-  const [action, target] = request.args;
-  const { global } = request;
-  const root = hubRoot(runtime.setup).root;
-  const str = (v: unknown) => (typeof v === "string" ? v : undefined);
-  if (!HUB_ACTIONS.includes(action)) {
-    throw new UsageError(`Unknown hub action '${action}'; use ${HUB_ACTIONS.join(", ")}.`);
-  }
-  if (action === "audit") return audit(runtime, request);
-  if (PUBLISH_ACTIONS.includes(action)) return await runPublish(runtime, request);
-  if (action === "search") {
-    const doc = await searchHub(runtime.setup, target ?? "", str(request.options.index));
-    return respond(global, doc, () =>
-      [
-        doc.results.length === 0 ? `No skill matches '${doc.query}'.` : table(
-          ["NAME", "DESCRIPTION", "INDEX"],
-          doc.results.map((r) => [r.name, clip(r.description, 60), r.index]),
-          global.color,
-        ),
-        ...doc.unreachable.map((u) => `Unreachable: ${u.error}`),
-        ...doc.problems,
-      ].join("\n"));
-  }
-  if (action === "list") {
-    const doc = listInstalled(root);
-    return respond(
-      global,
-      doc,
-      () =>
-        doc.count === 0 ? "No hub-installed skills." : table(
-          ["NAME", "TRUST", "VERDICT", "PATH", "SOURCE"],
-          doc.installed.map((
-            i,
-          ) => [i.name, i.trust_level, i.scan_verdict, i.install_path, i.source]),
-          global.color,
-        ),
-    );
-  }
-  if (action === "verify") {
-    const doc = verifyInstalled(root);
-    return respond(
-      global,
-      doc,
-      () =>
-        doc.skills.length === 0 ? "No hub-installed skills." : doc.skills.map((s) =>
-          [
-            `${s.name}: ${s.status}`,
-            ...s.modified.map((f) => `changed ${f}`),
-            ...s.added.map((f) => `added ${f}`),
-            ...s.removed.map((f) => `removed ${f}`),
-          ].join("; ")
-        ).join("\n"),
-      doc.success ? 0 : 1,
-    );
-  }
-  if (action === "check") {
-    const doc = await checkInstalled(runtime.setup, target);
-    return respond(
-      global,
-      doc,
-      () =>
-        doc.skills.length === 0
-          ? "No hub-installed skills."
-          : doc.skills.map((s) => `${s.name}: ${s.status}${s.reason ? ` (${s.reason})` : ""}`).join(
-            "\n",
-          ),
-    );
-  }
-  if (action === "update") {
-    const doc = await updateInstalled(runtime.setup, target, {
-      force: request.options.force === true,
-      confirm: ctx.confirm,
-    });
-    return respond(global, doc, () =>
-      [
-        ...doc.updated.map((u) => `Updated '${u.name}' (${u.scan_verdict}).`),
-        ...doc.skipped.map((s) => `${s.name}: ${s.status}`),
-        ...doc.refused.map((r) => `Not updated: ${r.error}`),
-      ].join("\n") || "No hub-installed skills.", doc.success ? 0 : 1);
-  }
-  if (!target) {
-    throw new UsageError(
-      `'hub ${action}' needs ${action === "uninstall" ? "a skill name" : "a folder"}.`,
-    );
-  }
-  if (action === "uninstall") {
-    const doc = await uninstall(root, target);
-    return respond(global, doc, () => `Uninstalled '${doc.name}' (${doc.removed}).`);
-  }
-  if (action === "install") return await runInstall(runtime, request, ctx, target);
-  const doc = scanFolder(resolvePath(runtime.setup.host.cwd, target));
-  const c = global.color;
-  return respond(global, doc, () => {
+/** One `hub` call as each action sees it. */
+interface HubCall {
+  runtime: SkillRuntime;
+  request: CommandRequest;
+  ctx: ExecuteContext;
+  /** The word after the action, if any. */
+  target?: string;
+}
+
+type HubAction = (call: HubCall) => Outcome | Promise<Outcome>;
+
+const str = (v: unknown) => (typeof v === "string" ? v : undefined);
+
+/** The target an action cannot do without. */
+function needTarget(call: HubCall, what: string): string {
+  if (!call.target) throw new UsageError(`'hub ${call.request.args[0]}' needs ${what}.`);
+  return call.target;
+}
+
+async function search({ runtime, request, target }: HubCall): Promise<Outcome> {
+  const doc = await searchHub(runtime.setup, target ?? "", str(request.options.index));
+  return respond(request.global, doc, () =>
+    [
+      doc.results.length === 0 ? `No skill matches '${doc.query}'.` : table(
+        ["NAME", "DESCRIPTION", "INDEX"],
+        doc.results.map((r) => [r.name, clip(r.description, 60), r.index]),
+        request.global.color,
+      ),
+      ...doc.unreachable.map((u) => `Unreachable: ${u.error}`),
+      ...doc.problems,
+    ].join("\n"));
+}
+
+function list({ runtime, request }: HubCall): Outcome {
+  const doc = listInstalled(hubRoot(runtime.setup).root);
+  const rows = doc.installed.map((i) => [
+    i.name,
+    i.trust_level,
+    i.scan_verdict,
+    i.install_path,
+    i.source,
+  ]);
+  return respond(
+    request.global,
+    doc,
+    () =>
+      doc.count === 0
+        ? "No hub-installed skills."
+        : table(["NAME", "TRUST", "VERDICT", "PATH", "SOURCE"], rows, request.global.color),
+  );
+}
+
+function verify({ runtime, request }: HubCall): Outcome {
+  const doc = verifyInstalled(hubRoot(runtime.setup).root);
+  const line = (s: (typeof doc.skills)[number]) =>
+    [
+      `${s.name}: ${s.status}`,
+      ...s.modified.map((f) => `changed ${f}`),
+      ...s.added.map((f) => `added ${f}`),
+      ...s.removed.map((f) => `removed ${f}`),
+    ].join("; ");
+  return respond(
+    request.global,
+    doc,
+    () => doc.skills.length === 0 ? "No hub-installed skills." : doc.skills.map(line).join("\n"),
+    doc.success ? 0 : 1,
+  );
+}
+
+async function check({ runtime, request, target }: HubCall): Promise<Outcome> {
+  const doc = await checkInstalled(runtime.setup, target);
+  const line = (s: (typeof doc.skills)[number]) =>
+    `${s.name}: ${s.status}${s.reason ? ` (${s.reason})` : ""}`;
+  return respond(
+    request.global,
+    doc,
+    () => doc.skills.length === 0 ? "No hub-installed skills." : doc.skills.map(line).join("\n"),
+  );
+}
+
+async function update({ runtime, request, ctx, target }: HubCall): Promise<Outcome> {
+  const doc = await updateInstalled(runtime.setup, target, {
+    force: request.options.force === true,
+    confirm: ctx.confirm,
+  });
+  return respond(request.global, doc, () =>
+    [
+      ...doc.updated.map((u) => `Updated '${u.name}' (${u.scan_verdict}).`),
+      ...doc.skipped.map((s) => `${s.name}: ${s.status}`),
+      ...doc.refused.map((r) => `Not updated: ${r.error}`),
+    ].join("\n") || "No hub-installed skills.", doc.success ? 0 : 1);
+}
+
+async function remove(call: HubCall): Promise<Outcome> {
+  const doc = await uninstall(hubRoot(call.runtime.setup).root, needTarget(call, "a skill name"));
+  return respond(call.request.global, doc, () => `Uninstalled '${doc.name}' (${doc.removed}).`);
+}
+
+function install(call: HubCall): Promise<Outcome> {
+  return runInstall(call.runtime, call.request, call.ctx, needTarget(call, "a folder"));
+}
+
+function scan(call: HubCall): Outcome {
+  const doc = scanFolder(resolvePath(call.runtime.setup.host.cwd, needTarget(call, "a folder")));
+  const c = call.request.global.color;
+  return respond(call.request.global, doc, () => {
     const color = doc.verdict === "dangerous"
       ? "red"
       : doc.verdict === "caution"
@@ -141,37 +150,14 @@ export async function run(
 }
 
 /** `hub audit [--verify]`: the audit log's lines, or the check of its hash chain ([HUB-3]). */
-function audit(runtime: SkillRuntime, request: CommandRequest): Outcome {
+function audit({ runtime, request }: HubCall): Outcome {
   let text = "";
   try {
     text = Deno.readTextFileSync(auditFile(hubRoot(runtime.setup).root));
   } catch {
     text = "";
   }
-  if (request.options.verify === true) {
-    const lock = readLockJson(hubRoot(runtime.setup).root);
-    if (lock.state === "unparseable") {
-      throw new SkillrtError(
-        `Hub lock file '${lock.file}' does not parse, so the audit log's chain head cannot be checked.`,
-      );
-    }
-    const check = verifyAudit(text, lock.state === "ok" ? auditHeadOf(lock.audit) : null);
-    if (!check.intact) {
-      throw new SkillrtError(
-        `The audit log was tampered with at line ${check.broken!.line}: ${check.broken!.reason}.`,
-        {
-          lines: check.lines,
-          broken: check.broken,
-        },
-      );
-    }
-    const doc = { success: true, intact: true, lines: check.lines };
-    return respond(
-      request.global,
-      doc,
-      () => `The audit log is intact (${plural(check.lines, "line")}).`,
-    );
-  }
+  if (request.options.verify === true) return verifyChain(runtime, request, text);
   const lines = text.split("\n").filter((l) => l !== "");
   const doc = { success: true, lines: lines.length, entries: lines };
   return respond(
@@ -179,4 +165,58 @@ function audit(runtime: SkillRuntime, request: CommandRequest): Outcome {
     doc,
     () => (lines.length ? lines.join("\n") : "The audit log is empty."),
   );
+}
+
+/** `hub audit --verify`: the log's hash chain against the head the lock records. */
+function verifyChain(runtime: SkillRuntime, request: CommandRequest, text: string): Outcome {
+  const lock = readLockJson(hubRoot(runtime.setup).root);
+  if (lock.state === "unparseable") {
+    throw new SkillrtError(
+      `Hub lock file '${lock.file}' does not parse, so the audit log's chain head cannot be checked.`,
+    );
+  }
+  const check = verifyAudit(text, lock.state === "ok" ? auditHeadOf(lock.audit) : null);
+  if (!check.intact) {
+    throw new SkillrtError(
+      `The audit log was tampered with at line ${check.broken!.line}: ${check.broken!.reason}.`,
+      { lines: check.lines, broken: check.broken },
+    );
+  }
+  const doc = { success: true, intact: true, lines: check.lines };
+  return respond(
+    request.global,
+    doc,
+    () => `The audit log is intact (${plural(check.lines, "line")}).`,
+  );
+}
+
+const publish: HubAction = ({ runtime, request }) => runPublish(runtime, request);
+
+/** Every action of `hub`, by name: the dispatcher below reads only this table. */
+const ACTIONS: Readonly<Record<string, HubAction>> = {
+  install,
+  search,
+  list,
+  uninstall: remove,
+  verify,
+  check,
+  update,
+  scan,
+  audit,
+  publish,
+  keygen: publish,
+};
+
+/** Runs `hub`. */
+export async function run(
+  runtime: SkillRuntime,
+  request: CommandRequest,
+  ctx: ExecuteContext,
+): Promise<Outcome> {
+  const [action, target] = request.args;
+  const act = HUB_ACTIONS.includes(action) ? ACTIONS[action] : undefined;
+  if (!act) {
+    throw new UsageError(`Unknown hub action '${action}'; use ${HUB_ACTIONS.join(", ")}.`);
+  }
+  return await act({ runtime, request, ctx, target });
 }

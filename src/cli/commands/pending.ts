@@ -13,68 +13,94 @@ import type { CommandRequest, Outcome } from "../request.ts";
 /** The actions of `pending`. */
 export const PENDING_ACTIONS: readonly string[] = ["list", "diff", "approve", "reject"];
 
-/** Runs `pending`. */
-export async function run(runtime: SkillRuntime, request: CommandRequest): Promise<Outcome> {
-  const [action = "list", id] = request.args;
-  const manager = new SkillManager(runtime.setup);
-  const { global } = request;
-  if (!PENDING_ACTIONS.includes(action)) {
-    throw new UsageError(`Unknown pending action '${action}'; use ${PENDING_ACTIONS.join(", ")}.`);
-  }
-  if (action === "list") {
-    const doc = manager.pending();
-    const stderr = doc.problems.map((p) => `skillrt: ${p.error}\n`).join("");
-    return respond(
-      global,
-      doc,
-      () =>
-        doc.count === 0 ? "No pending skills writes." : table(
-          ["ID", "ACTION", "CREATED", "SCAN", "SUMMARY"],
-          doc.pending.map((
-            p,
-          ) => [
-            p.id,
-            p.action,
-            p.created_at,
-            p.scan_verdict ?? "-",
-            clip(p.summary + (p.error ? ` (failed: ${p.error})` : ""), 90),
-          ]),
-          global.color,
-        ),
-      doc.problems.length ? 1 : 0,
-      stderr,
-    );
-  }
+/** One `pending` call as each action sees it. */
+interface PendingCall {
+  manager: SkillManager;
+  global: CommandRequest["global"];
+  /** The pending id (`all` for approve and reject), when given. */
+  id?: string;
+  /** The action's name. */
+  action: string;
+}
+
+/** The id an action cannot do without. */
+function needId({ id, action }: PendingCall): string {
   if (id === undefined) {
     throw new UsageError(
       `'pending ${action}' needs an id${action === "diff" ? "" : " (or 'all')"}.`,
     );
   }
-  if (action === "diff") {
-    const doc = manager.diff(id);
-    const scan = doc.scan_verdict
-      ? [`Scan: ${doc.scan_verdict}`, ...(doc.scan_findings ?? []).map(findingLine)]
-      : [];
-    return respond(global, doc, () => doc.diff, 0, scan.map((l) => `${l}\n`).join(""));
-  }
-  if (action === "approve") {
-    const doc = await manager.approve(id);
-    return respond(
-      global,
-      doc,
-      () =>
-        [
-          ...doc.approved.map((a) => `Approved: ${a.message}`),
-          ...doc.failed.map((f) => `Failed ${f.id}: ${f.error} (kept pending)`),
-        ]
-          .join("\n") || "Nothing to approve.",
-      doc.success ? 0 : 1,
-    );
-  }
-  const doc = await manager.reject(id);
+  return id;
+}
+
+function list({ manager, global }: PendingCall): Outcome {
+  const doc = manager.pending();
+  const stderr = doc.problems.map((p) => `skillrt: ${p.error}\n`).join("");
+  const rows = doc.pending.map((p) => [
+    p.id,
+    p.action,
+    p.created_at,
+    p.scan_verdict ?? "-",
+    clip(p.summary + (p.error ? ` (failed: ${p.error})` : ""), 90),
+  ]);
   return respond(
     global,
     doc,
+    () =>
+      doc.count === 0
+        ? "No pending skills writes."
+        : table(["ID", "ACTION", "CREATED", "SCAN", "SUMMARY"], rows, global.color),
+    doc.problems.length ? 1 : 0,
+    stderr,
+  );
+}
+
+function diff(call: PendingCall): Outcome {
+  const doc = call.manager.diff(needId(call));
+  const scan = doc.scan_verdict
+    ? [`Scan: ${doc.scan_verdict}`, ...(doc.scan_findings ?? []).map(findingLine)]
+    : [];
+  return respond(call.global, doc, () => doc.diff, 0, scan.map((l) => `${l}\n`).join(""));
+}
+
+async function approve(call: PendingCall): Promise<Outcome> {
+  const doc = await call.manager.approve(needId(call));
+  return respond(
+    call.global,
+    doc,
+    () =>
+      [
+        ...doc.approved.map((a) => `Approved: ${a.message}`),
+        ...doc.failed.map((f) => `Failed ${f.id}: ${f.error} (kept pending)`),
+      ].join("\n") || "Nothing to approve.",
+    doc.success ? 0 : 1,
+  );
+}
+
+async function reject(call: PendingCall): Promise<Outcome> {
+  const doc = await call.manager.reject(needId(call));
+  return respond(
+    call.global,
+    doc,
     () => doc.rejected.length ? `Rejected: ${doc.rejected.join(", ")}` : "Nothing to reject.",
   );
+}
+
+/** Every action of `pending`, by name. */
+const ACTIONS: Readonly<Record<string, (call: PendingCall) => Outcome | Promise<Outcome>>> = {
+  list,
+  diff,
+  approve,
+  reject,
+};
+
+/** Runs `pending`. */
+export async function run(runtime: SkillRuntime, request: CommandRequest): Promise<Outcome> {
+  const [action = "list", id] = request.args;
+  const manager = new SkillManager(runtime.setup);
+  const act = PENDING_ACTIONS.includes(action) ? ACTIONS[action] : undefined;
+  if (!act) {
+    throw new UsageError(`Unknown pending action '${action}'; use ${PENDING_ACTIONS.join(", ")}.`);
+  }
+  return await act({ manager, global: request.global, id, action });
 }
