@@ -1,6 +1,6 @@
 import { deepEqual, equal } from "node:assert/strict";
 import fc from "fast-check";
-import { COMMANDS } from "../src/cli/command_grammar.ts";
+import { COMMANDS } from "../src/cli/command_table.ts";
 import { GLOBAL_OPTIONS } from "../src/cli/grammar.ts";
 import { parseArgs } from "../src/cli/program.ts";
 import { quickParse } from "../src/cli/quick_parse.ts";

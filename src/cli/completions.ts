@@ -8,7 +8,7 @@
  * @module
  */
 import { UsageError } from "../errors.ts";
-import { COMMANDS } from "./command_grammar.ts";
+import { COMMANDS } from "./command_table.ts";
 import { type Completion, GLOBAL_OPTIONS, type OptionSpec } from "./grammar.ts";
 
 /** The shells completions are made for. */

@@ -11,7 +11,7 @@ import type { Channel } from "../mcp/channel_transport.ts";
 import type { EnvAsk } from "../preprocess/env_access.ts";
 import type { ProcessGroups } from "../preprocess/process_group.ts";
 import type { ReadinessProbe } from "../home/readiness_probe.ts";
-import type { PermissionPlan } from "../sandbox/plan.ts";
+import type { PermissionPlan } from "../sandbox/permission_plan.ts";
 import type { HelperSource } from "../scan/parallel.ts";
 
 /** What a command runs with besides its request. */

@@ -1,8 +1,9 @@
 /**
- * The grammar of the command line ([C-1]) as plain data: the global options and every
- * command with its arguments and options. Commander is built from it (`program.ts`), the
- * completion scripts come from that program, and the warden's quick path
- * (`quick_parse.ts`) reads it too, so the three never drift apart.
+ * The grammar of the command line ([C-1]) as plain data: the types of a command's
+ * arguments and options, and the global options. The commands themselves are rows of the
+ * command table (`command_table.ts`); commander is built from it (`program.ts`), the
+ * completion scripts come from it, and the warden's quick path (`quick_parse.ts`) reads it
+ * too, so the three never drift apart.
  *
  * @module
  */

@@ -8,12 +8,7 @@ import type { ManageAction } from "../manage/actions.ts";
 import { UsageError } from "../errors.ts";
 import type { CommandRequest } from "./request.ts";
 import { SKELETON_DIRS, skeletonSkill } from "../manage/skeleton_skill.ts";
-import { MANAGE_COMMANDS, WRITING_ACTIONS } from "../sandbox/plan.ts";
-
-export { MANAGE_COMMANDS };
-
-/** Commands that take content from `--file` or stdin. */
-export const CONTENT_COMMANDS: readonly string[] = ["create", "edit", "write-file"];
+import { MANAGE_COMMANDS, WRITING_ACTIONS } from "./command_table.ts";
 
 const str = (v: unknown): string | undefined => (typeof v === "string" ? v : undefined);
 

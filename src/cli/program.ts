@@ -6,7 +6,7 @@
  */
 import { Command, CommanderError } from "../deps/commander.ts";
 import { UsageError } from "../errors.ts";
-import { COMMANDS } from "./command_grammar.ts";
+import { COMMANDS } from "./command_table.ts";
 import {
   GLOBAL_OPTIONS,
   globalOptions,

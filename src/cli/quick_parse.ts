@@ -8,7 +8,7 @@
  *
  * @module
  */
-import { COMMANDS } from "./command_grammar.ts";
+import { COMMANDS } from "./command_table.ts";
 import type { CommandRequest } from "./request.ts";
 import {
   type ArgumentSpec,

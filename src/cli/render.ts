@@ -6,7 +6,7 @@
  */
 import { explainOsError, explainPermissionError, SkillrtError } from "../errors.ts";
 import { toJsonDocument } from "../json_document.ts";
-import type { PermissionPlan } from "../sandbox/plan.ts";
+import type { PermissionPlan } from "../sandbox/permission_plan.ts";
 import type { CommandRequest, GlobalOptions, Outcome } from "./request.ts";
 
 /** Documents larger than this are printed compact (a 10,000-skill list is megabytes). */

@@ -10,16 +10,13 @@ import { readEnv } from "../home/host.ts";
 import { realPathOrUndefined, resolvePath } from "../home/paths.ts";
 import { ensureSkeleton } from "../home/skeleton.ts";
 import { resolveSetup, type Setup } from "../home/setup.ts";
+import { type PermissionPlan, planFlags, planFor, preloads, shellQuote } from "../sandbox/plan.ts";
 import {
+  CONTENT_COMMANDS,
   isWriting,
-  type PermissionPlan,
-  planFlags,
-  planFor,
   PLANNED_COMMANDS,
-  preloads,
-  shellQuote,
-} from "../sandbox/plan.ts";
-import { CONTENT_COMMANDS } from "./manage_args.ts";
+  type WardenCommandName,
+} from "./command_table.ts";
 import { parseSource } from "../hub/source.ts";
 import { hubRoot } from "../hub/hub_root.ts";
 import { localCollectionPaths } from "../hub/collection_paths.ts";
@@ -162,18 +159,28 @@ async function runParsed(
   }
 }
 
-/** Runs a parsed request: here in the warden (completions, sandbox, MCP), else in its Worker. */
+/** The commands of the table without a module: the warden runs them itself. */
+const IN_WARDEN: Readonly<
+  Record<WardenCommandName, (request: CommandRequest) => Promise<Outcome>>
+> = {
+  completions: async (request) => {
+    const { completionScript } = await import("./completions.ts");
+    return { exitCode: 0, stdout: completionScript(request.args[0]), stderr: "" };
+  },
+  sandbox: (request) =>
+    sandbox(request, resolveSetup({ home: request.global.home, agents: request.global.agents })),
+};
+
+/** Runs a parsed request: here in the warden (see `IN_WARDEN`, and MCP's relay), else in its Worker. */
 async function runRequest(
   request: CommandRequest,
   version: string,
   options: CliOptions,
 ): Promise<Outcome> {
-  if (request.command === "completions") {
-    const { completionScript } = await import("./completions.ts");
-    return { exitCode: 0, stdout: completionScript(request.args[0]), stderr: "" };
+  if (Object.hasOwn(IN_WARDEN, request.command)) {
+    return await IN_WARDEN[request.command as WardenCommandName](request);
   }
   let setup: Setup = resolveSetup({ home: request.global.home, agents: request.global.agents });
-  if (request.command === "sandbox") return await sandbox(request, setup);
   const explicitHome = request.global.home !== undefined;
   if (request.command === "mcp") {
     if (ensureSkeleton(request, setup, explicitHome)) {

@@ -11,6 +11,7 @@
 import { SkillrtError } from "../errors.ts";
 import { isDirectory, joinPath } from "./paths.ts";
 import type { Setup } from "./setup.ts";
+import { MANAGE_COMMANDS, WRITING_ACTIONS } from "../cli/command_table.ts";
 
 /** What a command is about to do, as far as the skeleton is concerned. */
 export interface SkeletonRequest {
@@ -22,16 +23,14 @@ export interface SkeletonRequest {
   options: Readonly<Record<string, unknown>>;
 }
 
-const MANAGE = new Set(["create", "edit", "patch", "delete", "write-file", "remove-file"]);
-
 /** The folders below the home that `request` needs before it can be planned (none for a read). */
 export function skeletonFor(request: SkeletonRequest, setup: Setup): string[] {
   const { command, args, options } = request;
   const action = args[0];
   const skills = "skills";
   const pending = setup.config.write_approval ? ["pending/skills"] : [];
-  if (MANAGE.has(command) || command === "init") return [skills, ...pending];
-  if (command === "bundle" && ["create", "edit", "delete"].includes(action ?? "")) return pending;
+  if (MANAGE_COMMANDS.includes(command) || command === "init") return [skills, ...pending];
+  if (command === "bundle" && (WRITING_ACTIONS.bundle ?? []).includes(action ?? "")) return pending;
   if (command === "mcp") {
     if (options.allowWrites !== true) return [];
     return setup.config.write_approval ? [skills, ...pending] : [skills, "skill-bundles"];

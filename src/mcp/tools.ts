@@ -6,7 +6,7 @@
  * @module
  */
 import type { ManageAction } from "../manage/actions.ts";
-import { MANAGE_COMMANDS } from "../sandbox/plan.ts";
+import { MANAGE_COMMANDS } from "../cli/command_table.ts";
 import { BUNDLE_ACTIONS } from "../manage/bundle_actions.ts";
 
 /** A JSON-RPC error with its code and a message without any prefix (clients add their own). */

@@ -1,6 +1,7 @@
 /**
  * The permission plan of [X-1]: for each command, exactly what its Worker may read,
- * write, run, reach and see. Pure: computed from the command and the setup, printed
+ * write, run, reach and see. Pure: computed from the command's row of the command table
+ * (`src/cli/command_table.ts`: its plan, whether it preprocesses) and the setup, printed
  * by `sandbox` ([X-3]) and turned into Worker permissions.
  *
  * @module
@@ -9,79 +10,15 @@ import { joinPath } from "../home/paths.ts";
 import type { Setup } from "../home/setup.ts";
 import type { CommandRequest } from "../cli/request.ts";
 import { usageWritePaths } from "../usage/usage.ts";
+import type { PermissionPlan } from "./permission_plan.ts";
+import {
+  PLANNED_COMMANDS,
+  PREPROCESSING_COMMANDS,
+  USER_FILE_COMMANDS,
+  WRITING_COMMANDS,
+} from "../cli/command_table.ts";
 
-/** What one command's Worker is granted. */
-export interface PermissionPlan {
-  /** The command the plan is for. */
-  command: string;
-  /** Paths it may read (folders include everything below them). */
-  read: string[];
-  /** Paths it may write. */
-  write: string[];
-  /** Programs it may run. */
-  run: string[];
-  /** Hosts it may reach. */
-  net: string[];
-  /** Environment variables it may read. */
-  env: string[];
-}
-
-/** Commands that only read skills (view and invoke also count uses, [U-1]). */
-export const READING_COMMANDS: readonly string[] = [
-  "list",
-  "search",
-  "view",
-  "prompt",
-  "validate",
-  "doctor",
-  "invoke",
-  "bundle",
-  "graph",
-];
-/** Commands that change skills ([M-1]). */
-export const MANAGE_COMMANDS: readonly string[] = [
-  "create",
-  "edit",
-  "patch",
-  "delete",
-  "write-file",
-  "remove-file",
-];
-/** Commands that write: their write grant is worked out first by a read-only Worker. */
-export const WRITING_COMMANDS: readonly string[] = [
-  ...MANAGE_COMMANDS,
-  "init",
-  "pending",
-  "curator",
-  "sync",
-  "hub",
-  "enable",
-  "disable",
-  "setup",
-];
-/** Actions that make a reading command write ([B-3]: `bundle create|edit|delete`). */
-export const WRITING_ACTIONS: Readonly<Record<string, readonly string[]>> = {
-  bundle: ["create", "edit", "delete"],
-};
-/**
- * Commands that may write the user's own files, config.yaml and `<home>/.env` — and only
- * these, run by the user at the CLI ([V-9], [V-10]); never MCP.
- */
-export const USER_FILE_COMMANDS: readonly string[] = ["enable", "disable", "setup"];
-
-/** True when a command line writes: a writing command, or a writing action of another. */
-export function isWriting(command: string, args: readonly string[] = []): boolean {
-  return WRITING_COMMANDS.includes(command) ||
-    (WRITING_ACTIONS[command]?.includes(args[0] ?? "") ?? false);
-}
-/** Every command that runs in a sandbox Worker. */
-export const PLANNED_COMMANDS: readonly string[] = [
-  ...READING_COMMANDS,
-  ...WRITING_COMMANDS,
-  "mcp",
-];
-/** Commands whose output is preprocessed and may run inline shell ([P-4]). */
-export const PREPROCESSING_COMMANDS: readonly string[] = ["view", "invoke", "mcp"];
+export type { PermissionPlan } from "./permission_plan.ts";
 
 function unique(paths: string[]): string[] {
   return [...new Set(paths)].sort();

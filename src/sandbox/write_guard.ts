@@ -12,7 +12,7 @@
 import { NotPermittedError } from "../errors.ts";
 import { basename, dirname, isInside, joinPath, normalizePath } from "../home/paths.ts";
 import { lockedWritePaths } from "../manage/mutex.ts";
-import { USER_FILE_COMMANDS } from "./plan.ts";
+import { USER_FILE_COMMANDS } from "../cli/command_table.ts";
 import type { Setup } from "../home/setup.ts";
 import { readOnlyFolders } from "../hub/hub_root.ts";
 

@@ -16,7 +16,7 @@ import { runInstall } from "./hub_install.ts";
 import { listInstalled, uninstall, verifyInstalled } from "../../hub/installed.ts";
 import { searchHub } from "../../hub/search.ts";
 import { checkInstalled, updateInstalled } from "../../hub/check.ts";
-import { HUB_ACTIONS } from "../command_grammar.ts";
+import { HUB_ACTIONS, type HubAction } from "../command_grammar.ts";
 import { runPublish } from "./hub_publish.ts";
 import type { ExecuteContext } from "../context.ts";
 import type { SkillRuntime } from "../../runtime.ts";
@@ -32,7 +32,7 @@ interface HubCall {
   target?: string;
 }
 
-type HubAction = (call: HubCall) => Outcome | Promise<Outcome>;
+type HubActionRun = (call: HubCall) => Outcome | Promise<Outcome>;
 
 const str = (v: unknown) => (typeof v === "string" ? v : undefined);
 
@@ -190,10 +190,10 @@ function verifyChain(runtime: SkillRuntime, request: CommandRequest, text: strin
   );
 }
 
-const publish: HubAction = ({ runtime, request }) => runPublish(runtime, request);
+const publish: HubActionRun = ({ runtime, request }) => runPublish(runtime, request);
 
 /** Every action of `hub`, by name: the dispatcher below reads only this table. */
-const ACTIONS: Readonly<Record<string, HubAction>> = {
+const ACTIONS: Readonly<Record<HubAction, HubActionRun>> = {
   install,
   search,
   list,
@@ -214,7 +214,7 @@ export async function run(
   ctx: ExecuteContext,
 ): Promise<Outcome> {
   const [action, target] = request.args;
-  const act = HUB_ACTIONS.includes(action) ? ACTIONS[action] : undefined;
+  const act = Object.hasOwn(ACTIONS, action) ? ACTIONS[action as HubAction] : undefined;
   if (!act) {
     throw new UsageError(`Unknown hub action '${action}'; use ${HUB_ACTIONS.join(", ")}.`);
   }

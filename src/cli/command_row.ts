@@ -1,0 +1,48 @@
+/**
+ * The shape of a row of the command table (`command_table.ts`) and of a command's
+ * implementation module. Types only.
+ *
+ * @module
+ */
+import type { SkillRuntime } from "../runtime.ts";
+import type { ExecuteContext } from "./context.ts";
+import type { CommandSpec } from "./grammar.ts";
+import type { CommandRequest, Outcome } from "./request.ts";
+
+/** One command's implementation, run in its sandbox Worker. */
+export interface CommandModule {
+  /** Runs the command and returns what to print. */
+  run(
+    runtime: SkillRuntime,
+    request: CommandRequest,
+    ctx: ExecuteContext,
+  ): Outcome | Promise<Outcome>;
+}
+
+/**
+ * One row of the table. A command with a module runs in a sandbox Worker, under its plan;
+ * one without is run by the warden itself, reading no skill content (`sandbox`,
+ * `completions`: see `IN_WARDEN` in `warden.ts`, which must name each).
+ */
+export interface CommandRow {
+  /**
+   * Its plan: `reads` the skills (roots, plugins, bundles, config, `.env`); `writes` them
+   * too, its write grant worked out first by a read-only Worker ([X-6]). Absent: the
+   * command has no plan of its own.
+   */
+  plan?: "reads" | "writes";
+  /** Its output is preprocessed and may run inline shell ([P-4]); it counts uses ([U-1]). */
+  preprocesses?: true;
+  /** It takes content from `--file` or stdin. */
+  content?: true;
+  /** It is a management action ([M-1]), offered by MCP's `skill_manage` too. */
+  manage?: true;
+  /** Of a reading command: the actions (its first argument) that write ([B-3]). */
+  writingActions?: readonly string[];
+  /** It may write the user's own files, config.yaml and `<home>/.env` ([V-9], [V-10]). */
+  userFiles?: true;
+  /** Its grammar; absent for the Worker's internal steps, which no command line names. */
+  grammar?: Omit<CommandSpec, "name">;
+  /** Its implementation module, loaded when it runs in its Worker. */
+  load?: () => Promise<CommandModule>;
+}

@@ -1,0 +1,403 @@
+/**
+ * The command table: one row a command — what its plan reads, whether it writes,
+ * preprocesses or takes content, whether it is a management action, its grammar and its
+ * implementation module (none: the warden runs it). Everything that lists commands is derived from it: the
+ * {@linkcode CommandName} type, the sandbox plan's lists (`src/sandbox/plan.ts`), the
+ * Worker's dispatcher (`execute.ts`), the parser, help, the quick path and the
+ * completions (`COMMANDS`), the management commands (`manage_args.ts`) and the MCP
+ * `skill_manage` actions (`src/mcp/tools.ts`). Adding a command is adding a row.
+ *
+ * @module
+ */
+import type { CommandModule, CommandRow } from "./command_row.ts";
+import type { CommandSpec } from "./grammar.ts";
+import {
+  BUNDLE_GRAMMAR,
+  CURATOR_GRAMMAR,
+  FORCE_WRITE_OPTION,
+  HUB_ARGUMENTS,
+  HUB_OPTIONS,
+  LIST_GRAMMAR,
+  LOAD_OPTIONS,
+  MCP_OPTIONS,
+  PATCH_GRAMMAR,
+  SANDBOX_GRAMMAR,
+  SKILL_ARGUMENT,
+  SKILL_FILE_OPTION,
+  SKILL_NAME_ARGUMENT,
+  VALIDATE_GRAMMAR,
+} from "./command_grammar.ts";
+
+const TABLE = {
+  list: {
+    plan: "reads",
+    load: () => import("./commands/list.ts"),
+    grammar: LIST_GRAMMAR,
+  },
+  search: {
+    plan: "reads",
+    load: () => import("./commands/search.ts"),
+    grammar: {
+      description: "rank visible skills by a query",
+      arguments: [
+        { spec: "<query...>", description: "words to look for" },
+      ],
+    },
+  },
+  view: {
+    plan: "reads",
+    preprocesses: true,
+    load: () => import("./commands/view.ts"),
+    grammar: {
+      description: "show one skill (Level 1) or one of its files (Level 2)",
+      arguments: [
+        SKILL_ARGUMENT,
+        { spec: "[path]", description: "a file inside the skill, e.g. references/api.md" },
+      ],
+      options: [
+        ...LOAD_OPTIONS,
+        {
+          flags: "--brief",
+          description: "only the outline (headings, slugs, sizes) and the first paragraph",
+        },
+        {
+          flags: "--section <slug>",
+          description: "only this section (repeatable; slugs as --brief lists them)",
+          repeatable: true,
+        },
+      ],
+    },
+  },
+  invoke: {
+    plan: "reads",
+    preprocesses: true,
+    load: () => import("./commands/invoke.ts"),
+    grammar: {
+      description: "the message for a slash-command invocation of a skill",
+      arguments: [
+        SKILL_ARGUMENT,
+        { spec: "[instruction...]", description: "what the user asked alongside the invocation" },
+      ],
+      options: LOAD_OPTIONS,
+    },
+  },
+  prompt: {
+    plan: "reads",
+    load: () => import("./commands/prompt.ts"),
+    grammar: {
+      description: "the Level-0 block for a system prompt",
+      options: [
+        {
+          flags: "--format <format>",
+          description: "xml, markdown or json",
+          default: "xml",
+          complete: ["xml", "markdown", "json"],
+        },
+        { flags: "--budget-chars <n>", description: "largest size in characters" },
+        {
+          flags: "--preload <names>",
+          description: "skills whose full content follows the block, comma-separated",
+        },
+      ],
+    },
+  },
+  validate: {
+    plan: "reads",
+    load: () => import("./commands/validate.ts"),
+    grammar: VALIDATE_GRAMMAR,
+  },
+  doctor: {
+    plan: "reads",
+    load: () => import("./commands/doctor.ts"),
+    grammar: {
+      description: "report roots, shadowed names, diagnostics, sandbox and hub state",
+    },
+  },
+  sandbox: {
+    grammar: SANDBOX_GRAMMAR,
+  },
+  create: {
+    plan: "writes",
+    manage: true,
+    content: true,
+    load: () => import("./commands/manage.ts"),
+    grammar: {
+      description: "create a skill in the local root (content from --file or stdin)",
+      arguments: [
+        { spec: "<name>", description: "the new skill's name (its folder)" },
+      ],
+      options: [
+        FORCE_WRITE_OPTION,
+        { flags: "--category <name>", description: "put it in this category folder" },
+        SKILL_FILE_OPTION,
+      ],
+    },
+  },
+  init: {
+    plan: "writes",
+    load: () => import("./commands/manage.ts"),
+    grammar: {
+      description: "start a skill: a skeleton SKILL.md with the recommended sections",
+      arguments: [
+        { spec: "<name>", description: "the new skill's name (its folder)" },
+      ],
+      options: [
+        { flags: "--category <name>", description: "put it in this category folder" },
+        { flags: "--description <text>", description: "its description (one line)" },
+      ],
+    },
+  },
+  edit: {
+    plan: "writes",
+    manage: true,
+    content: true,
+    load: () => import("./commands/manage.ts"),
+    grammar: {
+      description: "replace a skill's SKILL.md (content from --file or stdin)",
+      arguments: [
+        SKILL_NAME_ARGUMENT,
+      ],
+      options: [
+        FORCE_WRITE_OPTION,
+        SKILL_FILE_OPTION,
+      ],
+    },
+  },
+  patch: {
+    plan: "writes",
+    manage: true,
+    load: () => import("./commands/manage.ts"),
+    grammar: PATCH_GRAMMAR,
+  },
+  delete: {
+    plan: "writes",
+    manage: true,
+    load: () => import("./commands/manage.ts"),
+    grammar: {
+      description: "delete a skill",
+      arguments: [
+        SKILL_NAME_ARGUMENT,
+      ],
+      options: [
+        {
+          flags: "--absorbed-into <name>",
+          description: "the skill that now holds what this one did",
+          complete: "skill",
+        },
+      ],
+    },
+  },
+  "write-file": {
+    plan: "writes",
+    manage: true,
+    content: true,
+    load: () => import("./commands/manage.ts"),
+    grammar: {
+      description: "write a support file (content from --file or stdin)",
+      arguments: [
+        SKILL_NAME_ARGUMENT,
+        { spec: "<path>", description: "under references/, templates/, scripts/ or assets/" },
+      ],
+      options: [
+        FORCE_WRITE_OPTION,
+        {
+          flags: "--file <path>",
+          description: "read the content from this file instead of stdin",
+          complete: "file",
+        },
+      ],
+    },
+  },
+  "remove-file": {
+    plan: "writes",
+    manage: true,
+    load: () => import("./commands/manage.ts"),
+    grammar: {
+      description: "remove a support file",
+      arguments: [
+        SKILL_NAME_ARGUMENT,
+        { spec: "<path>", description: "under references/, templates/, scripts/ or assets/" },
+      ],
+    },
+  },
+  enable: {
+    plan: "writes",
+    userFiles: true,
+    load: () => import("./commands/toggle.ts"),
+    grammar: {
+      description:
+        "show a skill again: off skills.disabled and every platform list (--platform P: that one)",
+      arguments: [
+        { spec: "<name>", description: "the skill", complete: "skill" },
+      ],
+    },
+  },
+  disable: {
+    plan: "writes",
+    userFiles: true,
+    load: () => import("./commands/toggle.ts"),
+    grammar: {
+      description:
+        "hide a skill: onto skills.disabled in config.yaml (--platform P: that platform only)",
+      arguments: [
+        { spec: "<name>", description: "the skill", complete: "skill" },
+      ],
+    },
+  },
+  setup: {
+    plan: "writes",
+    userFiles: true,
+    load: () => import("./commands/setup.ts"),
+    grammar: {
+      description: "ask at the terminal for what a skill needs (env vars, config values)",
+      arguments: [
+        { spec: "<name>", description: "the skill", complete: "skill" },
+      ],
+    },
+  },
+  pending: {
+    plan: "writes",
+    load: () => import("./commands/pending.ts"),
+    grammar: {
+      description: "review writes staged for approval",
+      arguments: [
+        {
+          spec: "[action]",
+          description: "list, diff, approve or reject",
+          default: "list",
+          complete: ["list", "diff", "approve", "reject"],
+        },
+        { spec: "[id]", description: "a pending id (or 'all' for approve and reject)" },
+      ],
+    },
+  },
+  curator: {
+    plan: "writes",
+    load: () => import("./commands/curator.ts"),
+    grammar: CURATOR_GRAMMAR,
+  },
+  bundle: {
+    plan: "reads",
+    writingActions: ["create", "edit", "delete"],
+    load: () => import("./commands/bundle.ts"),
+    grammar: BUNDLE_GRAMMAR,
+  },
+  graph: {
+    plan: "reads",
+    load: () => import("./commands/graph.ts"),
+    grammar: {
+      description: "skills, related skills and bundles as a graph",
+      options: [
+        {
+          flags: "--format <format>",
+          description: "mermaid, dot or json",
+          default: "mermaid",
+          complete: ["mermaid", "dot", "json"],
+        },
+      ],
+    },
+  },
+  hub: {
+    plan: "writes",
+    load: () => import("./commands/hub.ts"),
+    grammar: {
+      description: "install skills from outside through quarantine and the guard scanner",
+      arguments: HUB_ARGUMENTS,
+      options: HUB_OPTIONS,
+    },
+  },
+  sync: {
+    plan: "writes",
+    load: () => import("./commands/sync.ts"),
+    grammar: {
+      description:
+        "copy an agent's bundled skills into the local root (tracked in .bundled_manifest)",
+      options: [
+        {
+          flags: "--from <dir>",
+          description: "the folder of bundled skills",
+          required: true,
+          complete: "dir",
+        },
+      ],
+    },
+  },
+  mcp: {
+    plan: "reads",
+    preprocesses: true,
+    load: () => import("./commands/mcp.ts"),
+    grammar: {
+      description: "serve skills over MCP (stdio, or Streamable HTTP) from inside the sandbox",
+      options: MCP_OPTIONS,
+    },
+  },
+  completions: {
+    grammar: {
+      description: "print a shell completion script",
+      arguments: [
+        { spec: "<shell>", description: "bash, zsh or fish", complete: ["bash", "zsh", "fish"] },
+      ],
+    },
+  },
+  probe: {
+    load: () => import("./commands/probe.ts"),
+  },
+  targets: {
+    load: () => import("./commands/targets.ts"),
+  },
+} satisfies Record<string, CommandRow>;
+
+/** Every command's name: the command line's, and the Worker's internal steps (`probe`, `targets`). */
+export type CommandName = keyof typeof TABLE;
+
+/** A command run in a sandbox Worker: one with a module. */
+export type WorkerCommandName = {
+  [K in CommandName]: (typeof TABLE)[K] extends { load: unknown } ? K : never;
+}[CommandName];
+
+/** A command the warden runs itself. */
+export type WardenCommandName = Exclude<CommandName, WorkerCommandName>;
+
+/** The rows, in the table's order (the order help lists commands in). */
+export const COMMAND_ROWS: readonly (CommandRow & { name: CommandName })[] = Object.entries(TABLE)
+  .map(([name, row]) => ({ name: name as CommandName, ...row }));
+
+const names = (keep: (row: CommandRow) => boolean): readonly CommandName[] =>
+  COMMAND_ROWS.filter(keep).map((row) => row.name);
+
+/** Every command the command line knows, with its grammar, in the order help lists them. */
+export const COMMANDS: readonly CommandSpec[] = COMMAND_ROWS.flatMap((row) =>
+  row.grammar ? [{ name: row.name, ...row.grammar }] : []
+);
+
+/** Every command with a plan of its own: what `sandbox COMMAND` can show. */
+export const PLANNED_COMMANDS: readonly string[] = names((row) => row.plan !== undefined);
+/** Commands that write: their write grant is worked out first by a read-only Worker. */
+export const WRITING_COMMANDS: readonly string[] = names((row) => row.plan === "writes");
+/** Commands whose output is preprocessed and may run inline shell ([P-4]). */
+export const PREPROCESSING_COMMANDS: readonly string[] = names((row) => row.preprocesses === true);
+/** Commands that change skills ([M-1]). */
+export const MANAGE_COMMANDS: readonly string[] = names((row) => row.manage === true);
+/** Commands that take content from `--file` or stdin. */
+export const CONTENT_COMMANDS: readonly string[] = names((row) => row.content === true);
+/**
+ * Commands that may write the user's own files, config.yaml and `<home>/.env` — and only
+ * these, run by the user at the CLI ([V-9], [V-10]); never MCP.
+ */
+export const USER_FILE_COMMANDS: readonly string[] = names((row) => row.userFiles === true);
+/** Actions that make a reading command write ([B-3]: `bundle create|edit|delete`). */
+export const WRITING_ACTIONS: Readonly<Record<string, readonly string[]>> = Object.fromEntries(
+  COMMAND_ROWS.flatMap((row) => row.writingActions ? [[row.name, row.writingActions]] : []),
+);
+
+/** True when a command line writes: a writing command, or a writing action of another. */
+export function isWriting(command: string, args: readonly string[] = []): boolean {
+  return WRITING_COMMANDS.includes(command) ||
+    (Object.hasOwn(WRITING_ACTIONS, command) && WRITING_ACTIONS[command].includes(args[0] ?? ""));
+}
+
+/** The implementation module of each command run in a Worker. */
+export const COMMAND_MODULES: Readonly<Record<WorkerCommandName, () => Promise<CommandModule>>> =
+  Object.fromEntries(
+    COMMAND_ROWS.flatMap((row) => row.load ? [[row.name, row.load]] : []),
+  ) as Record<WorkerCommandName, () => Promise<CommandModule>>;

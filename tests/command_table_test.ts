@@ -1,0 +1,97 @@
+/**
+ * One command table (issue 16): the plan, the Worker's dispatcher, the grammar, the
+ * completions and the management lists are derived from its rows. These tests hold the
+ * derivation to the table: a row whose command has no module, no plan, no completion or
+ * no place in the lists it claims fails here (or, for a missing module, already in the type
+ * check: a row without one is a warden command, and `IN_WARDEN` must name it).
+ */
+import { deepEqual, equal, ok } from "node:assert/strict";
+import {
+  COMMAND_MODULES,
+  COMMAND_ROWS,
+  COMMANDS,
+  CONTENT_COMMANDS,
+  isWriting,
+  MANAGE_COMMANDS,
+  PLANNED_COMMANDS,
+  PREPROCESSING_COMMANDS,
+  USER_FILE_COMMANDS,
+  WRITING_ACTIONS,
+  WRITING_COMMANDS,
+} from "../src/cli/command_table.ts";
+import { resolveSetup } from "../src/home/setup.ts";
+import { MANAGE_ACTIONS } from "../src/mcp/tools.ts";
+import { planFor } from "../src/sandbox/plan.ts";
+import { cli, cliJson, makeTree, skill, testHost } from "./helpers.ts";
+
+const names = (keep: (row: (typeof COMMAND_ROWS)[number]) => boolean) =>
+  COMMAND_ROWS.filter(keep).map((row) => row.name);
+
+Deno.test("[C-1][X-1] every command of the table has a plan, a dispatcher entry and completions", async () => {
+  const home = makeTree({ "skills/a/SKILL.md": skill("a", "A skill.") });
+  const setup = resolveSetup({ home, host: testHost(home) });
+  const bash = (await cli(["completions", "bash"])).stdout;
+  const fish = (await cli(["completions", "fish"])).stdout;
+  // The words bash offers for the first word: every command of the command line, in order.
+  const offered = /compgen -W "([^"$]*)" -- "\$cur"\)\)\n {4}return\n {2}fi\n {2}case "\$cmd:\$pos"/
+    .exec(bash)?.[1].split(" ");
+  deepEqual(offered, names((row) => row.grammar !== undefined));
+  for (const row of COMMAND_ROWS) {
+    // Dispatcher: a command with a module runs in a Worker, which loads exactly that module.
+    if (row.load) {
+      equal(COMMAND_MODULES[row.name as keyof typeof COMMAND_MODULES], row.load, row.name);
+      equal(typeof (await row.load()).run, "function", `${row.name}: its module has run()`);
+    } else {
+      ok(row.grammar, `${row.name}: a warden command is on the command line`);
+      equal(row.plan, undefined, `${row.name}: the warden runs it under no plan`);
+    }
+    // Plan: every Worker command the command line names has one; the internal steps run
+    // under the plan of the command they serve.
+    const plan = planFor(row.name, setup);
+    equal(plan.command, row.name);
+    if (row.load && row.grammar) ok(row.plan, `${row.name} has a plan`);
+    deepEqual(plan.read.includes(setup.localRoot), row.plan !== undefined, row.name);
+    deepEqual(plan.write.length > 0, row.preprocesses === true, `${row.name}: counts uses`);
+    // Completions: every command of the command line, and no internal step.
+    const inFish = fish.includes(`-n __fish_use_subcommand -a ${row.name} `);
+    equal(inFish, row.grammar !== undefined, `${row.name} in the fish completions`);
+  }
+});
+
+Deno.test("[C-1][M-1] the lists derived from the table: planned, writing, preprocessing, management, content, user files, writing actions, MCP actions", () => {
+  for (const name of MANAGE_COMMANDS) ok(WRITING_COMMANDS.includes(name), `${name} writes`);
+  for (const name of CONTENT_COMMANDS) ok(MANAGE_COMMANDS.includes(name), `${name} manages`);
+  deepEqual(PLANNED_COMMANDS, names((row) => row.plan !== undefined));
+  deepEqual(WRITING_COMMANDS, names((row) => row.plan === "writes"));
+  deepEqual(PREPROCESSING_COMMANDS, ["view", "invoke", "mcp"]);
+  deepEqual(MANAGE_COMMANDS, ["create", "edit", "patch", "delete", "write-file", "remove-file"]);
+  deepEqual(CONTENT_COMMANDS, ["create", "edit", "write-file"]);
+  deepEqual(USER_FILE_COMMANDS, ["enable", "disable", "setup"]);
+  deepEqual(WRITING_ACTIONS, { bundle: ["create", "edit", "delete"] });
+  equal(isWriting("bundle", ["create", "x"]), true);
+  equal(isWriting("bundle", ["list"]), false);
+  equal(isWriting("constructor"), false, "names are the table's own keys");
+  equal(isWriting("hub", ["search"]), true, "a writing command writes whatever its action");
+  deepEqual(MANAGE_ACTIONS.slice(0, MANAGE_COMMANDS.length + 2), [
+    ...MANAGE_COMMANDS,
+    "write_file",
+    "remove_file",
+  ]);
+  deepEqual(COMMANDS.map((c) => c.name), names((row) => row.grammar !== undefined));
+});
+
+Deno.test("[X-3] sandbox prints the plan of every reading command the table names", async () => {
+  const home = makeTree({ "skills/a/SKILL.md": skill("a", "A skill.") });
+  for (const name of names((row) => row.plan === "reads" && row.name !== "mcp")) {
+    const r = await cliJson(["--home", home, "sandbox", name]);
+    equal(r.code, 0, `${name}: ${r.stderr}`);
+    equal(r.json.command, name);
+    ok((r.json.plan as { read: string[] }).read.includes(`${home}/skills`), name);
+  }
+  const unknown = await cli(["--home", home, "sandbox", "probe"]);
+  equal(unknown.code, 2, "an internal step has no plan to show");
+  equal(
+    unknown.stderr.trim(),
+    `skillrt: Unknown command 'probe' for sandbox; use one of ${PLANNED_COMMANDS.join(", ")}.`,
+  );
+});
