@@ -74,32 +74,10 @@ export function parseArgs(
       });
     }
   }
-  const helpUsage = () =>
-    `Usage: ${usageOf === program ? "" : "skillrt "}${usageOf.name()} ${usageOf.usage()}`;
   try {
     program.parse(argv, { from: "user" });
   } catch (error) {
-    if (error instanceof CommanderError) {
-      const askedForHelp = argv.some((a) => a === "-h" || a === "--help" || a === "help");
-      if (error.code === "commander.version") return { kind: "print", text: out };
-      if (error.code === "commander.helpDisplayed" || error.code === "commander.help") {
-        if (askedForHelp) return { kind: "print", text: out };
-        throw new UsageError("A command is required.", out.trimEnd());
-      }
-      let message = error.message.replace(/^error: /, "");
-      message = message.charAt(0).toUpperCase() + message.slice(1);
-      const option = /^unknown option '([^']*)'/.exec(error.message.replace(/^error: /, ""));
-      const spec = COMMANDS.find((c) => c.name === usageOf.name() && usageOf !== program);
-      if (
-        option && !message.includes("\n") && spec?.arguments?.some((a) => a.complete === "skill")
-      ) {
-        // A skill name that begins with '-' (public collections have them) needs '--'.
-        message += `. If '${
-          option[1]
-        }' is a skill name, put '--' before it: skillrt ${spec.name} -- ${option[1]}`;
-      }
-      throw new UsageError(message, helpUsage());
-    }
+    if (error instanceof CommanderError) return parseFailure(error, argv, out, program, usageOf);
     throw error;
   }
   if (!captured) {
@@ -116,4 +94,39 @@ export function parseArgs(
       global,
     },
   };
+}
+
+/**
+ * What a commander failure means: the version or help asked for (text to print), or a
+ * usage error naming the command's usage line.
+ */
+function parseFailure(
+  error: CommanderError,
+  argv: string[],
+  out: string,
+  program: Command,
+  usageOf: Command,
+): Parsed {
+  const askedForHelp = argv.some((a) => a === "-h" || a === "--help" || a === "help");
+  if (error.code === "commander.version") return { kind: "print", text: out };
+  if (error.code === "commander.helpDisplayed" || error.code === "commander.help") {
+    if (askedForHelp) return { kind: "print", text: out };
+    throw new UsageError("A command is required.", out.trimEnd());
+  }
+  let message = error.message.replace(/^error: /, "");
+  message = message.charAt(0).toUpperCase() + message.slice(1);
+  const option = /^unknown option '([^']*)'/.exec(error.message.replace(/^error: /, ""));
+  const spec = COMMANDS.find((c) => c.name === usageOf.name() && usageOf !== program);
+  if (
+    option && !message.includes("\n") && spec?.arguments?.some((a) => a.complete === "skill")
+  ) {
+    // A skill name that begins with '-' (public collections have them) needs '--'.
+    message += `. If '${option[1]}' is a skill name, put '--' before it: skillrt ${spec.name} -- ${
+      option[1]
+    }`;
+  }
+  const usage = `Usage: ${
+    usageOf === program ? "" : "skillrt "
+  }${usageOf.name()} ${usageOf.usage()}`;
+  throw new UsageError(message, usage);
 }

@@ -55,19 +55,13 @@ export interface Rule {
   judge?: Judge;
 }
 
+/** A text rule's row: id, severity, description, pattern and its further conditions. */
 type Row = [
   string,
   RuleSeverity,
   string,
   RegExp,
-  {
-    unless?: RegExp;
-    notAfter?: RegExp;
-    onlyAfter?: RegExp;
-    next?: RegExp;
-    flow?: boolean;
-    judge?: Judge;
-  }?,
+  Pick<Rule, "unless" | "notAfter" | "onlyAfter" | "next" | "flow" | "judge">?,
 ];
 
 /** Placeholder values that are not secrets: words that say so, or an env variable's own name. */

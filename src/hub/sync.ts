@@ -255,50 +255,69 @@ export async function syncBundled(setup: Setup, from: string): Promise<SyncResul
       // First sync.
     }
     for (const skill of upstream) {
-      if (externalNames.has(skill.name)) {
-        result.external.push(skill.name);
-        continue;
-      }
-      const target = joinPath(root, skill.rel);
-      const upstreamHash = folderMd5(skill.dir);
-      const recorded = manifest.get(skill.name);
-      let present = true;
-      try {
-        Deno.statSync(joinPath(target, "SKILL.md"));
-      } catch {
-        present = false;
-      }
-      if (recorded === undefined) {
-        if (present) {
-          result.user_modified.push(skill.name); // a skill of the user's own, same place: never overwritten
-          continue;
-        }
-        copyFolder(skill.dir, root, skill.rel);
-        manifest.set(skill.name, upstreamHash);
-        result.copied.push(skill.name);
-      } else if (!present) {
-        result.user_deleted.push(skill.name);
-      } else if (folderMd5(target) !== recorded) {
-        result.user_modified.push(skill.name);
-      } else if (upstreamHash !== recorded) {
-        copyFolder(skill.dir, root, skill.rel);
-        manifest.set(skill.name, upstreamHash);
-        result.updated.push(skill.name);
-      } else result.unchanged.push(skill.name);
+      if (externalNames.has(skill.name)) result.external.push(skill.name);
+      else syncSkill(skill, root, manifest, result);
     }
-    // A category's description goes with its skills: only where one of them is now here.
-    const here = new Set([
-      ...result.copied,
-      ...result.updated,
-      ...result.user_modified,
-      ...result.unchanged,
-    ]);
-    for (const description of descriptions) {
-      const folder = dirname(description.rel);
-      const served = upstream.some((s) => here.has(s.name) && s.rel.startsWith(`${folder}/`));
-      if (served && copyDescription(root, description)) result.descriptions.push(description.rel);
-    }
+    syncDescriptions(root, upstream, descriptions, result);
     atomicWrite(manifestFile, renderManifest(manifest), { fixedTemp: true });
   });
   return result;
+}
+
+/**
+ * Syncs one bundled skill: copied when new, updated when upstream changed and the user
+ * did not; a skill the user changed, deleted or made there is left alone.
+ */
+function syncSkill(
+  skill: UpstreamSkill,
+  root: string,
+  manifest: Map<string, string>,
+  result: SyncResult,
+): void {
+  const target = joinPath(root, skill.rel);
+  const upstreamHash = folderMd5(skill.dir);
+  const recorded = manifest.get(skill.name);
+  let present = true;
+  try {
+    Deno.statSync(joinPath(target, "SKILL.md"));
+  } catch {
+    present = false;
+  }
+  if (recorded === undefined) {
+    if (present) {
+      result.user_modified.push(skill.name); // a skill of the user's own, same place: never overwritten
+      return;
+    }
+    copyFolder(skill.dir, root, skill.rel);
+    manifest.set(skill.name, upstreamHash);
+    result.copied.push(skill.name);
+  } else if (!present) {
+    result.user_deleted.push(skill.name);
+  } else if (folderMd5(target) !== recorded) {
+    result.user_modified.push(skill.name);
+  } else if (upstreamHash !== recorded) {
+    copyFolder(skill.dir, root, skill.rel);
+    manifest.set(skill.name, upstreamHash);
+    result.updated.push(skill.name);
+  } else result.unchanged.push(skill.name);
+}
+
+/** A category's description goes with its skills: only where one of them is now here. */
+function syncDescriptions(
+  root: string,
+  upstream: UpstreamSkill[],
+  descriptions: UpstreamDescription[],
+  result: SyncResult,
+): void {
+  const here = new Set([
+    ...result.copied,
+    ...result.updated,
+    ...result.user_modified,
+    ...result.unchanged,
+  ]);
+  for (const description of descriptions) {
+    const folder = dirname(description.rel);
+    const served = upstream.some((s) => here.has(s.name) && s.rel.startsWith(`${folder}/`));
+    if (served && copyDescription(root, description)) result.descriptions.push(description.rel);
+  }
 }

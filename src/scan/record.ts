@@ -115,6 +115,29 @@ export interface RecordPlace {
   flat?: boolean;
 }
 
+/** What a head without a readable frontmatter block is told, by the fence's kind. */
+const FENCE_PROBLEMS: Record<
+  Exclude<Fence["kind"], "ok">,
+  [Diagnostic["severity"], string, string]
+> = {
+  missing: ["warning", "frontmatter.missing", "File does not start with YAML frontmatter (---)."],
+  too_large: [
+    "error",
+    "frontmatter.too_large",
+    "Frontmatter is larger than 64 KiB; it was not read.",
+  ],
+  unclosed: [
+    "error",
+    "frontmatter.unclosed",
+    "Frontmatter is not closed (no line '---' after the opening one).",
+  ],
+  incomplete: [
+    "error",
+    "frontmatter.unclosed",
+    "Frontmatter is not closed (no line '---' after the opening one).",
+  ],
+};
+
 /** Reads the frontmatter of a fence into a mapping, with diagnostics for every problem. */
 export function frontmatterOf(
   fence: Fence,
@@ -132,46 +155,17 @@ export function frontmatterOf(
       ),
     );
   }
-  switch (fence.kind) {
-    case "ok": {
-      const parsed = parseFrontmatter(fence.yaml, 2, file);
-      return {
-        data: parsed.data,
-        body: fence.body,
-        diagnostics: [...diagnostics, ...parsed.diagnostics],
-      };
-    }
-    case "missing":
-      diagnostics.push(
-        diagnostic(
-          "warning",
-          "frontmatter.missing",
-          "File does not start with YAML frontmatter (---).",
-          { path: file, line: 1 },
-        ),
-      );
-      return { data: {}, body: fence.body, diagnostics };
-    case "too_large":
-      diagnostics.push(
-        diagnostic(
-          "error",
-          "frontmatter.too_large",
-          "Frontmatter is larger than 64 KiB; it was not read.",
-          { path: file, line: 1 },
-        ),
-      );
-      return { data: {}, body: "", diagnostics };
-    default:
-      diagnostics.push(
-        diagnostic(
-          "error",
-          "frontmatter.unclosed",
-          "Frontmatter is not closed (no line '---' after the opening one).",
-          { path: file, line: 1 },
-        ),
-      );
-      return { data: {}, body: "", diagnostics };
+  if (fence.kind === "ok") {
+    const parsed = parseFrontmatter(fence.yaml, 2, file);
+    return {
+      data: parsed.data,
+      body: fence.body,
+      diagnostics: [...diagnostics, ...parsed.diagnostics],
+    };
   }
+  const [severity, code, message] = FENCE_PROBLEMS[fence.kind];
+  diagnostics.push(diagnostic(severity, code, message, { path: file, line: 1 }));
+  return { data: {}, body: fence.kind === "missing" ? fence.body : "", diagnostics };
 }
 
 /** Builds the record of one skill from the fence found at its head. */
