@@ -153,50 +153,10 @@ export function prepareBundle(
     });
   }
   const notes: string[] = [];
-  const description = validateText("description", action.description);
-  const instruction = validateText("instruction", action.instruction);
-  let next: Omit<Bundle, "file">;
-  let file: string;
-  if (action.action === "bundle-create") {
-    file = joinPath(dir, `${name}.yaml`);
-    const there = before?.file ?? (exists(file) ? file : undefined);
-    if (there) throw new ValidationError(`A bundle named '${name}' already exists at ${there}.`);
-    const skills = validateMembers(action.skills);
-    shadowCheck(name, action.actor, catalog, notes);
-    next = {
-      name,
-      description: description ?? `Load ${skills.length} skills as a bundle`,
-      skills,
-      ...(instruction !== undefined ? { instruction } : {}),
-    };
-  } else {
-    if (!before) throw notFound(name);
-    if (
-      action.skills === undefined && action.description === undefined &&
-      action.instruction === undefined
-    ) {
-      throw new ValidationError(
-        "Nothing to change: give --skills, --description or --instruction.",
-      );
-    }
-    file = before.file;
-    const skills = action.skills === undefined ? before.skills : validateMembers(action.skills);
-    const keptInstruction = action.instruction === undefined ? before.instruction : instruction;
-    next = {
-      name,
-      description: description ?? before.description,
-      skills,
-      ...(keptInstruction !== undefined ? { instruction: keptInstruction } : {}),
-    };
-  }
-  const text = bundleYaml(next);
-  const check = parseBundle(text, file);
-  if (
-    !("skills" in check) ||
-    JSON.stringify({ ...check, file: undefined }) !== JSON.stringify({ ...next, file: undefined })
-  ) {
-    throw new ValidationError(`Bundle '${name}' cannot be written faithfully as YAML.`);
-  }
+  const { file, next } = action.action === "bundle-create"
+    ? createdBundle(action, dir, name, before, catalog, notes)
+    : editedBundle(action, name, before);
+  const text = faithfulYaml(next, file, name);
   const missing = unknownMembers(next.skills, catalog);
   const warnings = [
     ...notes,
@@ -208,6 +168,79 @@ export function prepareBundle(
       next.skills.length === 1 ? "" : "s"
     })`,
   });
+}
+
+/** A bundle and the file it goes to. */
+type NextBundle = { file: string; next: Omit<Bundle, "file"> };
+
+/** The bundle `bundle create` makes: a new file, its members checked, no skill shadowed. */
+function createdBundle(
+  action: Extract<BundleAction, { action: "bundle-create" }> & { actor?: Actor },
+  dir: string,
+  name: string,
+  before: Bundle | undefined,
+  catalog: Catalog,
+  notes: string[],
+): NextBundle {
+  const description = validateText("description", action.description);
+  const instruction = validateText("instruction", action.instruction);
+  const file = joinPath(dir, `${name}.yaml`);
+  const there = before?.file ?? (exists(file) ? file : undefined);
+  if (there) throw new ValidationError(`A bundle named '${name}' already exists at ${there}.`);
+  const skills = validateMembers(action.skills);
+  shadowCheck(name, action.actor, catalog, notes);
+  return {
+    file,
+    next: {
+      name,
+      description: description ?? `Load ${skills.length} skills as a bundle`,
+      skills,
+      ...(instruction !== undefined ? { instruction } : {}),
+    },
+  };
+}
+
+/** The bundle `bundle edit` leaves: what was given replaces, the rest is kept. */
+function editedBundle(
+  action: Extract<BundleAction, { action: "bundle-edit" }>,
+  name: string,
+  before: Bundle | undefined,
+): NextBundle {
+  const description = validateText("description", action.description);
+  const instruction = validateText("instruction", action.instruction);
+  if (!before) throw notFound(name);
+  if (
+    action.skills === undefined && action.description === undefined &&
+    action.instruction === undefined
+  ) {
+    throw new ValidationError(
+      "Nothing to change: give --skills, --description or --instruction.",
+    );
+  }
+  const skills = action.skills === undefined ? before.skills : validateMembers(action.skills);
+  const keptInstruction = action.instruction === undefined ? before.instruction : instruction;
+  return {
+    file: before.file,
+    next: {
+      name,
+      description: description ?? before.description,
+      skills,
+      ...(keptInstruction !== undefined ? { instruction: keptInstruction } : {}),
+    },
+  };
+}
+
+/** The YAML of a bundle, refused unless it reads back as the same bundle. */
+function faithfulYaml(next: Omit<Bundle, "file">, file: string, name: string): string {
+  const text = bundleYaml(next);
+  const check = parseBundle(text, file);
+  if (
+    !("skills" in check) ||
+    JSON.stringify({ ...check, file: undefined }) !== JSON.stringify({ ...next, file: undefined })
+  ) {
+    throw new ValidationError(`Bundle '${name}' cannot be written faithfully as YAML.`);
+  }
+  return text;
 }
 
 function exists(path: string): boolean {

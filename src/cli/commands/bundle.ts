@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { loadBundles } from "../../bundles/bundles.ts";
+import { type Bundle, loadBundles } from "../../bundles/bundles.ts";
 import { classifyMemberError } from "../../bundles/invoke_bundle.ts";
 import { SkillrtError, UsageError } from "../../errors.ts";
 import type { SkillRuntime } from "../../runtime.ts";
@@ -22,18 +22,17 @@ export function run(runtime: SkillRuntime, request: CommandRequest): Outcome | P
     return runManage(runtime, request);
   }
   const { bundles, diagnostics } = loadBundles(runtime.setup.home);
-  const { global } = request;
   const stderr = diagnostics.map((d) => `skillrt: ${d.path}: ${d.message}\n`).join("");
   if (action === "list") {
     const doc = { success: true, bundles, count: bundles.length, diagnostics };
     return respond(
-      global,
+      request.global,
       doc,
       () =>
         bundles.length === 0 ? "No bundles found." : table(
           ["BUNDLE", "SKILLS", "DESCRIPTION"],
           bundles.map((b) => [b.name, String(b.skills.length), clip(b.description, 80)]),
-          global.color,
+          request.global.color,
         ),
       0,
       stderr,
@@ -51,6 +50,16 @@ export function run(runtime: SkillRuntime, request: CommandRequest): Outcome | P
       available_bundles: closestNames(name, bundles.map((b) => b.name)),
     });
   }
+  return show(runtime, request, bundle, stderr);
+}
+
+/** `bundle show NAME`: the bundle and each member's state. */
+function show(
+  runtime: SkillRuntime,
+  request: CommandRequest,
+  bundle: Bundle,
+  stderr: string,
+): Outcome {
   const catalog = runtime.catalog();
   const members = bundle.skills.map((member) => {
     try {
@@ -69,6 +78,7 @@ export function run(runtime: SkillRuntime, request: CommandRequest): Outcome | P
     }
   });
   const doc = { success: true, bundle, members };
+  const { global } = request;
   return respond(
     global,
     doc,
