@@ -55,6 +55,16 @@ export function realPathOrUndefined(p: string): string | undefined {
   }
 }
 
+/** True when something is at `p` (a link counts, even a dangling one: it is not followed). */
+export function existsHere(p: string): boolean {
+  try {
+    Deno.lstatSync(p);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** True when `p` is an existing directory. */
 export function isDirectory(p: string): boolean {
   try {

@@ -8,7 +8,7 @@
  * @module
  */
 import { SkillrtError, UsageError } from "../errors.ts";
-import { joinPath, resolvePath } from "../home/paths.ts";
+import { existsHere, joinPath, resolvePath } from "../home/paths.ts";
 import {
   answersTo,
   configuredCollections,
@@ -290,7 +290,7 @@ export async function installFromSource(
   const root = options.root ?? setup.localRoot;
   if (
     isBareName(source) && configuredCollections(setup).length > 0 &&
-    !exists(resolvePath(setup.host.cwd, source))
+    !existsHere(resolvePath(setup.host.cwd, source))
   ) {
     const found = await installFromCollections(setup, source, { ...options, root });
     if (found) return found;
@@ -304,15 +304,5 @@ export async function installFromSource(
     } catch {
       // No clone was made.
     }
-  }
-}
-
-/** True when `path` exists (a link counts). */
-function exists(path: string): boolean {
-  try {
-    Deno.lstatSync(path);
-    return true;
-  } catch {
-    return false;
   }
 }

@@ -9,7 +9,7 @@
 import { type Bundle, bundleSlug, loadBundles, parseBundle } from "../bundles/bundles.ts";
 import { ValidationError } from "../errors.ts";
 import { yamlScalar } from "../home/config_edit.ts";
-import { joinPath } from "../home/paths.ts";
+import { existsHere, joinPath } from "../home/paths.ts";
 import { resolveSkill } from "../resolve/resolve.ts";
 import type { Catalog } from "../scan/catalog.ts";
 import type { Actor } from "../usage/usage.ts";
@@ -185,7 +185,7 @@ function createdBundle(
   const description = validateText("description", action.description);
   const instruction = validateText("instruction", action.instruction);
   const file = joinPath(dir, `${name}.yaml`);
-  const there = before?.file ?? (exists(file) ? file : undefined);
+  const there = before?.file ?? (existsHere(file) ? file : undefined);
   if (there) throw new ValidationError(`A bundle named '${name}' already exists at ${there}.`);
   const skills = validateMembers(action.skills);
   shadowCheck(name, action.actor, catalog, notes);
@@ -241,15 +241,6 @@ function faithfulYaml(next: Omit<Bundle, "file">, file: string, name: string): s
     throw new ValidationError(`Bundle '${name}' cannot be written faithfully as YAML.`);
   }
   return text;
-}
-
-function exists(path: string): boolean {
-  try {
-    Deno.lstatSync(path);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 function readOrNull(path: string): string | null {

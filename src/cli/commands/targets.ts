@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { basename, joinPath, resolvePath } from "../../home/paths.ts";
+import { basename, existsHere, joinPath, resolvePath } from "../../home/paths.ts";
 import { hubRoot } from "../../hub/hub_root.ts";
 import { slugForm } from "../../hub/collection.ts";
 import { collectionNeeds, configuredCollections, isBareName } from "../../hub/collections.ts";
@@ -39,15 +39,6 @@ interface Grants {
 }
 
 let grants: Grants = { net: [], run: [] };
-
-function existsHere(path: string): boolean {
-  try {
-    Deno.lstatSync(path);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** True when the user can be asked at a terminal (a collection's numbered choice). */
 function interactive(): boolean {
