@@ -41,7 +41,14 @@ if (import.meta.main) {
   const result = await new Deno.Command(Deno.execPath(), {
     args: uninstall ? uninstallArgs(root) : installArgs(repo, root),
     stdout: "inherit",
-    stderr: "inherit",
+    stderr: "piped",
   }).output();
+  const said = new TextDecoder().decode(result.stderr);
+  if (result.code !== 0 && uninstall && /No installation found/.test(said)) {
+    console.error("skillrt is not installed here: nothing to uninstall.");
+  } else if (result.code !== 0) {
+    // Deno's own first line says what went wrong; its backtrace helps nobody here.
+    console.error(said.split("\n").filter((l) => l && !/backtrace|^\s+\d+:/.test(l)).join("\n"));
+  } else if (said) console.error(said.trimEnd());
   Deno.exit(result.code);
 }

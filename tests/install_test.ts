@@ -53,6 +53,9 @@ Deno.test("[C-6] deno task install: a skillrt command on PATH, relative paths re
     const gone = run(Deno.execPath(), ["task", "-q", "uninstall", "--root", root], REPO);
     equal(gone.code, 0, gone.stderr);
     deepEqual([...Deno.readDirSync(`${root}/bin`)].map((e) => e.name), []);
+    const again = run(Deno.execPath(), ["task", "-q", "uninstall", "--root", root], REPO);
+    equal(again.code, 1);
+    equal(again.stderr, "skillrt is not installed here: nothing to uninstall.\n");
   } finally {
     removeTrees(root, work);
   }

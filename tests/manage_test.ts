@@ -292,8 +292,11 @@ Deno.test("[M-1] edit, write-file and remove-file; support files validated", asy
     "File 'assets/none.bin' not found in skill 's'.",
   );
   const noContent = await cli(["--home", home, "edit", "s", "--file", "/nonexistent/file"]);
-  equal(noContent.code, 2);
-  equal(noContent.stderr, "skillrt: Cannot read --file '/nonexistent/file': NotFound.\n");
+  equal(noContent.code, 1, "a file that is not there is not found, as every other path");
+  equal(noContent.stderr, "skillrt: Cannot read --file '/nonexistent/file': no such file.\n");
+  const folder = await cli(["--home", home, "edit", "s", "--file", home]);
+  equal(folder.code, 1);
+  equal(folder.stderr, `skillrt: Cannot read --file '${home}': it is a folder.\n`);
 });
 
 Deno.test("[X-1] a writing command's Worker may write only the folders it changes", async () => {

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { UsageError } from "../errors.ts";
+import { NotFoundError, UsageError } from "../errors.ts";
 import { decodeUtf8 } from "../frontmatter/read_head.ts";
 import { resolvePath } from "../home/paths.ts";
 import type { CommandRequest } from "./request.ts";
@@ -29,7 +29,13 @@ export async function attachContent(request: CommandRequest, cwd: string): Promi
     try {
       bytes = Deno.readFileSync(resolvePath(cwd, file));
     } catch (error) {
-      throw new UsageError(`Cannot read --file '${file}': ${(error as Error).name}.`);
+      // A file that is not there is not found (exit 1), as for every other path.
+      const reason = error instanceof Deno.errors.NotFound
+        ? "no such file"
+        : error instanceof Deno.errors.IsADirectory
+        ? "it is a folder"
+        : (error as Error).message.split(" (os error")[0].toLowerCase();
+      throw new NotFoundError(`Cannot read --file '${file}': ${reason}.`, { path: file });
     }
   } else {
     if (Deno.stdin.isTerminal()) {
