@@ -539,6 +539,7 @@ export class SkillRuntime {
         record.source === "local" ? hubTrustOf(this.setup.localRoot, record.skillDir) : "community",
       realRoots: catalog.realRoots,
       probe: (ask) => this.probeReadiness(ask),
+      memo: (key, compute) => catalog.memo(key, compute),
     });
   }
 
