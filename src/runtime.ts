@@ -27,6 +27,7 @@ import {
 import { disabledNames, isDisabled, type VisibilityFacts } from "./level0/visibility.ts";
 import { SkillrtError } from "./errors.ts";
 import { type Resolved, resolveSkill, walksRoot } from "./resolve/resolve.ts";
+import { EXCLUDED_DIRS } from "./scan/walk.ts";
 import { Catalog } from "./scan/catalog.ts";
 import { entryFor } from "./scan/skill_index.ts";
 import type { HelperSource } from "./scan/parallel.ts";
@@ -382,7 +383,12 @@ export class SkillRuntime {
    * @ignore Internal: for the CLI's sandbox Worker and the MCP server.
    */
   resolveIn(name: string, catalog: Catalog): Resolved {
-    const resolved = resolveSkill(name, catalog);
+    // Remembered while every root is watched; not a plugin's name (its folder is checked
+    // outside the roots) nor a path into a folder whose changes the watchers ignore.
+    const kept = !name.includes(":") && !name.split("/").some((part) => EXCLUDED_DIRS.has(part));
+    const resolved = kept
+      ? catalog.memo(`resolve\0${name}`, () => resolveSkill(name, catalog))
+      : resolveSkill(name, catalog);
     if (isDisabled(this.visibility().disabled, resolved.record.name)) {
       throw new SkillrtError(`Skill '${resolved.record.name}' is disabled.`, {
         hint:

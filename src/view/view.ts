@@ -12,7 +12,7 @@ import type { Resolved } from "../resolve/resolve.ts";
 import { buildRecord, type SkillRecord } from "../scan/record.ts";
 import { openSkillFile, type Reach, reachOf } from "../scan/containment.ts";
 import { openedSize, readCapped } from "../files/open_inside.ts";
-import { basename } from "../home/paths.ts";
+import { basename, realPathOrUndefined } from "../home/paths.ts";
 import {
   configBlock,
   configEntries,
@@ -218,8 +218,10 @@ export async function loadSkill(resolved: Resolved, ctx: ViewContext): Promise<L
   const head = resolved.record;
   const reach = reachOf(head.source, ctx.realRoots ?? [head.root]);
   const memo = ctx.memo ?? (<T>(_key: string, compute: () => T) => compute());
+  // Remembered by real path: a link retargeted, even from outside the roots, is a new key.
+  const real = (path: string) => ctx.memo ? realPathOrUndefined(path) ?? path : path;
   const { text, warnings } = memo(
-    `text\0${head.source}\0${head.skillDir}\0${head.file}\0${ctx.maxBytes}`,
+    `text\0${head.source}\0${real(head.file)}\0${ctx.maxBytes}`,
     () => {
       const text = readSkillText(head, ctx.maxBytes, reach);
       return { text, warnings: contentWarnings(text) };
@@ -262,14 +264,19 @@ export async function loadSkill(resolved: Resolved, ctx: ViewContext): Promise<L
   const content = banner + (block ? `${block}\n\n` : "") + body;
 
   const files = resolved.flat ? { linked: null, summaries: [] } : memo(
-    `files\0${head.source}\0${record.skillDir}`,
+    `files\0${head.source}\0${real(record.skillDir)}`,
     () => {
       const linked = linkedFiles(listSkillFiles(record.skillDir, reach));
       return { linked, summaries: fileSummaries(record.skillDir, linked, reach) };
     },
   );
   // Copies: a caller may change its view; what is remembered stays as read.
-  const linked = structuredClone(files.linked);
+  const linked = files.linked && {
+    references: [...files.linked.references],
+    templates: [...files.linked.templates],
+    assets: [...files.linked.assets],
+    scripts: [...files.linked.scripts],
+  };
   const missing = vars.filter((v) => !ctx.envNames.has(v.name)).map((v) => v.name);
   const { refused, ...ready } = await readinessOf(record.frontmatter, ctx.probe);
   const needed = missing.length + ready.missingRequiredCommands.length +
