@@ -1,4 +1,4 @@
-import { deepEqual, equal } from "node:assert/strict";
+import { deepEqual, equal, rejects } from "node:assert/strict";
 import { SkillRuntime } from "../src/runtime.ts";
 import { makeTree, removeTrees, skill, testHost } from "./helpers.ts";
 
@@ -61,6 +61,12 @@ Deno.test("[PERF-5][V-2][V-6] a watching runtime's views show every edit of a sk
     Deno.writeTextFileSync(`${home}/skills/dev/a/assets/.usage.json`, "{}");
     seen = await view("dev/a");
     deepEqual(seen.linkedFiles?.assets, ["assets/.usage.json", "assets/logo.txt"]);
+    // Resolution: by name and by path, after the skill moved.
+    equal((await view("a")).path, "dev/a");
+    Deno.mkdirSync(`${home}/skills/ops`);
+    Deno.renameSync(`${home}/skills/dev/a`, `${home}/skills/ops/a`);
+    equal((await view("a")).path, "ops/a");
+    await rejects(() => view("dev/a"), /Skill 'dev\/a' not found/);
     // Another root: a script added, and one edited.
     deepEqual(summaryOf(await view("c")), ["scripts/run.sh: Run"]);
     Deno.writeTextFileSync(`${home}/ext/c/scripts/go.sh`, "# Go\n");
