@@ -332,8 +332,24 @@ export class SkillRuntime {
     options: CatalogOption = {},
   ): Promise<CategoriesResult> {
     const catalog = await this.#catalogOf(options, true);
+    // Remembered for the catalog's life while every root is watched, as its scans are.
+    // (Keyed by what decides visibility besides the config: the platform named in the environment.)
+    const facts = this.visibility();
+    const platform = (this.options.env ?? readEnv)("HERMES_PLATFORM") ?? "";
+    const { categories } = catalog.memo(
+      `categories\0${this.options.platform ?? platform}`,
+      () => this.#categoriesIn(catalog, facts),
+    );
+    const copy = categories.map((c) => ({ ...c }));
+    return { success: true, categories: copy, count: copy.length };
+  }
+
+  #categoriesIn(
+    catalog: Catalog,
+    facts: VisibilityFacts,
+  ): { success: true; categories: CategoryInfo[]; count: number } {
     const realRoots = catalog.realRoots;
-    return listCategories(catalog.index(), this.visibility(), (root, category) => {
+    return listCategories(catalog.index(), facts, (root, category) => {
       const file = joinPath(root, category, "DESCRIPTION.md");
       const source = this.setup.roots.find((r) => r.path === root)?.source ?? "plugin";
       try {

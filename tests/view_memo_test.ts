@@ -106,3 +106,31 @@ Deno.test("[PERF-5] a catalog remembers only while a watcher covers every root",
     removeTrees(home);
   }
 });
+
+Deno.test("[PERF-5][L0-6] a watching runtime's category map shows a new description and a new category at the very next call", async () => {
+  const home = makeTree({ "skills/dev/a/SKILL.md": skill("a", "A") });
+  const rt = new SkillRuntime({ home, host: testHost(home), watch: true });
+  const categories = async () =>
+    (await rt.categories({ catalog: await rt.snapshot() })).categories.map((c) =>
+      `${c.category} ${c.count} ${c.description}`
+    );
+  try {
+    await rt.snapshot();
+    await rt.watchStatus();
+    deepEqual(await categories(), ["dev 1 null"]);
+    deepEqual(await categories(), ["dev 1 null"]);
+    Deno.writeTextFileSync(
+      `${home}/skills/dev/DESCRIPTION.md`,
+      "---\ndescription: Dev work\n---\n",
+    );
+    deepEqual(await categories(), ["dev 1 Dev work"]);
+    Deno.writeTextFileSync(`${home}/skills/dev/DESCRIPTION.md`, "---\ndescription: Edited\n---\n");
+    deepEqual(await categories(), ["dev 1 Edited"]);
+    Deno.mkdirSync(`${home}/skills/ops/b`, { recursive: true });
+    Deno.writeTextFileSync(`${home}/skills/ops/b/SKILL.md`, skill("b", "B"));
+    deepEqual(await categories(), ["dev 1 Edited", "ops 1 null"]);
+  } finally {
+    rt.close();
+    removeTrees(home);
+  }
+});
