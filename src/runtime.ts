@@ -347,7 +347,7 @@ export class SkillRuntime {
   #categoriesIn(
     catalog: Catalog,
     facts: VisibilityFacts,
-  ): { success: true; categories: CategoryInfo[]; count: number } {
+  ): CategoriesResult {
     const realRoots = catalog.realRoots;
     return listCategories(catalog.index(), facts, (root, category) => {
       const file = joinPath(root, category, "DESCRIPTION.md");

@@ -18,9 +18,9 @@ Deno.test("[PERF-5][V-2][V-6] a watching runtime's views show every edit of a sk
     "config.yaml": "skills:\n  external_dirs: [ext]\n",
   });
   const rt = new SkillRuntime({ home, host: testHost(home), watch: true });
-  const view = async (name: string) => await rt.view(name, { catalog: await rt.snapshot() });
+  const view = async (name: string) => await rt.view(name, { catalog: await rt.currentCatalog() });
   try {
-    await rt.snapshot(); // the first answer; the watchers open after it
+    await rt.currentCatalog(); // the first answer; the watchers open after it
     await rt.watchStatus();
     const first = await view("dev/a");
     deepEqual(first.linkedFiles?.references, ["references/one.md"]);
@@ -90,11 +90,11 @@ Deno.test("[PERF-5] a catalog remembers only while a watcher covers every root",
   const plain = new SkillRuntime({ home, host: testHost(home) });
   try {
     for (const rt of [watched, unwatched, plain]) {
-      await rt.snapshot();
+      await rt.currentCatalog();
       await rt.watchStatus();
     }
     const twice = async (rt: SkillRuntime) => {
-      const catalog = await rt.snapshot();
+      const catalog = await rt.currentCatalog();
       return [catalog.memo("k", () => 1), catalog.memo("k", () => 2)];
     };
     deepEqual(await twice(watched), [1, 1]);
@@ -111,11 +111,11 @@ Deno.test("[PERF-5][L0-6] a watching runtime's category map shows a new descript
   const home = makeTree({ "skills/dev/a/SKILL.md": skill("a", "A") });
   const rt = new SkillRuntime({ home, host: testHost(home), watch: true });
   const categories = async () =>
-    (await rt.categories({ catalog: await rt.snapshot() })).categories.map((c) =>
+    (await rt.categories({ catalog: await rt.currentCatalog() })).categories.map((c) =>
       `${c.category} ${c.count} ${c.description}`
     );
   try {
-    await rt.snapshot();
+    await rt.currentCatalog();
     await rt.watchStatus();
     deepEqual(await categories(), ["dev 1 null"]);
     deepEqual(await categories(), ["dev 1 null"]);
