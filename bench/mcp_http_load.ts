@@ -5,8 +5,16 @@
  * Reports p50/p99 latency per tool, throughput, errors, and the CPU time per call of the
  * server process and of the clients' (Linux: from /proc).
  *
+ * The server opens its file watchers after its first answer, in a helper thread; until
+ * they are open, every call validates the roots by modification times. `--warmup-ms`
+ * (default 5000) of `skills_list` calls by one client come first, not counted, so that the
+ * timed calls measure a server that has settled (no `skill_view` in the warm-up: the
+ * skills' views are first read by the timed calls). `--warmup-ms 0` times a cold start.
+ * The clients open their sessions before the clock starts.
+ *
  * usage: deno run -A bench/mcp_http_load.ts [HOME] [--skills 1000] [--clients 32] [--calls 200]
- *        [--only skills_list|skill_view] [--markdown]
+ *        [--only skills_list|skill_view] [--warmup-ms 5000] [--markdown]
+ *   $SKILLRT_REPO runs another checkout's `main.ts` as the server (a before/after pair).
  *   Without HOME, a home of --skills skills is generated with $SKILLRT_BENCH/gen_tree.py
  *   (default ../shared/bench) in a temporary folder, removed afterwards.
  */
@@ -14,7 +22,8 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { WARDEN_FLAGS } from "../src/sandbox/warden_flags.ts";
 
-const REPO = new URL("..", import.meta.url).pathname.replace(/\/$/, "");
+const REPO = Deno.env.get("SKILLRT_REPO") ??
+  new URL("..", import.meta.url).pathname.replace(/\/$/, "");
 const args = [...Deno.args];
 const flag = (name: string, fallback: number) => {
   const i = args.indexOf(name);
@@ -26,6 +35,7 @@ const flag = (name: string, fallback: number) => {
 const skills = flag("--skills", 1000);
 const clients = flag("--clients", 32);
 const calls = flag("--calls", 200);
+const warmupMs = flag("--warmup-ms", 5000);
 const markdown = args.includes("--markdown");
 const onlyAt = args.indexOf("--only");
 const only = onlyAt === -1 ? undefined : args.splice(onlyAt, 2)[1];
@@ -87,6 +97,12 @@ const listed = JSON.parse(
   ((await first.callTool({ name: "skills_list", arguments: { limit: 1_000_000 } })) as Text)
     .content[0].text,
 ) as { skills: { name: string; category: string | null }[] };
+const warmup: number[] = [];
+for (const until = performance.now() + warmupMs; performance.now() < until;) {
+  const t = performance.now();
+  await first.callTool({ name: "skills_list", arguments: {} });
+  warmup.push(performance.now() - t);
+}
 await first.close();
 const paths = listed.skills.filter((s) => !s.name.includes(":")).map((s) =>
   s.category ? `${s.category}/${s.name}` : s.name
@@ -95,8 +111,7 @@ const paths = listed.skills.filter((s) => !s.name.includes(":")).map((s) =>
 const times: Record<string, number[]> = { skills_list: [], skill_view: [] };
 let errors = 0;
 const errorSamples: string[] = [];
-async function worker(id: number): Promise<void> {
-  const client = await connect();
+async function worker(client: Client, id: number): Promise<void> {
   for (let i = 0; i < calls; i++) {
     const tool = only ?? (i % 2 === 0 ? "skill_view" : "skills_list");
     const params = tool === "skill_view" ? { name: paths[(id * calls + i) % paths.length] } : {};
@@ -122,9 +137,11 @@ function cpuMs(pid: number | "self"): number {
   return (Number(fields[11]) + Number(fields[12])) * 10; // clock ticks of 10 ms
 }
 
+// Every client has its session before the clock starts: the timed calls are calls only.
+const sessions = await Promise.all(Array.from({ length: clients }, () => connect()));
 const start = performance.now();
 const cpuBefore = { server: cpuMs(server.pid), clients: cpuMs("self") };
-await Promise.all(Array.from({ length: clients }, (_, i) => worker(i)));
+await Promise.all(sessions.map((client, i) => worker(client, i)));
 const wall = (performance.now() - start) / 1000;
 const cpuPerCall = (ms: number) => Number((ms / (clients * calls)).toFixed(2));
 const cpu = {
@@ -151,7 +168,8 @@ if (markdown) {
       } s: **${
         (total / wall).toFixed(0)
       } calls/s**, **${errors} errors**, ${logLines} log lines; ` +
-      `CPU per call: server ${cpu.server} ms, clients ${cpu.clients} ms.`,
+      `CPU per call: server ${cpu.server} ms, clients ${cpu.clients} ms; ` +
+      `warm-up ${warmup.length} calls in ${warmupMs} ms.`,
       "",
       "| tool | calls | p50 | p99 |",
       "|---|---:|---:|---:|",
@@ -171,6 +189,7 @@ if (markdown) {
         errors,
         error_samples: errorSamples,
         cpu_ms_per_call: cpu,
+        warmup: { ms: warmupMs, calls: warmup.length },
         latency_ms: Object.fromEntries(
           Object.entries(times).filter(([, xs]) => xs.length > 0).map(([tool, xs]) => [tool, {
             p50: Number(pct(xs, 50).toFixed(2)),

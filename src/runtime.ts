@@ -27,6 +27,7 @@ import {
 import { disabledNames, isDisabled, type VisibilityFacts } from "./level0/visibility.ts";
 import { SkillrtError } from "./errors.ts";
 import { type Resolved, resolveSkill, walksRoot } from "./resolve/resolve.ts";
+import { EXCLUDED_DIRS } from "./scan/walk.ts";
 import { Catalog } from "./scan/catalog.ts";
 import { entryFor } from "./scan/skill_index.ts";
 import type { HelperSource } from "./scan/parallel.ts";
@@ -331,8 +332,24 @@ export class SkillRuntime {
     options: CatalogOption = {},
   ): Promise<CategoriesResult> {
     const catalog = await this.#catalogOf(options, true);
+    // Remembered for the catalog's life while every root is watched, as its scans are.
+    // (Keyed by what decides visibility besides the config: the platform named in the environment.)
+    const facts = this.visibility();
+    const platform = (this.options.env ?? readEnv)("HERMES_PLATFORM") ?? "";
+    const { categories } = catalog.memo(
+      `categories\0${this.options.platform ?? platform}`,
+      () => this.#categoriesIn(catalog, facts),
+    );
+    const copy = categories.map((c) => ({ ...c }));
+    return { success: true, categories: copy, count: copy.length };
+  }
+
+  #categoriesIn(
+    catalog: Catalog,
+    facts: VisibilityFacts,
+  ): CategoriesResult {
     const realRoots = catalog.realRoots;
-    return listCategories(catalog.index(), this.visibility(), (root, category) => {
+    return listCategories(catalog.index(), facts, (root, category) => {
       const file = joinPath(root, category, "DESCRIPTION.md");
       const source = this.setup.roots.find((r) => r.path === root)?.source ?? "plugin";
       try {
@@ -382,7 +399,12 @@ export class SkillRuntime {
    * @ignore Internal: for the CLI's sandbox Worker and the MCP server.
    */
   resolveIn(name: string, catalog: Catalog): Resolved {
-    const resolved = resolveSkill(name, catalog);
+    // Remembered while every root is watched; not a plugin's name (its folder is checked
+    // outside the roots) nor a path into a folder whose changes the watchers ignore.
+    const kept = !name.includes(":") && !name.split("/").some((part) => EXCLUDED_DIRS.has(part));
+    const resolved = kept
+      ? catalog.memo(`resolve\0${name}`, () => resolveSkill(name, catalog))
+      : resolveSkill(name, catalog);
     if (isDisabled(this.visibility().disabled, resolved.record.name)) {
       throw new SkillrtError(`Skill '${resolved.record.name}' is disabled.`, {
         hint:
@@ -539,6 +561,7 @@ export class SkillRuntime {
         record.source === "local" ? hubTrustOf(this.setup.localRoot, record.skillDir) : "community",
       realRoots: catalog.realRoots,
       probe: (ask) => this.probeReadiness(ask),
+      memo: (key, compute) => catalog.memo(key, compute),
     });
   }
 

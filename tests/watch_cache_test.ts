@@ -63,6 +63,9 @@ Deno.test("[PERF-3] without watch, snapshot is a fresh catalog; changes the walk
   equal(irrelevant("/h/skills/.usage.json.lock"), true);
   equal(irrelevant("/h/skills/x/node_modules/p/SKILL.md"), true);
   equal(irrelevant("/h/skills/x/SKILL.md"), false);
+  // With its root: only the counters directly in it; a skill's own file of that name counts.
+  equal(irrelevant("/h/skills/.usage.json", "/h/skills"), true);
+  equal(irrelevant("/h/skills/x/assets/.usage.json", "/h/skills"), false);
 });
 
 Deno.test("[PERF-5][S-4] concurrent calls share the freshness proof, and each sees every edit made before it", async () => {

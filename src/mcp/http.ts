@@ -68,11 +68,14 @@ function jsonError(status: number, message: string, extra: HeadersInit = {}): Re
 
 /** Reads a body up to `limit` bytes; undefined when it is larger. */
 async function readBody(req: Request, limit: number): Promise<string | undefined> {
-  const declared = Number(req.headers.get("content-length") ?? "0");
+  const length = req.headers.get("content-length");
+  const declared = Number(length ?? "0");
   if (declared > limit) {
     await req.body?.cancel();
     return undefined;
   }
+  // A declared length bounds the body (the server never reads past it): read it at once.
+  if (length !== null && /^\d+$/.test(length)) return await req.text();
   const chunks: Uint8Array[] = [];
   let total = 0;
   for await (const chunk of req.body ?? []) {

@@ -33,6 +33,7 @@ export class Catalog {
   #realRoots?: string[];
 
   #onScan?: (root: string) => void;
+  #memos = new Map<string, unknown>();
 
   /**
    * Creates a catalog over a setup's roots and plugins, optionally backed by a watched
@@ -126,5 +127,22 @@ export class Catalog {
     }
     this.#index = indexRecords(records, flat, diagnostics);
     return this.#index;
+  }
+
+  /**
+   * `compute()`, remembered under `key` for this catalog's life while every root is
+   * watched: a live catalog is replaced at the first change seen anywhere below a root
+   * ({@linkcode WatchedCache.version}), so what is remembered is never older than the
+   * skills. Without a watcher on every root (a command's catalog, a root validated by
+   * modification times, watchers not open yet) it is computed on every call.
+   *
+   * @ignore Internal to the runtime.
+   */
+  memo<T>(key: string, compute: () => T): T {
+    if (this.#memos.has(key)) return this.#memos.get(key) as T;
+    const watched = this.#cache?.everyRootWatched() === true;
+    const value = compute();
+    if (watched && this.#cache?.everyRootWatched()) this.#memos.set(key, value);
+    return value;
   }
 }

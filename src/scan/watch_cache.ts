@@ -60,10 +60,15 @@ interface Entry {
   waiters: Set<() => void>;
 }
 
-/** True when a change at `path` cannot change what the walk finds. */
-export function irrelevant(path: string): boolean {
+/**
+ * True when a change at `path` cannot change what the walk or a view finds: inside an
+ * excluded folder, or the usage counters (with `root`: only those directly in it — a
+ * skill's own `assets/.usage.json` is one of its files).
+ */
+export function irrelevant(path: string, root?: string): boolean {
   const parts = path.split("/");
   if (parts.some((p) => EXCLUDED_DIRS.has(p))) return true;
+  if (root !== undefined && path.slice(0, path.lastIndexOf("/")) !== root) return false;
   return /^\.usage\.json(\.tmp|\.lock|\.lock\.break)?$/.test(parts.at(-1) ?? "");
 }
 
@@ -82,9 +87,9 @@ export class WatchedCache {
   #notify?: ReturnType<typeof setTimeout>;
   #started?: Promise<void>;
   #closed = false;
-  /** The sentinel round out now, and the one callers that came meanwhile wait for. */
-  #round?: Promise<void>;
-  #nextRound?: Promise<void>;
+  /** The round (sentinel mark, validation) out now, and the one callers that came meanwhile wait for. */
+  #current?: Promise<void>;
+  #next?: Promise<void>;
 
   private constructor(
     roots: string[],
@@ -170,7 +175,7 @@ export class WatchedCache {
               for (const wake of entry.waiters) wake();
               continue;
             }
-            if (irrelevant(path)) continue;
+            if (irrelevant(path, entry.path)) continue;
             // A renamed folder keeps its watch descriptor, which a later move-self event
             // can drop: open this root's watcher again before the cache is read again.
             if (event.kind === "rename") entry.rebuild = true;
@@ -195,6 +200,13 @@ export class WatchedCache {
   /** Grows whenever anything kept is dropped or changed: an unchanged version means nothing changed. */
   get version(): number {
     return this.#version;
+  }
+
+  /** True when a watcher covers every root (none waiting, falling back or to be reopened). */
+  everyRootWatched(): boolean {
+    if (this.#closed) return false;
+    for (const e of this.#entries.values()) if (e.state !== "watched" || e.rebuild) return false;
+    return true;
   }
 
   /** How each root is kept fresh. */
@@ -257,7 +269,34 @@ export class WatchedCache {
     for (const entry of this.#entries.values()) {
       if (entry.state === "watched" && entry.rebuild) this.#reopen(entry);
     }
-    await this.#markRound();
+    await this.#round(ctx);
+  }
+
+  /**
+   * Resolves once a sentinel mark made after this call has come back from every watcher
+   * and the roots no watcher covers were validated after it. Concurrent callers share
+   * rounds (a group commit): a caller arriving while a round is out waits for the next
+   * one, which starts when that one ends and serves all of them.
+   */
+  #round(ctx: ScanContext): Promise<void> {
+    if (!this.#current) return this.#current = this.#runRound(ctx);
+    return this.#next ??= this.#current.catch(() => {}).then(() => {
+      this.#next = undefined;
+      return this.#current = this.#runRound(ctx);
+    });
+  }
+
+  async #runRound(ctx: ScanContext): Promise<void> {
+    try {
+      await this.#markRound();
+      this.#revalidate(ctx);
+    } finally {
+      if (!this.#next) this.#current = undefined;
+    }
+  }
+
+  /** Validates by modification times the scan of each root no watcher covers (yet). */
+  #revalidate(ctx: ScanContext): void {
     for (const entry of this.#entries.values()) {
       if (!entry.stamped || !entry.root) continue;
       const onWalk = () => ctx.onWalk?.(entry.path);
@@ -271,39 +310,23 @@ export class WatchedCache {
     }
   }
 
-  /**
-   * Resolves once a sentinel mark made after this call has come back from every watcher.
-   * Concurrent callers share rounds (a group commit): a caller arriving while a mark is
-   * out waits for the next round, which starts when that one ends and serves all of them.
-   */
-  #markRound(): Promise<void> {
-    if (!this.#round) return this.#round = this.#runRound();
-    return this.#nextRound ??= this.#round.catch(() => {}).then(() => {
-      this.#nextRound = undefined;
-      return this.#round = this.#runRound();
-    });
-  }
-
-  async #runRound(): Promise<void> {
+  /** Resolves once a sentinel mark made now has come back from every watcher. */
+  async #markRound(): Promise<void> {
+    const watched = [...this.#entries.values()].filter((e) => e.state === "watched");
+    if (watched.length === 0 || !this.#sentinel) return;
+    const tick = ++this.#tick;
+    const mark = `${this.#sentinel}/t${tick}`;
     try {
-      const watched = [...this.#entries.values()].filter((e) => e.state === "watched");
-      if (watched.length === 0 || !this.#sentinel) return;
-      const tick = ++this.#tick;
-      const mark = `${this.#sentinel}/t${tick}`;
-      try {
-        Deno.writeTextFileSync(mark, "");
-      } catch {
-        for (const entry of watched) this.#invalidate(entry); // No proof: forget them.
-        return;
-      }
-      await Promise.all(watched.map((e) => this.#awaitMark(e, tick)));
-      try {
-        Deno.removeSync(mark);
-      } catch {
-        // Already gone.
-      }
-    } finally {
-      if (!this.#nextRound) this.#round = undefined;
+      Deno.writeTextFileSync(mark, "");
+    } catch {
+      for (const entry of watched) this.#invalidate(entry); // No proof: forget them.
+      return;
+    }
+    await Promise.all(watched.map((e) => this.#awaitMark(e, tick)));
+    try {
+      Deno.removeSync(mark);
+    } catch {
+      // Already gone.
     }
   }
 

@@ -12,7 +12,7 @@ import type { Resolved } from "../resolve/resolve.ts";
 import { buildRecord, type SkillRecord } from "../scan/record.ts";
 import { openSkillFile, type Reach, reachOf } from "../scan/containment.ts";
 import { openedSize, readCapped } from "../files/open_inside.ts";
-import { basename } from "../home/paths.ts";
+import { basename, realPathOrUndefined } from "../home/paths.ts";
 import {
   configBlock,
   configEntries,
@@ -141,6 +141,11 @@ export interface ViewContext {
   realRoots?: readonly string[];
   /** Looks programs up on PATH and credential files under the home ([V-9]); all missing when absent. */
   probe?: ReadinessProbe;
+  /**
+   * Remembers what a view reads from disk while nothing can have changed it (the watched
+   * catalog's `memo`); everything is read on every view when absent.
+   */
+  memo?: <T>(key: string, compute: () => T) => T;
 }
 
 /** A loaded skill: the view, and the parts an invocation message is built from. */
@@ -212,7 +217,16 @@ function skillConfig(
 export async function loadSkill(resolved: Resolved, ctx: ViewContext): Promise<LoadedSkill> {
   const head = resolved.record;
   const reach = reachOf(head.source, ctx.realRoots ?? [head.root]);
-  const text = readSkillText(head, ctx.maxBytes, reach);
+  const memo = ctx.memo ?? (<T>(_key: string, compute: () => T) => compute());
+  // Remembered by real path: a link retargeted, even from outside the roots, is a new key.
+  const real = (path: string) => ctx.memo ? realPathOrUndefined(path) ?? path : path;
+  const { text, warnings } = memo(
+    `text\0${head.source}\0${real(head.file)}\0${ctx.maxBytes}`,
+    () => {
+      const text = readSkillText(head, ctx.maxBytes, reach);
+      return { text, warnings: contentWarnings(text) };
+    },
+  );
   const folder = head.path.split("/").pop() || head.skillDir.split("/").pop()!;
   const record = buildRecord(
     {
@@ -232,7 +246,6 @@ export async function loadSkill(resolved: Resolved, ctx: ViewContext): Promise<L
       readinessStatus: "unsupported",
     });
   }
-  const warnings = contentWarnings(text);
   if (ctx.strict && warnings.length) {
     throw new SkillrtError(
       `Skill '${record.name}' was refused under --strict: ${warnings[0].message}`,
@@ -250,7 +263,20 @@ export async function loadSkill(resolved: Resolved, ctx: ViewContext): Promise<L
     (record.namespace ? pluginBanner(record.namespace, ctx.siblings ?? []) : "");
   const content = banner + (block ? `${block}\n\n` : "") + body;
 
-  const linked = resolved.flat ? null : linkedFiles(listSkillFiles(record.skillDir, reach));
+  const files = resolved.flat ? { linked: null, summaries: [] } : memo(
+    `files\0${head.source}\0${real(record.skillDir)}`,
+    () => {
+      const linked = linkedFiles(listSkillFiles(record.skillDir, reach));
+      return { linked, summaries: fileSummaries(record.skillDir, linked, reach) };
+    },
+  );
+  // Copies: a caller may change its view; what is remembered stays as read.
+  const linked = files.linked && {
+    references: [...files.linked.references],
+    templates: [...files.linked.templates],
+    assets: [...files.linked.assets],
+    scripts: [...files.linked.scripts],
+  };
   const missing = vars.filter((v) => !ctx.envNames.has(v.name)).map((v) => v.name);
   const { refused, ...ready } = await readinessOf(record.frontmatter, ctx.probe);
   const needed = missing.length + ready.missingRequiredCommands.length +
@@ -271,7 +297,7 @@ export async function loadSkill(resolved: Resolved, ctx: ViewContext): Promise<L
     path: record.path,
     skillDir: record.skillDir,
     linkedFiles: linked,
-    fileSummaries: resolved.flat ? [] : fileSummaries(record.skillDir, linked, reach),
+    fileSummaries: files.summaries.map((summary) => ({ ...summary })),
     usageHint: linked
       ? `To view linked files, call skill_view(name, file_path) where file_path is e.g. '${
         Object.values(linked).flat()[0]
@@ -283,7 +309,7 @@ export async function loadSkill(resolved: Resolved, ctx: ViewContext): Promise<L
     setupNeeded: needed,
     readinessStatus: needed ? "setup_needed" : "available",
     config,
-    warnings,
+    warnings: warnings.map((warning) => ({ ...warning })),
     ...(notes.length ? { notes } : {}),
   };
   return { view, body, configBlock: block, banner };
