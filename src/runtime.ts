@@ -1,61 +1,46 @@
 /**
- * The runtime: the library's entry point. Each call reads the skills afresh through a
- * new {@linkcode Catalog}, so results are never stale ([S-4]).
+ * The runtime: the library's entry point, one class whose methods are the calls of
+ * Level 0, 1 and 2. A call reads a {@linkcode Catalog}: a fresh scan for a short-lived
+ * runtime (each call sees the skills as they are, [S-4]), or with `watch: true` the one
+ * catalog the watcher keeps fresh ([PERF-5]). Its options live in `runtime_options.ts`,
+ * what it hands the view and preprocess layers in `runtime_context.ts`.
  *
  * @module
  */
-import { readHeadOf } from "./frontmatter/read_head.ts";
-import { frontmatterOf, type SkillRecord } from "./scan/record.ts";
+import type { SkillRecord } from "./scan/record.ts";
 import { readEnv } from "./home/host.ts";
-import { isDirectory, joinPath } from "./home/paths.ts";
-import { resolveSetup, type Setup, type SetupOptions } from "./home/setup.ts";
+import { isDirectory } from "./home/paths.ts";
+import { resolveSetup, type Setup } from "./home/setup.ts";
 import {
   type CategoriesResult,
-  categoryDescription,
-  listCategories,
   type ListResult,
   listSkills,
   searchSkills,
   visibleSkills,
 } from "./level0/list.ts";
-import {
-  buildPrompt,
-  type PromptFormat,
-  promptLocation,
-  type PromptResult,
-} from "./level0/prompt.ts";
+import { buildPrompt, promptLocation, type PromptResult } from "./level0/prompt.ts";
 import { disabledNames, isDisabled, type VisibilityFacts } from "./level0/visibility.ts";
 import { SkillrtError } from "./errors.ts";
 import { type Resolved, resolveSkill, walksRoot } from "./resolve/resolve.ts";
 import { EXCLUDED_DIRS } from "./scan/walk.ts";
 import { Catalog } from "./scan/catalog.ts";
 import { entryFor } from "./scan/skill_index.ts";
-import type { HelperSource } from "./scan/parallel.ts";
 import { LiveCatalog } from "./scan/live_catalog.ts";
 import type { WatchStatus } from "./scan/watch_cache.ts";
-import { HelperWatches, probeWatch, watchInThread, type WatchOpener } from "./scan/watch_source.ts";
+import { HelperWatches, probeWatch, watchInThread } from "./scan/watch_source.ts";
 import { bumpView, readUsageCounts, type UpdateResult, type UsageMap } from "./usage/usage.ts";
 import { agentOfSource } from "./home/agents.ts";
 import { deferUsageUpdate, flushUsage, groupUpdateUsage } from "./usage/group_commit.ts";
 import { type FileResult, type ReadFile, readSkillFile } from "./files/file_view.ts";
-import { openSkillFile, reachOf } from "./scan/containment.ts";
-import { dotenvNames } from "./view/env_vars.ts";
-import {
-  answerReadiness,
-  type ReadinessAnswer,
-  type ReadinessAsk,
-  type ReadinessProbe,
-} from "./home/readiness_probe.ts";
+import type { ReadinessAnswer, ReadinessAsk } from "./home/readiness_probe.ts";
 import { type LoadedSkill, loadSkill, type ViewResult } from "./view/view.ts";
 import { invocationMessage, type InvokeResult } from "./view/invoke.ts";
 import { partialView } from "./view/partial.ts";
 import { preloadSkills } from "./level0/preload.ts";
-import type { InlineShellOptions } from "./preprocess/inline_shell.ts";
 import type { PreprocessContext } from "./preprocess/preprocess.ts";
-import { hubEntryOf, hubTrustOf } from "./hub/lockfile.ts";
+import { hubEntryOf } from "./hub/lockfile.ts";
 import { lockRootOf } from "./hub/hub_root.ts";
-import { admitsAsk, type EnvAsk } from "./preprocess/env_access.ts";
-import type { ProcessGroups } from "./preprocess/process_group.ts";
+import type { EnvAsk } from "./preprocess/env_access.ts";
 import { untrustedFile } from "./view/untrusted.ts";
 import { loadBundles } from "./bundles/bundles.ts";
 import {
@@ -70,113 +55,28 @@ import {
   type MemberOutcome,
 } from "./bundles/invoke_bundle.ts";
 
-/** How to open a runtime. */
-export interface RuntimeOptions extends SetupOptions {
-  /** A setup computed elsewhere (the warden's); computed from the other options when absent. */
-  setup?: Setup;
-  /** The platform for `skills.platform_disabled` (`--platform`, else `$HERMES_PLATFORM`). */
-  platform?: string;
-  /** The session id for `${HERMES_SESSION_ID}`. */
-  sessionId?: string;
-  /** Available toolsets: when given, `requires_toolsets`/`fallback_for_toolsets` apply ([L0-5]). */
-  toolsets?: string[];
-  /** Available tools: when given, `requires_tools`/`fallback_for_tools` apply. */
-  tools?: string[];
-  /**
-   * Keep scanned roots between calls, invalidated by a file watcher (for long-lived
-   * processes; read them through {@linkcode SkillRuntime.currentCatalog}). Call `close()` when done.
-   */
-  watch?: boolean;
-  /**
-   * Gets a scan helper Worker when a scan is big enough to share: `list`, `search` and
-   * `prompt` through {@linkcode SkillRuntime.currentCatalog}, and a bare-name view, then read
-   * skill heads on two threads (the CLI's sandbox Worker asks the warden for one).
-   *
-   * @ignore Internal: for the CLI's sandbox Worker and the MCP server.
-   */
-  scanHelper?: HelperSource;
-  /** With `watch`: a folder this process may write in, used to prove freshness (a temp folder when absent). */
-  watchSentinel?: string;
-  /**
-   * With `watch`: opens the file watchers, one per root. When absent they open in a
-   * helper Worker this runtime starts, so that setting up thousands of watches never
-   * blocks a call. A root it cannot watch is validated by modification times on every
-   * call instead (and `doctor` names it).
-   */
-  watchOpener?: WatchOpener;
-  /**
-   * With `watch`: gets the port of a watch helper Worker (the sandbox Worker asks the warden).
-   *
-   * @ignore Internal: for the CLI's sandbox Worker and the MCP server.
-   */
-  watchHelper?: () => MessagePort;
-  /**
-   * Values of environment variables, for `${VAR}` in skill config ([P-6]), asked for only
-   * on the grounds of [P-7]. Reads this process's environment (where permitted) when
-   * absent; the sandbox Worker asks the warden.
-   *
-   * @ignore Internal: for the CLI's sandbox Worker and the MCP server.
-   */
-  envValues?: (asks: EnvAsk[]) => Promise<Record<string, string>>;
-  /**
-   * Who kills inline-shell process groups ([P-4]); when absent the runtime does it itself
-   * (which needs an unrestricted run grant; the sandbox Worker asks the warden).
-   *
-   * @ignore Internal: for the CLI's sandbox Worker and the MCP server.
-   */
-  processGroups?: ProcessGroups;
-  /**
-   * Looks programs up on PATH and credential files under the home ([V-9]); this process
-   * does it itself (by `stat`, as far as its permissions allow) when absent; the sandbox
-   * Worker asks the warden.
-   *
-   * @ignore Internal: for the CLI's sandbox Worker and the MCP server.
-   */
-  readiness?: ReadinessProbe;
-}
-
-/**
- * The catalog a call reads. Every operation takes one in its options; without it, a call
- * reads the runtime's current catalog ({@linkcode SkillRuntime.currentCatalog}): with
- * `watch: true` one catalog kept fresh by the watcher and shared by every call, otherwise
- * a fresh scan.
- */
-export interface CatalogOption {
-  /** Read this catalog (several calls of one command share one). */
-  catalog?: Catalog;
-}
-
-/** Options of {@linkcode SkillRuntime.list}. */
-export interface ListOptions extends CatalogOption {
-  /** Only skills of this top-level category. */
-  category?: string;
-  /** Also the skills Level 0 hides (platform, environment, disabled, conditions), each with `hidden` ([L0-9]). */
-  all?: boolean;
-}
-
-/** Options of {@linkcode SkillRuntime.view} and {@linkcode SkillRuntime.invoke}. */
-export interface ViewOptions extends CatalogOption {
-  /** Refuse a skill whose content has warnings ([V-6]). */
-  strict?: boolean;
-  /** Text for `$ARGUMENTS`, `$ARGUMENTS[N]` and `$N` ([P-5]). */
-  args?: string;
-  /** Load a `community`-trust skill even when it holds an injection instruction ([V-10]). */
-  allowUntrusted?: boolean;
-  /** `view` only: the outline and first paragraph instead of the content ([V-8]). */
-  brief?: boolean;
-  /** `view` only: just these sections, by slug ([V-8]). */
-  sections?: readonly string[];
-}
-
-/** Options of {@linkcode SkillRuntime.prompt}. */
-export interface PromptOptions extends CatalogOption {
-  /** `xml` (default), `markdown` or `json`. */
-  format?: PromptFormat;
-  /** Largest size in characters (preloaded content included); descriptions of the least-used skills go first. */
-  budgetChars?: number;
-  /** Skills whose full preprocessed content follows the block ([L0-10]). */
-  preload?: readonly string[];
-}
+import {
+  categoriesIn,
+  envNamesOf,
+  envValuesOf,
+  preprocessContextOf,
+  readinessOf,
+  viewContextOf,
+} from "./runtime_context.ts";
+export type {
+  CatalogOption,
+  ListOptions,
+  PromptOptions,
+  RuntimeOptions,
+  ViewOptions,
+} from "./runtime_options.ts";
+import type {
+  CatalogOption,
+  ListOptions,
+  PromptOptions,
+  RuntimeOptions,
+  ViewOptions,
+} from "./runtime_options.ts";
 
 /** Why a usage update failed, if it did. */
 const problemOf = (result: UpdateResult) => typeof result === "string" ? undefined : result.problem;
@@ -338,32 +238,10 @@ export class SkillRuntime {
     const platform = (this.options.env ?? readEnv)("HERMES_PLATFORM") ?? "";
     const { categories } = catalog.memo(
       `categories\0${this.options.platform ?? platform}`,
-      () => this.#categoriesIn(catalog, facts),
+      () => categoriesIn(this.setup, catalog, facts),
     );
     const copy = categories.map((c) => ({ ...c }));
     return { success: true, categories: copy, count: copy.length };
-  }
-
-  #categoriesIn(
-    catalog: Catalog,
-    facts: VisibilityFacts,
-  ): CategoriesResult {
-    const realRoots = catalog.realRoots;
-    return listCategories(catalog.index(), facts, (root, category) => {
-      const file = joinPath(root, category, "DESCRIPTION.md");
-      const source = this.setup.roots.find((r) => r.path === root)?.source ?? "plugin";
-      try {
-        using opened = openSkillFile(
-          joinPath(root, category),
-          "DESCRIPTION.md",
-          reachOf(source, realRoots),
-        );
-        const { data: fm, body } = frontmatterOf(readHeadOf(opened).fence, file);
-        return categoryDescription(fm, body);
-      } catch {
-        return null;
-      }
-    });
   }
 
   /** Level 0, ranked: skills matching a query, best first ([L0-7]). */
@@ -420,15 +298,7 @@ export class SkillRuntime {
    * @ignore Internal: for the CLI's sandbox Worker and the MCP server.
    */
   envNames(): Set<string> {
-    const names = new Set(this.setup.host.envNames);
-    try {
-      for (const n of dotenvNames(Deno.readTextFileSync(joinPath(this.setup.home, ".env")))) {
-        names.add(n);
-      }
-    } catch {
-      // No .env: only the process environment counts.
-    }
-    return names;
+    return envNamesOf(this.setup);
   }
 
   /**
@@ -437,19 +307,7 @@ export class SkillRuntime {
    * @ignore Internal: for the CLI's sandbox Worker and the MCP server.
    */
   envValues(asks: EnvAsk[]): Promise<Record<string, string>> {
-    const rules = {
-      passthrough: this.setup.config.env_passthrough,
-      userConfig: this.setup.config.config,
-    };
-    const admitted = asks.filter((ask) => admitsAsk(ask, rules));
-    if (this.options.envValues) return this.options.envValues(admitted);
-    const env = this.options.env ?? readEnv;
-    const out: Record<string, string> = {};
-    for (const { name } of admitted) {
-      const value = env(name);
-      if (value !== undefined) out[name] = value;
-    }
-    return Promise.resolve(out);
+    return envValuesOf(this.setup, this.options, asks);
   }
 
   /**
@@ -458,9 +316,7 @@ export class SkillRuntime {
    * @ignore Internal: for the CLI's sandbox Worker and the MCP server.
    */
   probeReadiness(ask: ReadinessAsk): Promise<ReadinessAnswer> {
-    if (this.options.readiness) return this.options.readiness(ask);
-    const env = this.options.env ?? readEnv;
-    return Promise.resolve(answerReadiness(ask, env("PATH"), this.setup.home));
+    return readinessOf(this.setup, this.options, ask);
   }
 
   /**
@@ -469,33 +325,7 @@ export class SkillRuntime {
    * @ignore Internal: for the CLI's sandbox Worker and the MCP server.
    */
   preprocessContext(record: SkillRecord, args?: string): PreprocessContext {
-    const { config, host } = this.setup;
-    const sessionId = this.options.sessionId;
-    let inlineShell: InlineShellOptions | undefined;
-    if (config.inline_shell) {
-      const trust = hubTrustOf(lockRootOf(this.setup, record), record.skillDir);
-      inlineShell = {
-        cwd: record.skillDir,
-        groups: this.options.processGroups,
-        allow: config.inline_shell_allow,
-        timeoutSeconds: config.inline_shell_timeout,
-        env: {
-          ...host.shellEnv,
-          HERMES_SKILL_DIR: record.skillDir,
-          ...(sessionId ? { HERMES_SESSION_ID: sessionId } : {}),
-        },
-        blocked: trust === "community"
-          ? `skill '${record.name}' was installed from the hub with community trust; its inline shell never runs`
-          : undefined,
-      };
-    }
-    return {
-      skillDir: record.skillDir,
-      sessionId,
-      templateVars: config.template_vars,
-      args,
-      inlineShell,
-    };
+    return preprocessContextOf(this.setup, this.options, record, args);
   }
 
   /**
@@ -532,37 +362,7 @@ export class SkillRuntime {
       await catalog.prefetch(this.options.scanHelper, [first]);
     }
     const resolved = this.resolveIn(name, catalog);
-    const plugin = resolved.plugin;
-    const siblings = plugin
-      ? catalog.root(plugin).records.map((r: SkillRecord) =>
-        r.name.slice(plugin.namespace.length + 1)
-      )
-      : undefined;
-    const hub = hubEntryOf(lockRootOf(this.setup, resolved.record), resolved.record.skillDir);
-    return await loadSkill(resolved, {
-      platform: this.setup.host.platform,
-      envNames: this.envNames(),
-      configValues: this.setup.config.config,
-      configFile: this.setup.configFile,
-      userHome: this.setup.host.userHome,
-      maxBytes: this.setup.config.max_file_bytes,
-      strict: options.strict,
-      untrusted: hub?.trust_level === "community"
-        ? { source: hub.source, trust: hub.trust_level }
-        : undefined,
-      allowUntrusted: options.allowUntrusted,
-      siblings,
-      preprocess: (record) => this.preprocessContext(record, options.args),
-      env: (asks) => this.envValues(asks),
-      envPassthrough: this.setup.config.env_passthrough,
-      // [P-7]: only the local root's skills may name variables of their own; a skill of
-      // an external, project, plugin or agent root (a cloned repository) counts as community.
-      trust: (record) =>
-        record.source === "local" ? hubTrustOf(this.setup.localRoot, record.skillDir) : "community",
-      realRoots: catalog.realRoots,
-      probe: (ask) => this.probeReadiness(ask),
-      memo: (key, compute) => catalog.memo(key, compute),
-    });
+    return await loadSkill(resolved, viewContextOf(this, resolved, catalog, options));
   }
 
   /** Level 1: one whole skill, preprocessed, with everything around it ([V-1..6], [P-1..6]). */

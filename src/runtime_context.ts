@@ -1,0 +1,178 @@
+/**
+ * What a `SkillRuntime`'s calls hand the layers below, from its setup and
+ * options: environment names and admitted values ([V-4], [P-7]), a skill's preprocess
+ * context ([P-1..5]) and view context ([V-1..10]), and category descriptions ([L0-6]).
+ * Kept apart from the runtime so that the class holds only its calls.
+ *
+ * @module
+ */
+import type { Setup } from "./home/setup.ts";
+import { readEnv } from "./home/host.ts";
+import { joinPath } from "./home/paths.ts";
+import {
+  answerReadiness,
+  type ReadinessAnswer,
+  type ReadinessAsk,
+} from "./home/readiness_probe.ts";
+import { hubEntryOf, hubTrustOf } from "./hub/lockfile.ts";
+import { lockRootOf } from "./hub/hub_root.ts";
+import { type CategoriesResult, categoryDescription, listCategories } from "./level0/list.ts";
+import type { VisibilityFacts } from "./level0/visibility.ts";
+import { admitsAsk, type EnvAsk } from "./preprocess/env_access.ts";
+import type { InlineShellOptions } from "./preprocess/inline_shell.ts";
+import type { PreprocessContext } from "./preprocess/preprocess.ts";
+import type { Resolved } from "./resolve/resolve.ts";
+import type { Catalog } from "./scan/catalog.ts";
+import { openSkillFile, reachOf } from "./scan/containment.ts";
+import { frontmatterOf, type SkillRecord } from "./scan/record.ts";
+import { readHeadOf } from "./frontmatter/read_head.ts";
+import { dotenvNames } from "./view/env_vars.ts";
+import type { ViewContext } from "./view/view.ts";
+import type { RuntimeOptions, ViewOptions } from "./runtime_options.ts";
+
+/** Names of environment variables set in the process or in `<home>/.env`. */
+export function envNamesOf(setup: Setup): Set<string> {
+  const names = new Set(setup.host.envNames);
+  try {
+    for (const n of dotenvNames(Deno.readTextFileSync(joinPath(setup.home, ".env")))) {
+      names.add(n);
+    }
+  } catch {
+    // No .env: only the process environment counts.
+  }
+  return names;
+}
+
+/** Values of the variables asked for, only those whose ground holds ([P-7]). */
+export function envValuesOf(
+  setup: Setup,
+  options: RuntimeOptions,
+  asks: EnvAsk[],
+): Promise<Record<string, string>> {
+  const rules = { passthrough: setup.config.env_passthrough, userConfig: setup.config.config };
+  const admitted = asks.filter((ask) => admitsAsk(ask, rules));
+  if (options.envValues) return options.envValues(admitted);
+  const env = options.env ?? readEnv;
+  const out: Record<string, string> = {};
+  for (const { name } of admitted) {
+    const value = env(name);
+    if (value !== undefined) out[name] = value;
+  }
+  return Promise.resolve(out);
+}
+
+/** Which programs are on PATH and which credential files exist under the home ([V-9]). */
+export function readinessOf(
+  setup: Setup,
+  options: RuntimeOptions,
+  ask: ReadinessAsk,
+): Promise<ReadinessAnswer> {
+  if (options.readiness) return options.readiness(ask);
+  const env = options.env ?? readEnv;
+  return Promise.resolve(answerReadiness(ask, env("PATH"), setup.home));
+}
+
+/** How a skill's content is preprocessed ([P-1..5]): template vars, arguments, gated inline shell. */
+export function preprocessContextOf(
+  setup: Setup,
+  options: RuntimeOptions,
+  record: SkillRecord,
+  args?: string,
+): PreprocessContext {
+  const { config, host } = setup;
+  const sessionId = options.sessionId;
+  let inlineShell: InlineShellOptions | undefined;
+  if (config.inline_shell) {
+    const trust = hubTrustOf(lockRootOf(setup, record), record.skillDir);
+    inlineShell = {
+      cwd: record.skillDir,
+      groups: options.processGroups,
+      allow: config.inline_shell_allow,
+      timeoutSeconds: config.inline_shell_timeout,
+      env: {
+        ...host.shellEnv,
+        HERMES_SKILL_DIR: record.skillDir,
+        ...(sessionId ? { HERMES_SESSION_ID: sessionId } : {}),
+      },
+      blocked: trust === "community"
+        ? `skill '${record.name}' was installed from the hub with community trust; its inline shell never runs`
+        : undefined,
+    };
+  }
+  return {
+    skillDir: record.skillDir,
+    sessionId,
+    templateVars: config.template_vars,
+    args,
+    inlineShell,
+  };
+}
+
+/** Everything `loadSkill` needs for one resolved skill, read through `catalog` ([V-1..10]). */
+export function viewContextOf(
+  runtime: RuntimeParts,
+  resolved: Resolved,
+  catalog: Catalog,
+  options: ViewOptions,
+): ViewContext {
+  const { setup } = runtime;
+  const plugin = resolved.plugin;
+  const siblings = plugin
+    ? catalog.root(plugin).records.map((r) => r.name.slice(plugin.namespace.length + 1))
+    : undefined;
+  const hub = hubEntryOf(lockRootOf(setup, resolved.record), resolved.record.skillDir);
+  return {
+    platform: setup.host.platform,
+    envNames: envNamesOf(setup),
+    configValues: setup.config.config,
+    configFile: setup.configFile,
+    userHome: setup.host.userHome,
+    maxBytes: setup.config.max_file_bytes,
+    strict: options.strict,
+    untrusted: hub?.trust_level === "community"
+      ? { source: hub.source, trust: hub.trust_level }
+      : undefined,
+    allowUntrusted: options.allowUntrusted,
+    siblings,
+    preprocess: (record) => preprocessContextOf(setup, runtime.options, record, options.args),
+    env: (asks) => envValuesOf(setup, runtime.options, asks),
+    envPassthrough: setup.config.env_passthrough,
+    // [P-7]: only the local root's skills may name variables of their own; a skill of
+    // an external, project, plugin or agent root (a cloned repository) counts as community.
+    trust: (record) =>
+      record.source === "local" ? hubTrustOf(setup.localRoot, record.skillDir) : "community",
+    realRoots: catalog.realRoots,
+    probe: (ask) => readinessOf(setup, runtime.options, ask),
+    memo: (key, compute) => catalog.memo(key, compute),
+  };
+}
+
+/** The category map of a catalog, each description read through a checked handle ([L0-6], [S-9]). */
+export function categoriesIn(
+  setup: Setup,
+  catalog: Catalog,
+  facts: VisibilityFacts,
+): CategoriesResult {
+  const realRoots = catalog.realRoots;
+  return listCategories(catalog.index(), facts, (root, category) => {
+    const file = joinPath(root, category, "DESCRIPTION.md");
+    const source = setup.roots.find((r) => r.path === root)?.source ?? "plugin";
+    try {
+      using opened = openSkillFile(
+        joinPath(root, category),
+        "DESCRIPTION.md",
+        reachOf(source, realRoots),
+      );
+      const { data: fm, body } = frontmatterOf(readHeadOf(opened).fence, file);
+      return categoryDescription(fm, body);
+    } catch {
+      return null;
+    }
+  });
+}
+
+/** What {@linkcode viewContextOf} reads of a runtime: its setup and options. */
+export interface RuntimeParts {
+  readonly setup: Setup;
+  readonly options: RuntimeOptions;
+}
