@@ -13,7 +13,13 @@ import { configEntries, type ConfigEntry, dotPath } from "../preprocess/config_b
 import { resolveSkill } from "../resolve/resolve.ts";
 import type { Catalog } from "../scan/catalog.ts";
 import { type RequiredEnvVar, requiredEnvVars } from "../view/env_vars.ts";
-import { type ConfigEdit, writeConfigEdits, writeDotenv } from "./config_write.ts";
+import {
+  configAfter,
+  type ConfigEdit,
+  dotenvWith,
+  writeConfigEdits,
+  writeDotenv,
+} from "./config_write.ts";
 import type { Setup } from "./setup.ts";
 
 /** One question `setup` asks. */
@@ -78,10 +84,11 @@ export function storableKey(key: string): boolean {
 /**
  * Variables `setup` never asks for, whatever a skill declares: they steer programs (the
  * loader, shells, interpreters) or skillrt itself, and a value typed for "an API key"
- * there would change what runs.
+ * there would change what runs. Matched in any case: `.env` readers on Windows (and
+ * Hermes there) take `Path` or `ld_preload` for the variable itself.
  */
 const UNSAFE_ENV =
-  /^(PATH|HOME|SHELL|ENV|BASH_ENV|IFS|PS4|CDPATH|TMPDIR|LD_\w*|DYLD_\w*|NODE_OPTIONS|NODE_PATH|PYTHON\w*|PERL5?\w*|RUBY\w*|JAVA_TOOL_OPTIONS|GIT_\w*|SSH_\w*|HERMES_\w*|SKILLRT_\w*|DENO_\w*)$/;
+  /^(PATH|HOME|SHELL|ENV|BASH_ENV|IFS|PS4|CDPATH|TMPDIR|LD_\w*|DYLD_\w*|NODE_OPTIONS|NODE_PATH|PYTHON\w*|PERL5?\w*|RUBY\w*|JAVA_TOOL_OPTIONS|GIT_\w*|SSH_\w*|HERMES_\w*|SKILLRT_\w*|DENO_\w*)$/i;
 
 /** True when `setup` may store a variable of this name. */
 export function storableEnv(name: string): boolean {
@@ -196,11 +203,15 @@ export async function runSkillSetup(
     if (answer === "") continue;
     (q.kind === "env" ? env : values)[q.name] = answer;
   }
-  if (Object.keys(env).length) await writeDotenv(setup, env);
   const edits: ConfigEdit[] = Object.entries(values).map(([key, value]) => ({
     path: ["skills", "config", ...key.split(".")],
     change: { kind: "scalar", value },
   }));
+  // Every write proved before the first: config.yaml's edit (a skill may declare keys that
+  // cannot both be stored, `a` and `a.b`) and .env's text, so a refusal writes nothing.
+  if (edits.length) configAfter(setup, edits);
+  if (Object.keys(env).length) dotenvWith("", env);
+  if (Object.keys(env).length) await writeDotenv(setup, env);
   if (edits.length) await writeConfigEdits(setup, edits);
   const answered = (line: string) => {
     const name = line.split(" ")[0];

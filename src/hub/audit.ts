@@ -10,6 +10,8 @@
  */
 import { sha256Hex } from "../hash/sha256.ts";
 import { ensureDir, joinPath } from "../home/paths.ts";
+import { SkillrtError } from "../errors.ts";
+import { atomicWrite } from "../manage/atomic.ts";
 import { withLock } from "../manage/mutex.ts";
 import { lockFile } from "./lockfile.ts";
 import { type AuditHead, changeLockHeld, readLockDocument } from "./lockfile_write.ts";
@@ -123,6 +125,31 @@ export function verifyAudit(text: string, head?: AuditHead | null): AuditCheck {
 }
 
 /**
+ * The text of a root's audit log ('' when there is none). The log is only ever read as
+ * a file of that root: a symbolic link there (an agent's folder is written by other
+ * programs too) is refused, never read through ([S-9]).
+ * @throws {SkillrtError} when the log is a link or not a regular file.
+ */
+export function readAuditLog(root: string): string {
+  const file = auditFile(root);
+  let link = false;
+  try {
+    link = Deno.lstatSync(file).isSymlink;
+  } catch {
+    // No log yet.
+  }
+  if (link) {
+    throw new SkillrtError(`Refusing to read through a symbolic link: '${file}'.`);
+  }
+  try {
+    return Deno.readTextFileSync(file);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return "";
+    throw error;
+  }
+}
+
+/**
  * Appends one event and records the new chain head in lock.json, both under lock.json's
  * inter-process lock (one locked step). A lock.json that does not parse refuses the
  * append before anything is written.
@@ -132,12 +159,7 @@ export async function appendAudit(localRoot: string, text: string): Promise<stri
   ensureDir(joinPath(localRoot, ".hub"));
   return await withLock(lockFile(localRoot), () => {
     const lock = readLockDocument(localRoot); // A lock.json that does not parse stops here.
-    let log = "";
-    try {
-      log = Deno.readTextFileSync(file);
-    } catch {
-      // No log yet: the chain starts here.
-    }
+    const log = readAuditLog(localRoot);
     // A log that no longer agrees with its recorded head (cut, extended, re-chained,
     // removed) keeps that head: a new line never records a new head over the tampering,
     // so `hub audit --verify` goes on reporting it.
@@ -146,7 +168,13 @@ export async function appendAudit(localRoot: string, text: string): Promise<stri
     const last = lines.length ? LINE.exec(lines[lines.length - 1]) : null;
     const chain = chainOf(last ? last[2] : GENESIS, text);
     const line = `${text} chain=${chain}\n`;
-    Deno.writeTextFileSync(file, line, { append: true });
+    // Written whole through the atomic writer: never through a link planted in an agent's
+    // folder, never outside the root's real folder ([X-6], [S-9]).
+    atomicWrite(file, log + line, {
+      fixedTemp: true,
+      within: Deno.realPathSync(localRoot),
+      mode: 0o644,
+    });
     if (!tampered) {
       changeLockHeld(localRoot, (held) => {
         held.audit = { chain, lines: lines.length + 1 };

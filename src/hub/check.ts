@@ -12,7 +12,7 @@ import { fetchSource } from "./fetch.ts";
 import { hubRoot } from "./hub_root.ts";
 import { candidateOf, type InstallResult, installSkill } from "./install.ts";
 import type { LockRecord } from "./lockfile.ts";
-import { hashFolder, readLockDocument } from "./lockfile_write.ts";
+import { hashFolder, installedHash, readLockDocument } from "./lockfile_write.ts";
 
 /** A skill's state against its lock and its source. */
 export type CheckStatus =
@@ -80,7 +80,7 @@ export function refetchSource(record: LockRecord): string {
 async function checkOne(setup: Setup, name: string, record: LockRecord): Promise<CheckedSkill> {
   let local: string;
   try {
-    local = hashFolder(joinPath(hubRoot(setup).root, record.install_path)).content_hash;
+    local = installedHash(hubRoot(setup).root, record.install_path).content_hash;
   } catch {
     return { name, status: "orphaned" };
   }

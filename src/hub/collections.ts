@@ -14,6 +14,7 @@ import { isDirectory, joinPath, resolvePath } from "../home/paths.ts";
 import type { Setup } from "../home/setup.ts";
 import { collectionOf, type CollectionSkill } from "./collection.ts";
 import { type Fetched, fetchSource, sourceNeeds, sourceOf } from "./fetch.ts";
+import { refuseLinkedHub } from "./install.ts";
 
 /** The collections of the config, as hub sources. */
 export function configuredCollections(setup: Setup): string[] {
@@ -68,12 +69,16 @@ export interface ReadCollection {
   work: string;
 }
 
-/** Reads each configured collection into `scratch` (one folder each), in config order. */
+/** Reads each configured collection into the quarantine of `root` (one folder each), in config order. */
 export async function readCollections(
   setup: Setup,
-  scratch: string,
+  root: string,
   stopWhen?: (fetched: Fetched) => boolean,
 ): Promise<ReadCollection[]> {
+  // Clones go to the root's quarantine: never through a linked `.hub` (an agent's folder
+  // is written by other programs too, [H-5]), or git would write wherever it points.
+  refuseLinkedHub(root);
+  const scratch = joinPath(root, ".hub", "quarantine");
   const out: ReadCollection[] = [];
   let i = 0;
   for (const source of configuredCollections(setup)) {
@@ -131,10 +136,10 @@ export interface CollectionHit {
 export async function searchCollections(
   setup: Setup,
   query: string,
-  scratch: string,
+  root: string,
 ): Promise<{ hits: CollectionHit[]; unreachable: { index: string; error: string }[] }> {
   const words = query.toLowerCase().split(/\s+/).filter((w) => w !== "");
-  const read = await readCollections(setup, scratch);
+  const read = await readCollections(setup, root);
   try {
     const hits: CollectionHit[] = [];
     for (const r of read) {

@@ -13,7 +13,7 @@ import { basename, dirname, ensureDir, joinPath } from "../home/paths.ts";
 import type { Setup } from "../home/setup.ts";
 import { validateName, validateSkillContent } from "../manage/validation.ts";
 import { appendAudit, auditText } from "./audit.ts";
-import { hashFolder, readLockDocument, updateLock } from "./lockfile_write.ts";
+import { hashFolder, installFolder, readLockDocument, updateLock } from "./lockfile_write.ts";
 import type { LockRecord } from "./lockfile.ts";
 import { decide } from "./policy.ts";
 import { type Fetched, fetchSource } from "./fetch.ts";
@@ -126,11 +126,14 @@ export function installPath(name: string, category?: string): string {
 }
 
 /**
- * Refuses a hub folder or quarantine that is a symbolic link: an install would write
- * wherever it points (another agent's folder may hold anything, [H-5]).
+ * Refuses a hub folder, quarantine, lock or audit log that is a symbolic link, before
+ * anything is written: an install would read or write wherever it points (another
+ * agent's folder may hold anything, [H-5]).
  */
 export function refuseLinkedHub(root: string): void {
-  for (const path of [joinPath(root, ".hub"), joinPath(root, ".hub", "quarantine")]) {
+  const hub = joinPath(root, ".hub");
+  const files = ["quarantine", "lock.json", "audit.log"].map((f) => joinPath(hub, f));
+  for (const path of [hub, ...files]) {
     let link = false;
     try {
       link = Deno.lstatSync(path).isSymlink;
@@ -278,7 +281,8 @@ export async function installCandidate(
 function placementOf({ root, options, candidate }: Install): Placement {
   const name = candidate.name;
   const rel = installPath(name, options.category);
-  const target = joinPath(root, rel);
+  refuseLinkedHub(root);
+  const target = installFolder(root, rel);
   const previous = readLockDocument(root).installed[name];
   let exists = false;
   try {

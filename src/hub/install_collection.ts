@@ -253,7 +253,7 @@ async function installFromCollections(
   options: InstallOptions & { root: string },
 ): Promise<InstallResult | CollectionResult | undefined> {
   const holds = (f: Fetched) => skillsOf(f).some((s) => answersTo(s, name));
-  const read = await readCollections(setup, joinPath(options.root, ".hub", "quarantine"), holds);
+  const read = await readCollections(setup, options.root, holds);
   try {
     const hit = read.find((r) => r.fetched && holds(r.fetched));
     if (hit) {

@@ -4,9 +4,9 @@
  * @module
  */
 import { SkillrtError } from "../errors.ts";
-import { isInside, joinPath } from "../home/paths.ts";
+import { isInside } from "../home/paths.ts";
 import { appendAudit, auditText } from "./audit.ts";
-import { hashFolder, readLockDocument, updateLock } from "./lockfile_write.ts";
+import { installedHash, installFolder, readLockDocument, updateLock } from "./lockfile_write.ts";
 
 /** One line of `hub list`. */
 export interface InstalledSkill {
@@ -53,7 +53,7 @@ export async function uninstall(
 ): Promise<{ success: true; name: string; removed: string }> {
   const record = readLockDocument(root).installed[name];
   if (!record) throw new SkillrtError(`'${name}' is not a hub-installed skill`);
-  const folder = joinPath(root, record.install_path);
+  const folder = installFolder(root, record.install_path);
   if (!isInside(root, folder) || folder === root) {
     throw new SkillrtError(`Refusing to remove '${folder}': it is not inside ${root}.`);
   }
@@ -94,9 +94,9 @@ export function verifyInstalled(root: string): { success: boolean; skills: Verif
   for (
     const [name, record] of Object.entries(lock.installed).sort(([a], [b]) => (a < b ? -1 : 1))
   ) {
-    let now: ReturnType<typeof hashFolder>;
+    let now: ReturnType<typeof installedHash>;
     try {
-      now = hashFolder(joinPath(root, record.install_path));
+      now = installedHash(root, record.install_path);
     } catch {
       skills.push({ name, status: "missing", modified: [], added: [], removed: [] });
       continue;

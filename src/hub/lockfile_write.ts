@@ -69,6 +69,25 @@ export function hashFolder(dir: string): Pick<LockRecord, "content_hash" | "file
   return { content_hash: `sha256:${total.hex()}`, files };
 }
 
+/**
+ * The hashes of an installed skill's folder ({@linkcode hashFolder}), reached without a
+ * link on the way ({@linkcode installFolder}) and not itself a link: what `hub verify`
+ * and `hub check` report of a folder a link points at would list and hash files outside
+ * the root ([S-9]).
+ * @throws {SkillrtError} when the folder is a link or reached through one; a missing
+ * folder throws as reading it does.
+ */
+export function installedHash(
+  root: string,
+  rel: string,
+): { content_hash: string; files: Record<string, string> } {
+  const folder = installFolder(root, rel);
+  if (Deno.lstatSync(folder).isSymlink) {
+    throw new SkillrtError(`'${folder}' is a symbolic link, not an installed folder.`);
+  }
+  return hashFolder(folder);
+}
+
 /** True for `name` or `category/name`: plain folder names, none hidden or reserved. */
 export function plainInstallPath(path: unknown): boolean {
   if (typeof path !== "string") return false;
@@ -77,8 +96,53 @@ export function plainInstallPath(path: unknown): boolean {
     parts.every((p) => /^[A-Za-z0-9_][A-Za-z0-9._-]*$/.test(p) && !EXCLUDED_DIRS.has(p));
 }
 
+/**
+ * The folder of an install path (`name` or `category/name`) below `root`, checked to be
+ * reached without a symbolic link: a category folder that is a link (an agent's folder is
+ * written by other programs too, [H-5]) would put the install, its `--force` removal or
+ * an uninstall wherever the link points ([X-6], [S-9]).
+ * @throws {SkillrtError} when a folder on the way is a link or not a folder.
+ */
+export function installFolder(root: string, rel: string): string {
+  const parts = rel.split("/");
+  let at = root;
+  for (const part of parts.slice(0, -1)) {
+    at = joinPath(at, part);
+    let info: Deno.FileInfo;
+    try {
+      info = Deno.lstatSync(at);
+    } catch {
+      break; // Not there yet: it is made as a folder.
+    }
+    if (info.isSymlink || !info.isDirectory) {
+      throw new SkillrtError(
+        `Refusing to use '${at}': it is ${
+          info.isSymlink ? "a symbolic link" : "not a folder"
+        }, and skillrt never installs or removes through one.`,
+      );
+    }
+  }
+  return joinPath(root, rel);
+}
+
 /** Reads the lock for writing: missing → empty; unparseable → an error (never reset). */
 export function readLockDocument(localRoot: string): LockDocument {
+  // What is changed is never read through a link ([S-9]): an agent's folder is written by
+  // other programs too, and a link there would make its target's bytes the lock's. (The
+  // runtime still reads a linked lock for trust: a community skill stays community.)
+  const file = lockFile(localRoot);
+  let link = false;
+  try {
+    link = Deno.lstatSync(file).isSymlink;
+  } catch {
+    // No lock yet.
+  }
+  if (link) {
+    throw new SkillrtError(
+      `Hub lock file '${file}' is a symbolic link, which skillrt never reads through; it was left as it is. Fix or remove it first.`,
+      { file },
+    );
+  }
   const json = readLockJson(localRoot);
   if (json.state === "absent") return { version: 1, installed: {} };
   if (json.state === "ok") {

@@ -5,7 +5,6 @@
  * @module
  */
 import { SkillrtError } from "../errors.ts";
-import { joinPath } from "../home/paths.ts";
 import type { Setup } from "../home/setup.ts";
 import { configuredCollections, searchCollections } from "./collections.ts";
 import { configuredIndexes, searchIndexes, type SearchResult } from "./well_known.ts";
@@ -31,7 +30,7 @@ export async function searchHub(
   const found = await searchCollections(
     setup,
     query,
-    joinPath(setup.localRoot, ".hub", "quarantine"),
+    setup.localRoot,
   );
   doc.results.push(...found.hits);
   doc.unreachable.push(...found.unreachable);

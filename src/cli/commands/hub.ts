@@ -6,7 +6,7 @@
  * @module
  */
 import { SkillrtError, UsageError } from "../../errors.ts";
-import { auditFile, verifyAudit } from "../../hub/audit.ts";
+import { readAuditLog, verifyAudit } from "../../hub/audit.ts";
 import { resolvePath } from "../../home/paths.ts";
 import { readLockJson } from "../../hub/lockfile.ts";
 import { auditHeadOf } from "../../hub/lockfile_write.ts";
@@ -151,12 +151,7 @@ function scan(call: HubCall): Outcome {
 
 /** `hub audit [--verify]`: the audit log's lines, or the check of its hash chain ([HUB-3]). */
 function audit({ runtime, request }: HubCall): Outcome {
-  let text = "";
-  try {
-    text = Deno.readTextFileSync(auditFile(hubRoot(runtime.setup).root));
-  } catch {
-    text = "";
-  }
+  const text = readAuditLog(hubRoot(runtime.setup).root);
   if (request.options.verify === true) return verifyChain(runtime, request, text);
   const lines = text.split("\n").filter((l) => l !== "");
   const doc = { success: true, lines: lines.length, entries: lines };
