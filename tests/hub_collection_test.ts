@@ -149,6 +149,23 @@ Deno.test("[HUB-8] a local folder: --skill by name, declared name or path, and -
       ["Hook Development", "plugins/dev/skills/hooks"],
     );
     equal(lock.beta.declared_name, undefined);
+    // Installed under its slug form: the file answers to it, everywhere ([HUB-8]).
+    equal(
+      Deno.readTextFileSync(`${home}/skills/hook-development/SKILL.md`),
+      skill("Hook Development", "Write hooks.").replace(
+        "name: Hook Development",
+        "name: hook-development",
+      ),
+    );
+    const listed = await cliJson(["--home", home, "list"]);
+    ok((listed.json.skills as { name: string }[]).some((s) => s.name === "hook-development"));
+    const valid = await cli(["--home", home, "validate", `${home}/skills/hook-development`]);
+    equal(valid.code, 0, valid.stdout + valid.stderr);
+    const checked = await cliJson(["--home", home, "hub", "check", "hook-development"]);
+    deepEqual(
+      (checked.json.skills as { name: string; status: string }[]).map((s) => [s.name, s.status]),
+      [["hook-development", "up_to_date"]],
+    );
     assertAbsent(`${home}/skills/alpha`);
     const unknown = await cliJson(["--home", home, "hub", "install", src, "--skill", "gamma"]);
     equal(unknown.code, 1);

@@ -11,6 +11,7 @@ import type { Setup } from "../home/setup.ts";
 import { fetchSource } from "./fetch.ts";
 import { hubRoot } from "./hub_root.ts";
 import { candidateOf, type InstallResult, installSkill } from "./install.ts";
+import { setSkillName } from "./collection.ts";
 import type { LockRecord } from "./lockfile.ts";
 import { hashFolder, installedHash, readLockDocument } from "./lockfile_write.ts";
 
@@ -45,6 +46,7 @@ export async function sourceHash(
   source: string,
   signedBy?: string,
   collectionPath?: string,
+  installedAs?: string,
 ): Promise<string> {
   const scratch = joinPath(hubRoot(setup).root, ".hub", "quarantine", `check-${random()}`);
   try {
@@ -55,6 +57,8 @@ export async function sourceHash(
     }
     if (fetched.collection) candidateOf(fetched, { collectionPath }).fill(scratch);
     else fetched.fill(scratch);
+    // Installed under its slug form: hashed as installed ([HUB-8]).
+    if (installedAs !== undefined) setSkillName(scratch, installedAs);
     return hashFolder(scratch).content_hash;
   } finally {
     for (const dir of [scratch, `${scratch}-git`]) {
@@ -91,6 +95,7 @@ async function checkOne(setup: Setup, name: string, record: LockRecord): Promise
       refetchSource(record),
       record.signed_by,
       record.collection_path,
+      record.declared_name !== undefined ? name : undefined,
     );
     return { name, status: remote === record.content_hash ? "up_to_date" : "update_available" };
   } catch (error) {

@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { SkillrtError } from "../errors.ts";
 import { splitFrontmatter } from "../frontmatter/fence.ts";
 import { parseFrontmatter } from "../frontmatter/parse.ts";
 import { basename, joinPath } from "../home/paths.ts";
@@ -55,6 +56,30 @@ export function declaredOf(text: string, folder: string): { name: string; descri
   const name = typeof fm.name === "string" && fm.name.trim() ? fm.name.trim() : folder;
   const description = typeof fm.description === "string" ? fm.description.trim() : "";
   return { name, description };
+}
+
+/**
+ * Gives the SKILL.md in `folder` (a quarantine or scratch folder of ours) the name
+ * `slug` ([HUB-8]): a skill whose declared name is not a valid slug is installed under
+ * its slug form, and the installed file must answer to that name (list, view, validate).
+ * The frontmatter's top-level `name:` line is replaced (a line is added when it has
+ * none); the rest of the file is kept byte for byte. The declared name stays in the lock.
+ */
+export function setSkillName(folder: string, slug: string): void {
+  const file = `${folder}/SKILL.md`;
+  if (!Deno.lstatSync(file).isFile) {
+    throw new SkillrtError("Refusing to install: SKILL.md is not a file.");
+  }
+  const text = Deno.readTextFileSync(file);
+  const lines = text.split("\n");
+  if (lines[0].replace(/\r$/, "") !== "---") return; // no frontmatter: the folder's name is the name
+  const end = lines.findIndex((line, i) => i > 0 && /^(---|\.\.\.)\r?$/.test(line));
+  if (end < 0) return;
+  const at = lines.findIndex((line, i) => i > 0 && i < end && /^name\s*:/.test(line));
+  const line = `name: ${slug}${lines[at >= 0 ? at : 0].endsWith("\r") ? "\r" : ""}`;
+  if (at >= 0) lines[at] = line;
+  else lines.splice(1, 0, line);
+  Deno.writeTextFileSync(file, lines.join("\n"));
 }
 
 /** True when a folder path (relative, `/`-separated) may hold a skill of a collection. */

@@ -18,7 +18,7 @@ import type { LockRecord } from "./lockfile.ts";
 import { decide } from "./policy.ts";
 import { type Fetched, fetchSource } from "./fetch.ts";
 import { progress } from "./progress.ts";
-import { declaredOf, slugForm } from "./collection.ts";
+import { declaredOf, setSkillName, slugForm } from "./collection.ts";
 import { type ScanFinding, scanFolder, type ScanReport, type Verdict } from "./scanner.ts";
 
 /** `1 finding`, `3 findings`. */
@@ -306,6 +306,7 @@ function scanQuarantine(
   name: string,
 ): ScanReport {
   candidate.fill(quarantine);
+  if (candidate.declaredName !== undefined) setSkillName(quarantine, candidate.name);
   validateSkillContent(Deno.readTextFileSync(joinPath(quarantine, "SKILL.md")));
   progress(`Scanning '${name}'…`);
   const report = scanFolder(quarantine);
