@@ -206,6 +206,43 @@ export function startsHelperEarly(request: CommandRequest, setup: Setup): boolea
 /** Folders at the top of a root from which a scan helper is started early. */
 const EARLY_HELPER_FOLDERS = 8;
 
+/**
+ * The warden's answer to a question a Worker asks, or undefined when the message is no
+ * question. One place decides who may ask what: environment values on the grounds of
+ * [P-7]; readiness by `stat` only ([V-9], names and paths checked again, the plan grows
+ * by nothing); a yes/no at the terminal; `setup`'s questions only for `setup`; the choice
+ * among a collection's skills only for `hub` ([HUB-8]), shown with controls made visible.
+ */
+function answerQuestion(data: FromWorker, message: WorkerMessage): ToWorker | undefined {
+  const command = message.request.command;
+  switch (data.kind) {
+    case "env":
+      return answerEnv(data.id, data.asks, message.setup.config);
+    case "ready":
+      return {
+        kind: "ready",
+        id: data.id,
+        answer: answerReadiness(data.ask, readEnv("PATH"), message.setup.home),
+      };
+    case "confirm":
+      return { kind: "confirm", id: data.id, answer: askAtTerminal(data.question) };
+    case "ask":
+      return {
+        kind: "ask",
+        id: data.id,
+        answer: command === "setup" ? askSetupQuestion(data.question) : undefined,
+      };
+    case "choose":
+      return {
+        kind: "choose",
+        id: data.id,
+        answer: command === "hub" ? askLineAtTerminal(visibleControls(data.question)) : undefined,
+      };
+    default:
+      return undefined;
+  }
+}
+
 /** Starts one command in a fresh sandbox Worker; `onMcp` receives the MCP messages it sends. */
 export function startWorker(
   message: WorkerMessage,
@@ -228,49 +265,31 @@ export function startWorker(
   // A command that may start groups listens for Ctrl-C from the start ([P-4]); `mcp` stops
   // on its own signal handling and arms only when a group is announced.
   const groups = wardenGroups(message.plan.run.length > 0 && message.request.command !== "mcp");
+  const stop = () => {
+    worker.terminate();
+    helper?.terminate();
+    watchers.forEach((w) => w.terminate());
+    groups.killAll();
+  };
   const done = new Promise<Outcome>((resolve) => {
     worker.onmessage = (event: MessageEvent<FromWorker>) => {
       const data = event.data;
-      if (data.kind === "env") {
-        worker.postMessage(answerEnv(data.id, data.asks, message.setup.config));
-      } else if (data.kind === "ready") {
-        // [V-9]: stat only, names and paths checked again; the plan grows by nothing.
-        const answer = answerReadiness(data.ask, readEnv("PATH"), message.setup.home);
-        worker.postMessage({ kind: "ready", id: data.id, answer } satisfies ToWorker);
-      } else if (data.kind === "group") {
+      const answer = answerQuestion(data, message);
+      if (answer) worker.postMessage(answer);
+      else if (data.kind === "group") {
         data.live ? groups.started(data.pgid) : groups.kill(data.pgid);
-      } else if (data.kind === "confirm") {
-        worker.postMessage({ kind: "confirm", id: data.id, answer: askAtTerminal(data.question) });
-      } else if (data.kind === "ask") {
-        // Only `setup` asks the user questions; any other command gets no terminal.
-        const answer = message.request.command === "setup"
-          ? askSetupQuestion(data.question)
-          : undefined;
-        worker.postMessage({ kind: "ask", id: data.id, answer });
-      } else if (data.kind === "choose") {
-        // Only a hub install asks which skills of a collection to take ([HUB-8]).
-        const answer = message.request.command === "hub"
-          ? askLineAtTerminal(visibleControls(data.question))
-          : undefined;
-        worker.postMessage({ kind: "choose", id: data.id, answer });
       } else if (data.kind === "mcp") onMcp?.(data.message);
       else if (data.kind === "scan-helper") startHelper(data.port);
       else if (data.kind === "watch-helper") {
         watchers.push(startWatchHelper(permissions, data.port));
-      } else {
-        worker.terminate();
-        helper?.terminate();
-        watchers.forEach((w) => w.terminate());
-        groups.killAll();
+      } else if (data.kind === "outcome") {
+        stop();
         resolve(data.outcome);
       }
     };
     worker.onerror = (event: ErrorEvent) => {
       event.preventDefault();
-      worker.terminate();
-      helper?.terminate();
-      watchers.forEach((w) => w.terminate());
-      groups.killAll();
+      stop();
       resolve({
         exitCode: 1,
         stdout: "",

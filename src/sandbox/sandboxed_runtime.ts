@@ -46,45 +46,51 @@ export interface SandboxedRuntime {
   ): Promise<PromptResult>;
 }
 
+/** Runs one command of the library in a Worker holding its plan; its JSON document, or its error again. */
+async function callInWorker<T>(
+  setup: Setup,
+  options: RuntimeOptions,
+  command: string,
+  args: string[],
+  opts: CommandRequest["options"] = {},
+): Promise<T> {
+  const request: CommandRequest = {
+    command,
+    args,
+    options: opts,
+    global: {
+      json: true,
+      color: false,
+      platform: options.platform,
+      sessionId: options.sessionId,
+      toolsets: options.toolsets,
+      tools: options.tools,
+    },
+  };
+  const plan = planFor(command, setup, [], [], preloads(request));
+  const outcome = await runInWorker({ request, setup, plan });
+  let doc: Record<string, unknown>;
+  try {
+    doc = fromJsonDocument(JSON.parse(outcome.stdout)) as Record<string, unknown>;
+  } catch {
+    throw new SkillrtError(
+      outcome.stderr.trim().replace(/^skillrt: /, "") || "The sandbox returned no result.",
+      {},
+      outcome.exitCode || 1,
+    );
+  }
+  if (doc.success === false) {
+    const { error, success: _s, ...details } = doc;
+    throw errorOfCode(outcome.code, String(error), details, outcome.exitCode);
+  }
+  return doc as T;
+}
+
 /** Opens a runtime that runs each call in a Worker holding only that call's plan. */
 export function openSandboxedRuntime(options: RuntimeOptions = {}): SandboxedRuntime {
   const setup = options.setup ?? resolveSetup(options);
-  const call = async <T>(
-    command: string,
-    args: string[],
-    opts: CommandRequest["options"] = {},
-  ): Promise<T> => {
-    const request: CommandRequest = {
-      command,
-      args,
-      options: opts,
-      global: {
-        json: true,
-        color: false,
-        platform: options.platform,
-        sessionId: options.sessionId,
-        toolsets: options.toolsets,
-        tools: options.tools,
-      },
-    };
-    const plan = planFor(command, setup, [], [], preloads(request));
-    const outcome = await runInWorker({ request, setup, plan });
-    let doc: Record<string, unknown>;
-    try {
-      doc = fromJsonDocument(JSON.parse(outcome.stdout)) as Record<string, unknown>;
-    } catch {
-      throw new SkillrtError(
-        outcome.stderr.trim().replace(/^skillrt: /, "") || "The sandbox returned no result.",
-        {},
-        outcome.exitCode || 1,
-      );
-    }
-    if (doc.success === false) {
-      const { error, success: _s, ...details } = doc;
-      throw errorOfCode(outcome.code, String(error), details, outcome.exitCode);
-    }
-    return doc as T;
-  };
+  const call = <T>(command: string, args: string[], opts: CommandRequest["options"] = {}) =>
+    callInWorker<T>(setup, options, command, args, opts);
   return {
     setup,
     plan: (command) => planFor(command, setup),

@@ -213,15 +213,26 @@ function skillConfig(
   );
 }
 
-/** Loads a resolved skill at Level 1 ([V-1..6], [P-1..6]). */
-export async function loadSkill(resolved: Resolved, ctx: ViewContext): Promise<LoadedSkill> {
+/** Remembers what a view reads while nothing can change it; `real` keys a path by its real path. */
+interface ViewCache {
+  memo: <T>(key: string, compute: () => T) => T;
+  real: (path: string) => string;
+}
+
+function viewCache(ctx: ViewContext): ViewCache {
+  return {
+    memo: ctx.memo ?? (<T>(_key: string, compute: () => T) => compute()),
+    // Remembered by real path: a link retargeted, even from outside the roots, is a new key.
+    real: (path) => ctx.memo ? realPathOrUndefined(path) ?? path : path,
+  };
+}
+
+/** The skill's text, its warnings and its record as built from that text. */
+function readRecord(resolved: Resolved, ctx: ViewContext, cache: ViewCache) {
   const head = resolved.record;
   const reach = reachOf(head.source, ctx.realRoots ?? [head.root]);
-  const memo = ctx.memo ?? (<T>(_key: string, compute: () => T) => compute());
-  // Remembered by real path: a link retargeted, even from outside the roots, is a new key.
-  const real = (path: string) => ctx.memo ? realPathOrUndefined(path) ?? path : path;
-  const { text, warnings } = memo(
-    `text\0${head.source}\0${real(head.file)}\0${ctx.maxBytes}`,
+  const { text, warnings } = cache.memo(
+    `text\0${head.source}\0${cache.real(head.file)}\0${ctx.maxBytes}`,
     () => {
       const text = readSkillText(head, ctx.maxBytes, reach);
       return { text, warnings: contentWarnings(text) };
@@ -241,6 +252,16 @@ export async function loadSkill(resolved: Resolved, ctx: ViewContext): Promise<L
     },
     splitFrontmatter(text, true),
   );
+  return { text, warnings, record, reach };
+}
+
+/** Refuses a skill of another platform ([V-3]), one with warnings under --strict ([V-6]), an injection ([V-10]). */
+function refuseUnloadable(
+  record: SkillRecord,
+  text: string,
+  warnings: ContentWarning[],
+  ctx: ViewContext,
+): void {
   if (!platformMatches(record.frontmatter, ctx.platform)) {
     throw new SkillrtError(`Skill '${record.name}' is not supported on this platform.`, {
       readinessStatus: "unsupported",
@@ -253,6 +274,52 @@ export async function loadSkill(resolved: Resolved, ctx: ViewContext): Promise<L
     );
   }
   if (ctx.untrusted) refuseInjection(record.name, text, ctx.untrusted, ctx.allowUntrusted === true);
+}
+
+/** The linked files and their summaries ([V-2]), copied: a caller may change its view. */
+function filesOf(
+  resolved: Resolved,
+  record: SkillRecord,
+  reach: Reach,
+  cache: ViewCache,
+): { linked: LinkedFiles; summaries: FileSummary[] } {
+  if (resolved.flat) return { linked: null, summaries: [] };
+  const files = cache.memo(`files\0${record.source}\0${cache.real(record.skillDir)}`, () => {
+    const linked = linkedFiles(listSkillFiles(record.skillDir, reach));
+    return { linked, summaries: fileSummaries(record.skillDir, linked, reach) };
+  });
+  const linked = files.linked && {
+    references: [...files.linked.references],
+    templates: [...files.linked.templates],
+    assets: [...files.linked.assets],
+    scripts: [...files.linked.scripts],
+  };
+  return { linked, summaries: files.summaries.map((summary) => ({ ...summary })) };
+}
+
+/** What the skill still needs ([V-4], [V-9]): variables, programs, credential files. */
+async function readinessView(record: SkillRecord, vars: RequiredEnvVar[], ctx: ViewContext) {
+  const missing = vars.filter((v) => !ctx.envNames.has(v.name)).map((v) => v.name);
+  const { refused, ...ready } = await readinessOf(record.frontmatter, ctx.probe);
+  const needed = missing.length + ready.missingRequiredCommands.length +
+      ready.missingRequiredCredentialFiles.length > 0;
+  return {
+    fields: {
+      requiredEnvironmentVariables: vars,
+      missingRequiredEnvironmentVariables: missing,
+      ...ready,
+      setupNeeded: needed,
+      readinessStatus: needed ? "setup_needed" as const : "available" as const,
+    },
+    notes: refused.map(refusedNote),
+  };
+}
+
+/** Loads a resolved skill at Level 1 ([V-1..6], [P-1..6]). */
+export async function loadSkill(resolved: Resolved, ctx: ViewContext): Promise<LoadedSkill> {
+  const cache = viewCache(ctx);
+  const { text, warnings, record, reach } = readRecord(resolved, ctx, cache);
+  refuseUnloadable(record, text, warnings, ctx);
   const shown = ctx.untrusted ? sanitizeUntrusted(text) : text;
   const body = ctx.preprocess ? await preprocess(shown, ctx.preprocess(record)) : shown;
   const { vars } = requiredEnvVars(record.frontmatter);
@@ -261,27 +328,9 @@ export async function loadSkill(resolved: Resolved, ctx: ViewContext): Promise<L
   const block = configBlock(config, ctx.configFile);
   const banner = (ctx.untrusted ? untrustedBanner(record.name, ctx.untrusted) : "") +
     (record.namespace ? pluginBanner(record.namespace, ctx.siblings ?? []) : "");
-  const content = banner + (block ? `${block}\n\n` : "") + body;
-
-  const files = resolved.flat ? { linked: null, summaries: [] } : memo(
-    `files\0${head.source}\0${real(record.skillDir)}`,
-    () => {
-      const linked = linkedFiles(listSkillFiles(record.skillDir, reach));
-      return { linked, summaries: fileSummaries(record.skillDir, linked, reach) };
-    },
-  );
-  // Copies: a caller may change its view; what is remembered stays as read.
-  const linked = files.linked && {
-    references: [...files.linked.references],
-    templates: [...files.linked.templates],
-    assets: [...files.linked.assets],
-    scripts: [...files.linked.scripts],
-  };
-  const missing = vars.filter((v) => !ctx.envNames.has(v.name)).map((v) => v.name);
-  const { refused, ...ready } = await readinessOf(record.frontmatter, ctx.probe);
-  const needed = missing.length + ready.missingRequiredCommands.length +
-      ready.missingRequiredCredentialFiles.length > 0;
-  const notes = [...resolvedConfig.notes, ...refused.map(refusedNote)];
+  const { linked, summaries } = filesOf(resolved, record, reach, cache);
+  const readiness = await readinessView(record, vars, ctx);
+  const notes = [...resolvedConfig.notes, ...readiness.notes];
   const view: ViewResult = {
     success: true,
     name: record.name,
@@ -293,21 +342,17 @@ export async function loadSkill(resolved: Resolved, ctx: ViewContext): Promise<L
     author: record.about.author ?? null,
     license: record.about.license ?? null,
     source: record.source,
-    content,
+    content: banner + (block ? `${block}\n\n` : "") + body,
     path: record.path,
     skillDir: record.skillDir,
     linkedFiles: linked,
-    fileSummaries: files.summaries.map((summary) => ({ ...summary })),
+    fileSummaries: summaries,
     usageHint: linked
       ? `To view linked files, call skill_view(name, file_path) where file_path is e.g. '${
         Object.values(linked).flat()[0]
       }'`
       : null,
-    requiredEnvironmentVariables: vars,
-    missingRequiredEnvironmentVariables: missing,
-    ...ready,
-    setupNeeded: needed,
-    readinessStatus: needed ? "setup_needed" : "available",
+    ...readiness.fields,
     config,
     warnings: warnings.map((warning) => ({ ...warning })),
     ...(notes.length ? { notes } : {}),
