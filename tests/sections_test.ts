@@ -102,6 +102,20 @@ Deno.test("[V-8] CLI: --section (repeatable) prints only those sections; an unkn
       2,
       "skillrt: --brief and --section read SKILL.md; they take no file path.",
     ]);
+    const both = await cli([
+      "--home",
+      home,
+      "view",
+      "release-engineering",
+      "--brief",
+      "--section",
+      "x",
+    ]);
+    deepEqual([both.code, both.stderr.split("\n")[0]], [
+      2,
+      "skillrt: Use --brief or --section, not both: the brief lists the section slugs.",
+    ]);
+    equal(views(), 2, "a refused view is not counted");
   } finally {
     removeTrees(home);
   }

@@ -19,6 +19,9 @@ export async function run(runtime: SkillRuntime, request: CommandRequest): Promi
   if (path !== undefined && (brief || sections.length)) {
     throw new UsageError("--brief and --section read SKILL.md; they take no file path.");
   }
+  if (brief && sections.length) {
+    throw new UsageError("Use --brief or --section, not both: the brief lists the section slugs.");
+  }
   if (path !== undefined) {
     const doc = await runtime.viewFile(name, path, {
       allowUntrusted: request.options.allowUntrusted === true,
