@@ -4,10 +4,10 @@
  * and `skill://NAME#SLUG` resources — and [V-10]: a community skill's parts are
  * sanitised, carry the banner, and a section never slips past the injection refusal.
  */
-import { deepEqual, equal, ok } from "node:assert/strict";
+import { deepEqual, equal, ok, rejects } from "node:assert/strict";
 import { SkillRuntime } from "../src/runtime.ts";
 import { openSandboxedRuntime } from "../src/sandbox/sandboxed_runtime.ts";
-import { NotFoundError } from "../src/errors.ts";
+import { NotFoundError, ValidationError } from "../src/errors.ts";
 import { cli, cliJson, CORPUS, makeTree, needsCorpus, removeTrees, REPO } from "./helpers.ts";
 import { connectStdio, firstText } from "./mcp_helpers.ts";
 
@@ -141,6 +141,13 @@ Deno.test("[V-8] library: view options brief and sections; an unknown section is
     }
     ok(error instanceof NotFoundError);
     equal((error as NotFoundError).exitCode, 1);
+    await rejects(
+      () => rt.view("release-engineering", { brief: true, sections: ["example-1"] }),
+      (e: unknown) =>
+        e instanceof ValidationError &&
+        e.message ===
+          "Ask for the brief or for sections, not both: the brief lists the section slugs.",
+    );
     const boxed = openSandboxedRuntime({ home });
     equal(
       (await boxed.view("release-engineering", { sections: ["example-1"] })).content,

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { NotFoundError } from "../errors.ts";
+import { NotFoundError, ValidationError } from "../errors.ts";
 import { splitFrontmatter } from "../frontmatter/fence.ts";
 import { type Brief, firstParagraph, outline, selectSections } from "./outline.ts";
 import type { LoadedSkill, ViewResult } from "./view.ts";
@@ -58,11 +58,17 @@ export function renderBrief(name: string, brief: Brief): string {
  * and the `outline` and `firstParagraph` fields) or `sections` (content = the banners, the config block and those
  * sections). Without either, the view unchanged.
  * @throws {NotFoundError} naming the unknown slugs and listing the available ones.
+ * @throws {ValidationError} when both the brief and sections are asked for.
  */
 export function partialView(loaded: LoadedSkill, options: PartOptions): ViewResult {
   const { view } = loaded;
   const sections = options.sections ?? [];
   if (!options.brief && sections.length === 0) return view;
+  if (options.brief && sections.length) {
+    throw new ValidationError(
+      "Ask for the brief or for sections, not both: the brief lists the section slugs.",
+    );
+  }
   const body = bodyOf(loaded.body);
   if (options.brief && sections.length === 0) {
     const brief = briefOf(body);
