@@ -63,10 +63,13 @@ const EXIT_SIGNALS: ReadonlyMap<Deno.Signal, number> = new Map<Deno.Signal, numb
  *
  * `armed`: listen for the signals from the start (a command that may start groups), not
  * only once a group is announced — the announcement can still be on its way when the
- * signal comes. An interrupted warden waits a moment for messages already sent, killing
- * every group announced meanwhile, before it exits.
+ * signal comes. An interrupted warden kills the groups it knows at once, waits a moment
+ * for announcements already sent (killing each on arrival), then exits with the signal's
+ * code; `interrupted()` tells the caller not to report the command's own end meanwhile.
  */
-export function wardenGroups(armed = false): ProcessGroups & { killAll(): void } {
+export function wardenGroups(
+  armed = false,
+): ProcessGroups & { killAll(): void; interrupted(): boolean } {
   const live = new Set<number>();
   const handlers = new Map<Deno.Signal, () => void>();
   let interrupted = false;
@@ -75,7 +78,9 @@ export function wardenGroups(armed = false): ProcessGroups & { killAll(): void }
     for (const [signal, code] of EXIT_SIGNALS) {
       if (on) {
         const handler = () => {
+          if (interrupted) return;
           interrupted = true;
+          killAll(); // what is known now, at once; what is announced meanwhile, on arrival
           setTimeout(() => {
             killAll();
             Deno.exit(code);
@@ -99,12 +104,14 @@ export function wardenGroups(armed = false): ProcessGroups & { killAll(): void }
       if (!isKillableGroup(pgid)) return;
       live.add(pgid);
       listen(true);
+      if (interrupted) kill(pgid);
     },
     kill,
     killAll: () => {
       killAll();
       if (armed && !interrupted) listen(false);
     },
+    interrupted: () => interrupted,
   };
 }
 

@@ -283,6 +283,8 @@ export function startWorker(
       else if (data.kind === "watch-helper") {
         watchers.push(startWatchHelper(permissions, data.port));
       } else if (data.kind === "outcome") {
+        // Interrupted: the warden exits with the signal's code in a moment, not this outcome.
+        if (groups.interrupted()) return;
         stop();
         resolve(data.outcome);
       }
