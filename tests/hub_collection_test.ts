@@ -5,8 +5,10 @@
  * among several, slug names, configured collections for `hub search` and bare names, and
  * hostile collections (a name that would escape, duplicate names, links out).
  */
-import { deepEqual, equal, match, ok } from "node:assert/strict";
-import { slugForm } from "../src/hub/collection.ts";
+import { deepEqual, equal, match, ok, throws } from "node:assert/strict";
+import { setSkillName, slugForm } from "../src/hub/collection.ts";
+import { parseFrontmatter } from "../src/frontmatter/parse.ts";
+import { splitFrontmatter } from "../src/frontmatter/fence.ts";
 import { pickNumbers } from "../src/hub/install_collection.ts";
 import { WARDEN_FLAGS } from "../src/sandbox/warden_flags.ts";
 import {
@@ -44,6 +46,34 @@ function usageFiles(root: string): string[] {
   const file = `${root}/.usage.json`;
   return [file, `${file}.lock`, `${file}.lock.break`, `${file}.tmp`];
 }
+
+Deno.test("[HUB-8] setSkillName: the installed file answers to the slug, whatever form the name took", () => {
+  const dir = makeTree({});
+  try {
+    const cases: [string, string][] = [
+      ["---\nname: Hook Development\ndescription: d\n---\nbody\n", "plain"],
+      ["---\nname: >\n  Hook\n  Development\ndescription: d\n---\nbody\n", "folded"],
+      ['---\nname: "Hook\n  Development"\ndescription: d\n---\nbody\n', "quoted over two lines"],
+      ["---\r\nname: Hook Development\r\ndescription: d\r\n---\r\nbody\r\n", "CRLF"],
+      ["---\ndescription: d\nmetadata:\n  name: Inner\n---\nbody\n", "no top-level name"],
+    ];
+    for (const [text, label] of cases) {
+      Deno.writeTextFileSync(`${dir}/SKILL.md`, text);
+      setSkillName(dir, "hook-development");
+      const after = Deno.readTextFileSync(`${dir}/SKILL.md`);
+      const fence = splitFrontmatter(after);
+      equal(fence.kind, "ok", label);
+      const data = parseFrontmatter(fence.kind === "ok" ? fence.yaml : "").data;
+      deepEqual([data.name, data.description], ["hook-development", "d"], label);
+      ok(after.endsWith(text.includes("\r") ? "body\r\n" : "body\n"), label);
+    }
+    Deno.removeSync(`${dir}/SKILL.md`);
+    Deno.symlinkSync("/etc/hostname", `${dir}/SKILL.md`);
+    throws(() => setSkillName(dir, "x"), /SKILL\.md is not a file/);
+  } finally {
+    removeTrees(dir);
+  }
+});
 
 Deno.test("[HUB-8] slug forms and numbered choices", () => {
   deepEqual(

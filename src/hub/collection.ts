@@ -77,8 +77,13 @@ export function setSkillName(folder: string, slug: string): void {
   if (end < 0) return;
   const at = lines.findIndex((line, i) => i > 0 && i < end && /^name\s*:/.test(line));
   const line = `name: ${slug}${lines[at >= 0 ? at : 0].endsWith("\r") ? "\r" : ""}`;
-  if (at >= 0) lines[at] = line;
-  else lines.splice(1, 0, line);
+  if (at < 0) lines.splice(1, 0, line);
+  else {
+    // A value over several lines (`name: >`, a quoted or plain scalar continued) goes whole.
+    let next = at + 1;
+    while (next < end && /^[ \t]/.test(lines[next])) next++;
+    lines.splice(at, next - at, line);
+  }
   Deno.writeTextFileSync(file, lines.join("\n"));
 }
 
