@@ -7,7 +7,6 @@
  * @module
  */
 import type { CategoryInfo, ListedSkill, ListResult } from "../level0/list.ts";
-import { toJsonDocument } from "../json_document.ts";
 import { RPC, RpcError } from "./tools.ts";
 
 /** How much one answer may hold. */
@@ -86,7 +85,9 @@ export async function budgetedList(
   const unpaged = request.category === undefined && request.limit === undefined &&
     request.cursor === undefined;
   if (!unpaged) return page(list, request);
-  if (list.count <= budget.skills && JSON.stringify(toJsonDocument(list)).length <= budget.chars) {
+  // Measured as is: the answer is converted once, when it is sent (a list's entries carry
+  // no renamed field; `availableCategories` differs from its JSON name by two characters).
+  if (list.count <= budget.skills && JSON.stringify(list).length <= budget.chars) {
     return list;
   }
   const map = await categories(); // read only when the map is the answer
