@@ -9,7 +9,7 @@
  *
  * @module
  */
-import { joinPath } from "./paths.ts";
+import { isInside, joinPath, realPathOrUndefined } from "./paths.ts";
 import { credentialPathProblem, isCommandName, normalPath } from "../view/requirements.ts";
 
 /** What to look up. */
@@ -37,14 +37,6 @@ function statOrNull(path: string): Deno.FileInfo | null {
   }
 }
 
-function realOrNull(path: string): string | null {
-  try {
-    return Deno.realPathSync(path);
-  } catch {
-    return null;
-  }
-}
-
 /** Whether `name` is an executable file in one of PATH's absolute folders. */
 export function onPath(name: string, pathVar: string | undefined): boolean {
   if (!isCommandName(name)) return false;
@@ -61,9 +53,10 @@ export function credentialPresent(path: string, home: string): boolean {
   if (credentialPathProblem(path) !== undefined) return false;
   const full = joinPath(home, normalPath(path));
   if (!statOrNull(full)?.isFile) return false;
-  const real = realOrNull(full);
-  const realHome = realOrNull(home);
-  return real !== null && realHome !== null && real.startsWith(realHome + "/");
+  const real = realPathOrUndefined(full);
+  const realHome = realPathOrUndefined(home);
+  return real !== undefined && realHome !== undefined && real !== realHome &&
+    isInside(realHome, real);
 }
 
 /** Answers a question (of unknown shape: it may come from a Worker) about PATH and the home. */
