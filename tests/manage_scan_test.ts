@@ -14,8 +14,9 @@ const CAUTION = skill(
 const REFUSED = (name: string, where: string) =>
   `Refused: the guard scanner finds '${name}' dangerous after this write (destructive.rm-rf-root at ${where}); nothing was written. Use --force to write it anyway.`;
 
-function tempFile(content: string): string {
-  const file = Deno.makeTempFileSync({ prefix: "skillrt-content-" });
+/** A content file inside the test's home (removed with it), outside its skills. */
+function tempFile(home: string, content: string): string {
+  const file = `${home}/input-${crypto.randomUUID()}.md`;
   Deno.writeTextFileSync(file, content);
   return file;
 }
@@ -39,7 +40,7 @@ Deno.test("[HUB-4] create scans what it writes: dangerous is refused with the fi
   const home = homeWith();
   try {
     const before = snapshot(`${home}/skills`, USAGE_FILES);
-    const file = tempFile(DANGEROUS);
+    const file = tempFile(home, DANGEROUS);
     const refused = await cliJson(["--home", home, "create", "wipe", "--file", file]);
     equal(refused.code, 1);
     deepEqual(refused.json, {
@@ -78,7 +79,7 @@ Deno.test("[HUB-4] create scans what it writes: dangerous is refused with the fi
 Deno.test("[HUB-4] caution writes and reports the findings as warnings; safe reports the verdict only", async () => {
   const home = homeWith();
   try {
-    const r = await cliJson(["--home", home, "create", "setup", "--file", tempFile(CAUTION)]);
+    const r = await cliJson(["--home", home, "create", "setup", "--file", tempFile(home, CAUTION)]);
     equal(r.code, 0);
     equal(r.json.scan_verdict, "caution");
     deepEqual(r.json.warnings, [
@@ -96,7 +97,7 @@ Deno.test("[HUB-4] edit, patch and write-file are scanned as the skill they leav
   const home = homeWith();
   try {
     const before = snapshot(`${home}/skills`, USAGE_FILES);
-    const edit = await cliJson(["--home", home, "edit", "s", "--file", tempFile(DANGEROUS)]);
+    const edit = await cliJson(["--home", home, "edit", "s", "--file", tempFile(home, DANGEROUS)]);
     deepEqual([edit.code, edit.json.error], [1, REFUSED("s", "SKILL.md:9")]);
     const patch = await cliJson([
       "--home",
@@ -117,7 +118,7 @@ Deno.test("[HUB-4] edit, patch and write-file are scanned as the skill they leav
       "s",
       "scripts/clean.sh",
       "--file",
-      tempFile(script),
+      tempFile(home, script),
     ]);
     deepEqual([write.code, write.json.error], [1, REFUSED("s", "scripts/clean.sh:2")]);
     equal(snapshot(`${home}/skills`, USAGE_FILES), before);
@@ -128,7 +129,7 @@ Deno.test("[HUB-4] edit, patch and write-file are scanned as the skill they leav
       "s",
       "scripts/clean.sh",
       "--file",
-      tempFile(script),
+      tempFile(home, script),
       "--force",
     ]);
     deepEqual([forced.code, forced.json.scan_verdict], [0, "dangerous"]);
@@ -141,7 +142,14 @@ Deno.test("[HUB-4] edit, patch and write-file are scanned as the skill they leav
 Deno.test("[HUB-4][A-1] with write approval the pending entry carries the verdict and findings; dangerous is refused unless --force", async () => {
   const home = homeWith("skills:\n  write_approval: true\n");
   try {
-    const staged = await cliJson(["--home", home, "create", "setup", "--file", tempFile(CAUTION)]);
+    const staged = await cliJson([
+      "--home",
+      home,
+      "create",
+      "setup",
+      "--file",
+      tempFile(home, CAUTION),
+    ]);
     equal(staged.code, 0);
     deepEqual([staged.json.staged, staged.json.scan_verdict], [true, "caution"]);
     const id = staged.json.pending_id as string;
@@ -164,7 +172,7 @@ Deno.test("[HUB-4][A-1] with write approval the pending entry carries the verdic
       "create",
       "wipe",
       "--file",
-      tempFile(DANGEROUS),
+      tempFile(home, DANGEROUS),
     ]);
     deepEqual([refused.code, refused.json.error], [1, REFUSED("wipe", "SKILL.md:9")]);
     equal((await cliJson(["--home", home, "pending"])).json.count, 1);
@@ -174,7 +182,7 @@ Deno.test("[HUB-4][A-1] with write approval the pending entry carries the verdic
       "create",
       "wipe",
       "--file",
-      tempFile(DANGEROUS),
+      tempFile(home, DANGEROUS),
       "--force",
     ]);
     deepEqual([forced.code, forced.json.scan_verdict], [0, "dangerous"]);
