@@ -38,8 +38,6 @@ import { invocationMessage, type InvokeResult } from "./view/invoke.ts";
 import { partialView } from "./view/partial.ts";
 import { preloadSkills } from "./level0/preload.ts";
 import type { PreprocessContext } from "./preprocess/preprocess.ts";
-import { hubEntryOf } from "./hub/lockfile.ts";
-import { lockRootOf } from "./hub/hub_root.ts";
 import type { EnvAsk } from "./preprocess/env_access.ts";
 import { untrustedFile } from "./view/untrusted.ts";
 import { loadBundles } from "./bundles/bundles.ts";
@@ -59,6 +57,7 @@ import {
   categoriesIn,
   envNamesOf,
   envValuesOf,
+  hubEntryIn,
   preprocessContextOf,
   readinessOf,
   viewContextOf,
@@ -412,7 +411,7 @@ export class SkillRuntime {
     const catalog = await this.#catalogOf(options);
     const resolved = this.resolveIn(name, catalog);
     const read = readSkillFile(resolved, path, this.setup.config.max_file_bytes, catalog.realRoots);
-    const hub = hubEntryOf(lockRootOf(this.setup, resolved.record), resolved.record.skillDir);
+    const hub = hubEntryIn(this.setup, catalog, resolved.record);
     if (hub?.trust_level !== "community" || read.result.content === null) return read;
     const content = untrustedFile(read.result, hub, options.allowUntrusted === true);
     return { ...read, result: { ...read.result, content } };

@@ -8,13 +8,13 @@
  */
 import type { Setup } from "./home/setup.ts";
 import { readEnv } from "./home/host.ts";
-import { joinPath } from "./home/paths.ts";
+import { existsLink, joinPath } from "./home/paths.ts";
 import {
   answerReadiness,
   type ReadinessAnswer,
   type ReadinessAsk,
 } from "./home/readiness_probe.ts";
-import { hubEntryOf, hubTrustOf } from "./hub/lockfile.ts";
+import { entryIn, hubTrustOf, type LockEntry, type LockState, readLock } from "./hub/lockfile.ts";
 import { lockRootOf } from "./hub/hub_root.ts";
 import { type CategoriesResult, categoryDescription, listCategories } from "./level0/list.ts";
 import type { VisibilityFacts } from "./level0/visibility.ts";
@@ -108,6 +108,27 @@ export function preprocessContextOf(
   };
 }
 
+/**
+ * The hub lock entry of a skill (its trust, [HUB-3]). The lock is remembered with the
+ * catalog while its root is watched (the watcher counts `.hub/lock.json`) and neither
+ * `.hub` nor the lock is a link (whose target no watcher sees); read on every call otherwise.
+ */
+export function hubEntryIn(
+  setup: Setup,
+  catalog: Catalog,
+  record: SkillRecord,
+): LockEntry | undefined {
+  const root = lockRootOf(setup, record);
+  if (!setup.roots.some((r) => r.path === root)) return entryIn(readLock(root), record.skillDir);
+  const lock = catalog.memo<() => LockState>(`lock\0${root}`, () => {
+    const read = readLock(root);
+    const linked = existsLink(joinPath(root, ".hub")) ||
+      existsLink(joinPath(root, ".hub", "lock.json"));
+    return linked ? () => readLock(root) : () => read;
+  });
+  return entryIn(lock(), record.skillDir);
+}
+
 /** Everything `loadSkill` needs for one resolved skill, read through `catalog` ([V-1..10]). */
 export function viewContextOf(
   runtime: RuntimeParts,
@@ -120,10 +141,14 @@ export function viewContextOf(
   const siblings = plugin
     ? catalog.root(plugin).records.map((r) => r.name.slice(plugin.namespace.length + 1))
     : undefined;
-  const hub = hubEntryOf(lockRootOf(setup, resolved.record), resolved.record.skillDir);
+  const hub = hubEntryIn(setup, catalog, resolved.record);
+  let envNames: Set<string> | undefined;
   return {
     platform: setup.host.platform,
-    envNames: envNamesOf(setup),
+    // Read only for a skill that names variables it needs.
+    get envNames() {
+      return envNames ??= envNamesOf(setup);
+    },
     configValues: setup.config.config,
     configFile: setup.configFile,
     userHome: setup.host.userHome,
@@ -140,7 +165,7 @@ export function viewContextOf(
     // [P-7]: only the local root's skills may name variables of their own; a skill of
     // an external, project, plugin or agent root (a cloned repository) counts as community.
     trust: (record) =>
-      record.source === "local" ? hubTrustOf(setup.localRoot, record.skillDir) : "community",
+      record.source === "local" ? hubEntryIn(setup, catalog, record)?.trust_level : "community",
     realRoots: catalog.realRoots,
     probe: (ask) => readinessOf(setup, runtime.options, ask),
     memo: (key, compute) => catalog.memo(key, compute),

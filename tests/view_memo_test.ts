@@ -134,3 +134,69 @@ Deno.test("[PERF-5][L0-6] a watching runtime's category map shows a new descript
     removeTrees(home);
   }
 });
+
+Deno.test("[PERF-5][V-10][HUB-3] a watching runtime sees the hub lock change a skill's trust at the very next call, also through a linked .hub", async () => {
+  const home = makeTree({
+    "skills/helper/SKILL.md": skill("helper", "Helps.", "", "# helper\n\nUse it\u200B.\n"),
+    "elsewhere/lock.json": "{}",
+  });
+  const lock = (trust: string) =>
+    JSON.stringify({
+      version: 1,
+      installed: { helper: { source: "https://x.example/h.tgz", trust_level: trust } },
+    }).replace("}}}", ', "install_path": "helper"}}}');
+  const rt = new SkillRuntime({ home, host: testHost(home), watch: true });
+  const view = async () => await rt.view("helper", { catalog: await rt.currentCatalog() });
+  const banner = (v: { content: string }) => v.content.startsWith("[Untrusted skill 'helper'");
+  try {
+    await rt.currentCatalog();
+    await rt.watchStatus();
+    equal(banner(await view()), false);
+    // The lock written: community trust, sanitised under its banner.
+    Deno.mkdirSync(`${home}/skills/.hub`);
+    Deno.writeTextFileSync(`${home}/skills/.hub/lock.json`, lock("community"));
+    let seen = await view();
+    equal(banner(seen), true);
+    equal(seen.content.includes("\u200B"), false);
+    // Changed in place, to trusted: as written, no banner.
+    Deno.writeTextFileSync(`${home}/skills/.hub/lock.json`, lock("trusted"));
+    equal(banner(await view()), false);
+    // `.hub` replaced by a link to a folder no watcher covers: read on every call.
+    Deno.removeSync(`${home}/skills/.hub`, { recursive: true });
+    Deno.symlinkSync(`${home}/elsewhere`, `${home}/skills/.hub`);
+    equal(banner(await view()), false);
+    Deno.writeTextFileSync(`${home}/elsewhere/lock.json`, lock("community"));
+    equal(banner(await view()), true);
+    Deno.writeTextFileSync(`${home}/elsewhere/lock.json`, lock("trusted"));
+    seen = await view();
+    equal(banner(seen), false);
+    equal(seen.content.includes("\u200B"), true);
+  } finally {
+    await rt.close();
+    removeTrees(home);
+  }
+});
+
+Deno.test("[PERF-5][V-4] a watching runtime sees a variable added to the home's .env at the very next view", async () => {
+  const home = makeTree({
+    "skills/a/SKILL.md": skill("a", "A", "required_environment_variables: [SKILLRT_T_KEY]\n"),
+    "skills/b/SKILL.md": skill("b", "B"),
+  });
+  const rt = new SkillRuntime({ home, host: testHost(home), watch: true });
+  const missing = async (name: string) =>
+    (await rt.view(name, { catalog: await rt.currentCatalog() }))
+      .missingRequiredEnvironmentVariables;
+  try {
+    await rt.currentCatalog();
+    await rt.watchStatus();
+    deepEqual(await missing("a"), ["SKILLRT_T_KEY"]);
+    deepEqual(await missing("b"), []);
+    Deno.writeTextFileSync(`${home}/.env`, "SKILLRT_T_KEY=x\n");
+    deepEqual(await missing("a"), []);
+    Deno.writeTextFileSync(`${home}/.env`, "OTHER=y\n");
+    deepEqual(await missing("a"), ["SKILLRT_T_KEY"]);
+  } finally {
+    await rt.close();
+    removeTrees(home);
+  }
+});

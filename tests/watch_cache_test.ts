@@ -66,6 +66,12 @@ Deno.test("[PERF-3] without watch, snapshot is a fresh catalog; changes the walk
   // With its root: only the counters directly in it; a skill's own file of that name counts.
   equal(irrelevant("/h/skills/.usage.json", "/h/skills"), true);
   equal(irrelevant("/h/skills/x/assets/.usage.json", "/h/skills"), false);
+  // The root's hub lock counts (a view reads the trust there); the rest of `.hub` does not.
+  equal(irrelevant("/h/skills/.hub/lock.json", "/h/skills"), false);
+  equal(irrelevant("/h/skills/.hub", "/h/skills"), false);
+  equal(irrelevant("/h/skills/.hub/lock.json.lock", "/h/skills"), true);
+  equal(irrelevant("/h/skills/.hub/audit.log", "/h/skills"), true);
+  equal(irrelevant("/h/skills/x/.hub/lock.json", "/h/skills"), true);
 });
 
 Deno.test("[PERF-5][S-4] concurrent calls share the freshness proof, and each sees every edit made before it", async () => {

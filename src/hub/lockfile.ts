@@ -108,11 +108,15 @@ export function readLock(localRoot: string): LockState {
   return { state: "ok", file, entries };
 }
 
-/** The lock entry of the skill in `skillDir`, or undefined when it was not installed from the hub. */
-export function hubEntryOf(localRoot: string, skillDir: string): LockEntry | undefined {
-  const lock = readLock(localRoot);
+/** The entry of `lock` for the skill in `skillDir`, or undefined when it holds none. */
+export function entryIn(lock: LockState, skillDir: string): LockEntry | undefined {
   if (lock.state !== "ok") return undefined;
   return lock.entries.find((e) => e.dir && isInside(e.dir, skillDir));
+}
+
+/** The lock entry of the skill in `skillDir`, or undefined when it was not installed from the hub. */
+export function hubEntryOf(localRoot: string, skillDir: string): LockEntry | undefined {
+  return entryIn(readLock(localRoot), skillDir);
 }
 
 /** The hub trust of the skill in `skillDir`, or undefined when it was not installed from the hub. */
