@@ -200,3 +200,34 @@ Deno.test("[PERF-5][V-4] a watching runtime sees a variable added to the home's 
     removeTrees(home);
   }
 });
+
+Deno.test("[PERF-5][S-9] a skill reached through a link outside the roots is read again when that link is retargeted", async () => {
+  const home = makeTree({
+    "skills/plain/SKILL.md": skill("plain", "P", "", "# plain\n\nFirst.\n"),
+    "t1/SKILL.md": skill("a", "A", "", "# a\n\nThe first target.\n"),
+    "t1/references/r.md": "# One\n",
+    "t2/SKILL.md": skill("a", "A", "", "# a\n\nThe second target.\n"),
+    "t2/references/r.md": "# Two\n",
+  });
+  Deno.mkdirSync(`${home}/out`);
+  Deno.symlinkSync(`${home}/t1`, `${home}/out/link`);
+  Deno.symlinkSync(`${home}/out/link`, `${home}/skills/a`);
+  const rt = new SkillRuntime({ home, host: testHost(home), watch: true });
+  const view = async (name: string) => await rt.view(name, { catalog: await rt.currentCatalog() });
+  try {
+    await rt.currentCatalog();
+    await rt.watchStatus();
+    let seen = await view("a");
+    equal(seen.content.includes("The first target."), true);
+    deepEqual(summaryOf(seen), ["references/r.md: One"]);
+    Deno.removeSync(`${home}/out/link`);
+    Deno.symlinkSync(`${home}/t2`, `${home}/out/link`);
+    seen = await view("a");
+    equal(seen.content.includes("The second target."), true);
+    deepEqual(summaryOf(seen), ["references/r.md: Two"]);
+    equal((await view("plain")).content.includes("First."), true);
+  } finally {
+    await rt.close();
+    removeTrees(home);
+  }
+});

@@ -219,11 +219,20 @@ interface ViewCache {
   real: (path: string) => string;
 }
 
-function viewCache(ctx: ViewContext): ViewCache {
+function viewCache(ctx: ViewContext, root: string): ViewCache {
+  const memo = ctx.memo;
+  if (!memo) return { memo: (_key, compute) => compute(), real: (path) => path };
+  // Remembered by real path: a link retargeted, even from outside the roots, is a new key.
+  // A path with no link below its root is its own key: the watcher sees it change.
+  const realRoot = memo(`real\0${root}`, () => realPathOrUndefined(root));
   return {
-    memo: ctx.memo ?? (<T>(_key: string, compute: () => T) => compute()),
-    // Remembered by real path: a link retargeted, even from outside the roots, is a new key.
-    real: (path) => ctx.memo ? realPathOrUndefined(path) ?? path : path,
+    memo,
+    real: (path) => {
+      const real = () => realPathOrUndefined(path) ?? path;
+      if (realRoot === undefined || !path.startsWith(`${root}/`)) return real();
+      const own = memo(`own\0${path}`, () => real() === realRoot + path.slice(root.length));
+      return own ? path : real();
+    },
   };
 }
 
@@ -317,7 +326,7 @@ async function readinessView(record: SkillRecord, vars: RequiredEnvVar[], ctx: V
 
 /** Loads a resolved skill at Level 1 ([V-1..6], [P-1..6]). */
 export async function loadSkill(resolved: Resolved, ctx: ViewContext): Promise<LoadedSkill> {
-  const cache = viewCache(ctx);
+  const cache = viewCache(ctx, resolved.record.root);
   const { text, warnings, record, reach } = readRecord(resolved, ctx, cache);
   refuseUnloadable(record, text, warnings, ctx);
   const shown = ctx.untrusted ? sanitizeUntrusted(text) : text;
