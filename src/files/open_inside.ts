@@ -23,6 +23,14 @@ import { hasTraversal } from "../resolve/name_guard.ts";
 /** How often the opened handle is matched against the path inside the folder. */
 export const VERIFY_ROUNDS = 3;
 
+/**
+ * Looks that prove a file of which only the head is read for a listing (a SKILL.md's
+ * frontmatter in a scan, a linked file's title and summary in a view): two, one fewer
+ * than for content served whole, as a listing reads thousands (a swap must still land
+ * between two consecutive `lstat`s twice over to pass).
+ */
+export const HEAD_ROUNDS = 2;
+
 /** Options of {@linkcode openInside}: Deno's open options, and where the folder may lie. */
 export interface OpenInsideOptions extends Deno.OpenOptions {
   /**
@@ -86,7 +94,7 @@ export function openInside(
   if (!Deno.statSync(target).isFile) throw new Deno.errors.NotFound(`Not a file: ${path}`);
   const file = Deno.openSync(target, { read: true, ...open });
   try {
-    const handle = handleIdentity(file, target, dirWithin === undefined, path);
+    const { id: handle, size } = handleIdentity(file, target, dirWithin === undefined, path);
     const chain = linkFreeChain(dir, path, dirWithin);
     let proved = chain !== undefined;
     for (let round = 0; proved && round < Math.max(1, rounds); round++) {
@@ -95,6 +103,7 @@ export function openInside(
     if (!proved && !provedThroughLinks(dir, target, handle, { dirWithin, fileWithin, rounds })) {
       throw escapeError(path);
     }
+    if (!open.write) provedSizes.set(file, size);
     return file;
   } catch (error) {
     file.close();
@@ -193,17 +202,31 @@ function provedThroughLinks(
  * identified by its path. Anywhere else it is an escape.
  */
 function handleIdentity(file: Deno.FsFile, target: string, trusted: boolean, path: string) {
+  let info: Deno.FileInfo;
   try {
-    return identity(file.statSync());
+    info = file.statSync();
   } catch (error) {
     if (!isPermissionError(error)) throw error;
     if (!trusted) throw escapeError(path);
-    return identity(Deno.statSync(target));
+    info = Deno.statSync(target);
   }
+  return { id: identity(info), size: info.size };
 }
 
-/** The size of an opened file (by its path where the handle may not be stat'ed, see above). */
+/**
+ * The size each handle had when {@linkcode openInside} proved it: stat'ing a handle costs
+ * Deno a look-up of its real path and a permission check, so a reader asks once (a
+ * handle opened for writing is stat'ed each time).
+ */
+const provedSizes = new WeakMap<Deno.FsFile, number>();
+
+/**
+ * The size of an opened file: as {@linkcode openInside} found it when it proved the
+ * handle, else stat'ed (by its path where the handle may not be stat'ed, see above).
+ */
 export function openedSize(file: Deno.FsFile, path: string): number {
+  const proved = provedSizes.get(file);
+  if (proved !== undefined) return proved;
   try {
     return file.statSync().size;
   } catch (error) {

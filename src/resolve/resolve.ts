@@ -88,10 +88,14 @@ function bareName(record: SkillRecord): string {
 
 type Candidate = { record: SkillRecord; flat: boolean };
 
-/** A scanned root's records by folder name and by bare name (compared as {@linkcode nameKey}), in walk order. */
+/**
+ * A scanned root's records by folder name and by bare name (compared as
+ * {@linkcode nameKey}), in walk order, and by their path below the root.
+ */
 interface Lookup {
   byFolder: Map<string, SkillRecord[]>;
   byName: Map<string, SkillRecord[]>;
+  byPath: Map<string, SkillRecord>;
 }
 
 /** Built once per scan (a long-lived catalog keeps its scans): a lookup is not a walk of 10,000 records. */
@@ -100,7 +104,7 @@ const lookups = new WeakMap<ScannedRoot, Lookup>();
 function lookupOf(scanned: ScannedRoot): Lookup {
   let lookup = lookups.get(scanned);
   if (lookup) return lookup;
-  lookup = { byFolder: new Map(), byName: new Map() };
+  lookup = { byFolder: new Map(), byName: new Map(), byPath: new Map() };
   const add = (map: Map<string, SkillRecord[]>, key: string, record: SkillRecord) => {
     const list = map.get(key);
     if (list) list.push(record);
@@ -109,6 +113,7 @@ function lookupOf(scanned: ScannedRoot): Lookup {
   for (const record of scanned.records) {
     add(lookup.byFolder, nameKey(folderName(record)), record);
     add(lookup.byName, nameKey(bareName(record)), record);
+    if (record.path !== "") lookup.byPath.set(record.path, record);
   }
   lookups.set(scanned, lookup);
   return lookup;
@@ -159,6 +164,10 @@ export function candidatesIn(root: Root | PluginRoot, name: string, catalog: Cat
   const reach = reachOf(source, catalog.realRoots);
   const dir = joinPath(root.path, name);
   const byPath = !belowSupportFolder(root.path, name);
+  // A scan this catalog already holds found the folder (under the same rules of [S-9]).
+  const known = byPath ? catalog.known(root) : undefined;
+  const found = known && lookupOf(known).byPath.get(name);
+  if (found) return [{ record: found, flat: false }];
   if (byPath && isFile(joinPath(dir, "SKILL.md"))) {
     refuseLeaving(root.path, name, reach, "SKILL.md");
     return [{

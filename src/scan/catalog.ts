@@ -91,6 +91,16 @@ export class Catalog {
   }
 
   /**
+   * The scan of `root` when this catalog already holds one (or its watched cache keeps
+   * one), without walking: undefined otherwise.
+   *
+   * @ignore Internal to the runtime.
+   */
+  known(root: Root | PluginRoot): ScannedRoot | undefined {
+    return this.#roots.get(root.path) ?? this.#cache?.kept(root.path);
+  }
+
+  /**
    * Scans the given roots (by default every root and plugin) not scanned yet, with a
    * helper thread reading skill heads while this one walks (a catalog backed by a watched
    * cache keeps its own path).

@@ -10,17 +10,11 @@ import { diagnostic } from "../diagnostics.ts";
 import { readHeadOf } from "../frontmatter/read_head.ts";
 import type { PluginRoot, Root } from "../home/setup.ts";
 import { joinPath } from "../home/paths.ts";
+import { HEAD_ROUNDS } from "../files/open_inside.ts";
 import { isEscape, leavingDiagnostic, openSkillFile, reachOf } from "./containment.ts";
 import { buildRecord, type SkillRecord, type SkillSource } from "./record.ts";
 import type { ScannedRoot } from "./scanned.ts";
 import { type WalkLimits, walkRoot } from "./walk.ts";
-
-/**
- * Looks that prove a SKILL.md whose head is read for a listing: two, one fewer than for
- * served content, as a listing reads thousands (a swap must still land between two
- * consecutive `lstat`s twice over to pass).
- */
-const HEAD_ROUNDS = 2;
 
 /**
  * Reads the record of the skill in folder `dir` (`rel` below `root`). Outside the local

@@ -246,6 +246,11 @@ export class WatchedCache {
     this.#changed();
   }
 
+  /** The scan of a root as kept now (see {@linkcode scan}), without walking; undefined when none is. */
+  kept(path: string): ScannedRoot | undefined {
+    return this.#entries.get(path)?.scanned;
+  }
+
   /**
    * The scan of a root: kept while its watcher saw no change; for a root no watcher
    * covers, the last scan as validated by {@linkcode settle} (a stamped scan the first time).

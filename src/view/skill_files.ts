@@ -7,7 +7,7 @@
 import { decodeUtf8 } from "../frontmatter/read_head.ts";
 import { EXCLUDED_DIRS } from "../scan/walk.ts";
 import { isInside, joinPath, realPathOrUndefined } from "../home/paths.ts";
-import { openedSize, openInside } from "../files/open_inside.ts";
+import { HEAD_ROUNDS, openedSize, openInside } from "../files/open_inside.ts";
 import { follows, type Reach } from "../scan/containment.ts";
 
 /** Files of a skill grouped by support folder, paths relative to the skill folder. */
@@ -158,7 +158,8 @@ export function summarize(text: string): { title: string | null; summary: string
 
 /**
  * Summaries of the linked text files (binary files are left out). Each file is opened
- * inside the skill folder (see `openInside`): a link out of it is never read.
+ * inside the skill folder (see `openInside`; proved as a head, `HEAD_ROUNDS`): a link out
+ * of it is never read.
  */
 export function fileSummaries(
   dir: string,
@@ -170,7 +171,7 @@ export function fileSummaries(
   const dirWithin = reach ?? undefined;
   for (const path of Object.values(linked).flat()) {
     try {
-      using file = openInside(dir, path, { dirWithin });
+      using file = openInside(dir, path, { dirWithin, rounds: HEAD_ROUNDS });
       const bytes = openedSize(file, joinPath(dir, path));
       const head = new Uint8Array(Math.min(bytes, 4096));
       let filled = 0;
