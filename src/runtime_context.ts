@@ -28,6 +28,7 @@ import { frontmatterOf, type SkillRecord } from "./scan/record.ts";
 import { readHeadOf } from "./frontmatter/read_head.ts";
 import { dotenvNames } from "./view/env_vars.ts";
 import type { ViewContext } from "./view/view.ts";
+import type { SkillFilesFacts } from "./view/skill_files.ts";
 import type { RuntimeOptions, ViewOptions } from "./runtime_options.ts";
 
 /** Names of environment variables set in the process or in `<home>/.env`. */
@@ -169,6 +170,9 @@ export function viewContextOf(
     realRoots: catalog.realRoots,
     probe: (ask) => readinessOf(setup, runtime.options, ask),
     memo: (key, compute) => catalog.memo(key, compute),
+    memoAsync: (key, compute) => catalog.memoAsync(key, compute),
+    readFiles: catalog.helperFiles &&
+      (async (dir, reach) => await catalog.helperFiles!(dir, reach) as SkillFilesFacts),
   };
 }
 

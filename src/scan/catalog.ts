@@ -41,11 +41,25 @@ export class Catalog {
    *
    * @ignore Internal to the runtime.
    */
-  constructor(setup: Setup, cache?: WatchedCache, onScan?: (root: string) => void) {
+  constructor(
+    setup: Setup,
+    cache?: WatchedCache,
+    onScan?: (root: string) => void,
+    helperFiles?: (dir: string, reach: readonly string[] | null) => Promise<unknown>,
+  ) {
     this.setup = setup;
     this.#cache = cache;
     this.#onScan = onScan;
+    this.helperFiles = helperFiles;
   }
+
+  /**
+   * Reads a skill folder's files on the watch helper's thread (a long-lived runtime's);
+   * undefined when there is none. The view layer knows what the answer holds.
+   *
+   * @ignore Internal to the runtime.
+   */
+  readonly helperFiles?: (dir: string, reach: readonly string[] | null) => Promise<unknown>;
 
   /**
    * The walk bounds the config asks for.
@@ -71,7 +85,15 @@ export class Catalog {
    * @ignore Internal to the runtime.
    */
   get scanContext(): ScanContext {
-    return { limits: this.limits, realRoots: this.realRoots, onWalk: this.#onScan };
+    // The real roots are looked up only when a scan needs them (most calls need none).
+    const realRoots = () => this.realRoots;
+    return {
+      limits: this.limits,
+      get realRoots() {
+        return realRoots();
+      },
+      onWalk: this.#onScan,
+    };
   }
 
   /**
@@ -153,6 +175,23 @@ export class Catalog {
     const watched = this.#cache?.everyRootWatched() === true;
     const value = compute();
     if (watched && this.#cache?.everyRootWatched()) this.#memos.set(key, value);
+    return value;
+  }
+
+  /**
+   * {@linkcode memo} for a value computed elsewhere: concurrent callers share the one
+   * promise while it runs; it is forgotten when it fails, or when a root is no longer
+   * watched by the time it is done.
+   *
+   * @ignore Internal to the runtime.
+   */
+  memoAsync<T>(key: string, compute: () => Promise<T>): Promise<T> {
+    if (this.#memos.has(key)) return this.#memos.get(key) as Promise<T>;
+    if (this.#cache?.everyRootWatched() !== true) return compute();
+    const value = compute();
+    this.#memos.set(key, value);
+    const forget = () => void (this.#memos.get(key) === value && this.#memos.delete(key));
+    value.then(() => this.#cache?.everyRootWatched() || forget(), forget);
     return value;
   }
 }

@@ -54,7 +54,10 @@ export class LiveCatalog {
       return undefined;
     }
     void cache.start();
-    const catalog = new Catalog(this.#setup, cache, this.#onScan);
+    const helper = this.#helper;
+    const files = helper &&
+      ((dir: string, reach: readonly string[] | null) => helper.files(dir, reach));
+    const catalog = new Catalog(this.#setup, cache, this.#onScan, files);
     await cache.settle(catalog.scanContext);
     // Nothing changed since the last call: the same catalog, its index already built.
     const version = cache.version;

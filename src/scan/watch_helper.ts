@@ -2,12 +2,16 @@
  * The watch helper Worker's entry ([PERF-5]): opens recursive file watchers when asked
  * through the message port it is handed, and posts each watcher's events back in order.
  * Setting up a watch on every folder of a big home takes seconds of this thread, never
- * the one answering requests. The warden starts it with the command's permissions (the
- * library starts it with the process's).
+ * the one answering requests. It also reads, when asked, what a skill's first view shows
+ * of its folder ([V-2]: the file listing and the linked files' summaries, every file
+ * opened as `openInside` proves it), so that such a view does not hold up other calls.
+ * The warden starts it with the command's permissions (the library starts it with the
+ * process's).
  *
  * @module
  */
 import type { FromWatchHelper, ToWatchHelper } from "./watch_source.ts";
+import { skillFilesFacts } from "../view/skill_files.ts";
 
 interface HelperScope {
   onmessage: ((event: MessageEvent<{ port: MessagePort }>) => void) | null;
@@ -35,10 +39,22 @@ async function forward(port: MessagePort, id: number, watcher: Deno.FsWatcher): 
   }
 }
 
+/** Reads a skill folder's files for a view, and answers with them (or why it could not). */
+function answerFiles(port: MessagePort, id: number, dir: string, reach: readonly string[] | null) {
+  let answer: FromWatchHelper;
+  try {
+    answer = { kind: "files", id, value: skillFilesFacts(dir, reach) };
+  } catch (error) {
+    answer = { kind: "files", id, error: error instanceof Error ? error.message : String(error) };
+  }
+  port.postMessage(answer);
+}
+
 scope.onmessage = (event) => {
   const port = event.data.port;
   port.onmessage = (message: MessageEvent<ToWatchHelper>) => {
     const data = message.data;
+    if (data.kind === "files") return answerFiles(port, data.id, data.dir, data.reach);
     if (data.kind === "close") {
       try {
         watchers.get(data.id)?.close();

@@ -51,17 +51,25 @@ export async function probeWatch(
   return outcomes.filter((o) => o !== undefined);
 }
 
-/** Messages to a watch helper: open a watcher over paths, or close one. */
+/**
+ * Messages to a watch helper: open a watcher over paths, or close one; or read a skill
+ * folder's files for a view (`reach` as in `src/scan/containment.ts`).
+ */
 export type ToWatchHelper =
   | { kind: "open"; id: number; paths: string[] }
-  | { kind: "close"; id: number };
+  | { kind: "close"; id: number }
+  | { kind: "files"; id: number; dir: string; reach: readonly string[] | null };
 
-/** Messages from a watch helper about one watcher. */
+/** Messages from a watch helper about one watcher, or the answer to a read. */
 export type FromWatchHelper =
   | { kind: "ready"; id: number }
   | { kind: "failed"; id: number; reason: string }
   | { kind: "event"; id: number; event: Deno.FsEvent }
-  | { kind: "end"; id: number };
+  | { kind: "end"; id: number }
+  | { kind: "files"; id: number; value?: unknown; error?: string };
+
+/** How long a read may wait for the helper's answer before it is made here instead. */
+export const HELPER_READ_MS = 2000;
 
 /** The events of one watcher opened by a helper, queued until read. */
 class PortWatch implements FsWatch {
@@ -106,6 +114,7 @@ export class HelperWatches {
   #next = 0;
   #opening = new Map<number, { watch: PortWatch; settle: (error?: Error) => void }>();
   #open = new Map<number, PortWatch>();
+  #reads = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
 
   /** Talks to a helper through `port`; `stop` is called by {@linkcode close}. */
   constructor(port: MessagePort, stop?: () => void) {
@@ -115,6 +124,13 @@ export class HelperWatches {
   }
 
   #receive(data: FromWatchHelper): void {
+    if (data.kind === "files") {
+      const read = this.#reads.get(data.id);
+      this.#reads.delete(data.id);
+      if (data.error === undefined) read?.resolve(data.value);
+      else read?.reject(new Error(data.error));
+      return;
+    }
     const opening = this.#opening.get(data.id);
     if (opening) {
       this.#opening.delete(data.id);
@@ -143,9 +159,31 @@ export class HelperWatches {
     });
   };
 
-  /** Ends every watcher and the helper; watchers still opening fail. */
+  /**
+   * Reads a skill folder's files in the helper (what the view layer makes of `dir`);
+   * rejects when the helper fails to, or does not answer within {@linkcode HELPER_READ_MS}.
+   */
+  files(dir: string, reach: readonly string[] | null): Promise<unknown> {
+    const id = ++this.#next;
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.#reads.delete(id);
+        reject(new Error("the helper did not answer"));
+      }, HELPER_READ_MS);
+      const settle = <T>(f: (v: T) => void) => (v: T) => {
+        clearTimeout(timer);
+        f(v);
+      };
+      this.#reads.set(id, { resolve: settle(resolve), reject: settle(reject) });
+      this.#port.postMessage({ kind: "files", id, dir, reach } satisfies ToWatchHelper);
+    });
+  }
+
+  /** Ends every watcher and the helper; watchers still opening, and reads, fail. */
   close(): void {
     for (const { settle } of this.#opening.values()) settle(new Error("closed"));
+    for (const { reject } of this.#reads.values()) reject(new Error("closed"));
+    this.#reads.clear();
     for (const watch of this.#open.values()) watch.end();
     this.#opening.clear();
     this.#open.clear();

@@ -156,6 +156,20 @@ export function summarize(text: string): { title: string | null; summary: string
   return { title, summary };
 }
 
+/** What a view shows of a skill folder's files ([V-2]): the linked files and their summaries. */
+export interface SkillFilesFacts {
+  /** The linked files, null when the skill links none. */
+  linked: LinkedFiles;
+  /** The summaries of the linked text files. */
+  summaries: FileSummary[];
+}
+
+/** Lists a skill folder and summarises its linked files (see the two steps below). */
+export function skillFilesFacts(dir: string, reach: Reach = null): SkillFilesFacts {
+  const linked = linkedFiles(listSkillFiles(dir, reach));
+  return { linked, summaries: fileSummaries(dir, linked, reach) };
+}
+
 /**
  * Summaries of the linked text files (binary files are left out). Each file is opened
  * inside the skill folder (see `openInside`; proved as a head, `HEAD_ROUNDS`): a link out

@@ -24,11 +24,10 @@ import type { EnvAsk } from "../preprocess/env_access.ts";
 import { preprocess, type PreprocessContext } from "../preprocess/preprocess.ts";
 import { type RequiredEnvVar, requiredEnvVars } from "./env_vars.ts";
 import {
-  fileSummaries,
   type FileSummary,
   type LinkedFiles,
-  linkedFiles,
-  listSkillFiles,
+  type SkillFilesFacts,
+  skillFilesFacts,
 } from "./skill_files.ts";
 import { type ContentWarning, contentWarnings } from "./warnings.ts";
 import {
@@ -146,6 +145,13 @@ export interface ViewContext {
    * catalog's `memo`); everything is read on every view when absent.
    */
   memo?: <T>(key: string, compute: () => T) => T;
+  /** `memo` for what is read on another thread: one promise, shared while it runs. */
+  memoAsync?: <T>(key: string, compute: () => Promise<T>) => Promise<T>;
+  /**
+   * Reads a skill folder's files on a helper thread (a long-lived runtime's), so that a
+   * skill's first view does not hold up every other call; this thread reads when absent.
+   */
+  readFiles?: (dir: string, reach: Reach) => Promise<SkillFilesFacts>;
 }
 
 /** A loaded skill: the view, and the parts an invocation message is built from. */
@@ -216,17 +222,20 @@ function skillConfig(
 /** Remembers what a view reads while nothing can change it; `real` keys a path by its real path. */
 interface ViewCache {
   memo: <T>(key: string, compute: () => T) => T;
+  memoAsync: <T>(key: string, compute: () => Promise<T>) => Promise<T>;
   real: (path: string) => string;
 }
 
 function viewCache(ctx: ViewContext, root: string): ViewCache {
   const memo = ctx.memo;
-  if (!memo) return { memo: (_key, compute) => compute(), real: (path) => path };
+  const memoAsync = ctx.memoAsync ?? ((_key, compute) => compute());
+  if (!memo) return { memo: (_key, compute) => compute(), memoAsync, real: (path) => path };
   // Remembered by real path: a link retargeted, even from outside the roots, is a new key.
   // A path with no link below its root is its own key: the watcher sees it change.
   const realRoot = memo(`real\0${root}`, () => realPathOrUndefined(root));
   return {
     memo,
+    memoAsync,
     real: (path) => {
       const real = () => realPathOrUndefined(path) ?? path;
       if (realRoot === undefined || !path.startsWith(`${root}/`)) return real();
@@ -285,18 +294,24 @@ function refuseUnloadable(
   if (ctx.untrusted) refuseInjection(record.name, text, ctx.untrusted, ctx.allowUntrusted === true);
 }
 
-/** The linked files and their summaries ([V-2]), copied: a caller may change its view. */
-function filesOf(
+/**
+ * The linked files and their summaries ([V-2]), copied: a caller may change its view.
+ * Read on the helper thread when there is one (and here should it fail).
+ */
+async function filesOf(
   resolved: Resolved,
   record: SkillRecord,
   reach: Reach,
   cache: ViewCache,
-): { linked: LinkedFiles; summaries: FileSummary[] } {
+  readFiles: ViewContext["readFiles"],
+): Promise<SkillFilesFacts> {
   if (resolved.flat) return { linked: null, summaries: [] };
-  const files = cache.memo(`files\0${record.source}\0${cache.real(record.skillDir)}`, () => {
-    const linked = linkedFiles(listSkillFiles(record.skillDir, reach));
-    return { linked, summaries: fileSummaries(record.skillDir, linked, reach) };
-  });
+  const dir = record.skillDir;
+  const here = () => skillFilesFacts(dir, reach);
+  const files = await cache.memoAsync(
+    `files\0${record.source}\0${cache.real(dir)}`,
+    () => readFiles ? readFiles(dir, reach).catch(here) : Promise.resolve(here()),
+  );
   const linked = files.linked && {
     references: [...files.linked.references],
     templates: [...files.linked.templates],
@@ -337,7 +352,7 @@ export async function loadSkill(resolved: Resolved, ctx: ViewContext): Promise<L
   const block = configBlock(config, ctx.configFile);
   const banner = (ctx.untrusted ? untrustedBanner(record.name, ctx.untrusted) : "") +
     (record.namespace ? pluginBanner(record.namespace, ctx.siblings ?? []) : "");
-  const { linked, summaries } = filesOf(resolved, record, reach, cache);
+  const { linked, summaries } = await filesOf(resolved, record, reach, cache, ctx.readFiles);
   const readiness = await readinessView(record, vars, ctx);
   const notes = [...resolvedConfig.notes, ...readiness.notes];
   const view: ViewResult = {
