@@ -8,6 +8,7 @@ import {
   type CliResult,
   DEMO_HOME,
   makeTree,
+  removeTrees,
   skill,
   snapshot,
   tempFile,
@@ -348,4 +349,24 @@ Deno.test("[L0-4] the CLI takes the platform from --platform, else $HERMES_PLATF
   );
   const v = await cliJson(["--home", home, "view", "b/"], { env: { HERMES_PLATFORM: "telegram" } });
   equal(v.json.error, "Skill 'b' is disabled.");
+});
+
+Deno.test("[C-4] doctor's text lists roots and plugins in one set of columns", async () => {
+  const home = makeTree({
+    "skills/a/SKILL.md": skill("a", "A"),
+    "plugins/acme/skills/deploy/SKILL.md": skill("deploy", "D"),
+    "config.yaml": "skills:\n  external_dirs: [gone]\n",
+  });
+  try {
+    const r = await cli(["--home", home, "doctor"]);
+    const real = Deno.realPathSync(home);
+    const at = r.stdout.indexOf("Roots\n");
+    deepEqual(r.stdout.slice(at).split("\n").slice(1, 4), [
+      `  local        present        1 skill   ${real}/skills`,
+      `  external     missing        0 skills  ${real}/gone`,
+      `  plugin       acme           1 skill   ${real}/plugins/acme/skills`,
+    ]);
+  } finally {
+    removeTrees(home);
+  }
 });

@@ -196,6 +196,14 @@ Deno.test("[V-10] enable and disable at the CLI: atomic, comments kept, platform
     deepEqual(ghost.json.warnings, [
       "No skill named 'ghost' is known here; the list names it anyway.",
     ]);
+    // Enabling it takes it off the list, and a name never listed is not "named anyway".
+    for (const changed of [true, false]) {
+      const unghost = await cliJson(["--home", home, "enable", "ghost"]);
+      deepEqual([unghost.json.changed, unghost.json.warnings], [
+        changed,
+        ["No skill named 'ghost' is known here."],
+      ]);
+    }
     deepEqual(
       Array.from(Deno.readDirSync(home)).map((e) => e.name).sort(),
       ["config.yaml", "skills"],

@@ -202,7 +202,9 @@ Deno.test("[HUB-1][HUB-2][HUB-6] a well-known index on 127.0.0.1: search, instal
     ok(
       !(spelled.json.plan as Record<string, string[]>).read.some((p) => p.includes("agent-skills")),
     );
-    ok(String(spelled.json.deno_command).endsWith(` main.ts hub install '${url}#pdf-tools'`));
+    ok(
+      String(spelled.json.deno_command).endsWith(` ${REPO}/main.ts hub install '${url}#pdf-tools'`),
+    );
 
     const r = await cliJson(["--home", home, "hub", "install", "pdf-tools", "--yes"]);
     equal(r.code, 0, r.stderr);

@@ -140,7 +140,7 @@ Deno.test("[X-3] sandbox prints the plan as JSON and as the equivalent deno run 
     r.json.deno_command,
     `deno run --allow-read=${plan.read.join(",")} --allow-write=${
       plan.write.join(",")
-    } --no-prompt main.ts view`,
+    } --no-prompt ${REPO}/main.ts view`,
   );
   const text = await cli(["--home", DEMO_HOME, "sandbox"]);
   ok(text.stdout.startsWith("Sandbox plan for 'list':\n  read:  "));

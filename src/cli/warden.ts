@@ -78,6 +78,12 @@ export const WARDEN_ANSWERS: readonly string[] = [
   "whether programs are on PATH and credential files exist under the home, by stat only ([V-9])",
 ];
 
+/** This CLI's `main.ts` as a path one can run from anywhere (as named when not a local file). */
+function mainModule(): string {
+  const url = new URL("../../main.ts", import.meta.url);
+  return url.protocol === "file:" ? decodeURIComponent(url.pathname) : "main.ts";
+}
+
 /** The `sandbox` document ([X-3]): the plan, what the warden answers, and the equivalent `deno run` command. */
 export function sandboxDocument(plan: PermissionPlan, args: string[] = []) {
   const flags = planFlags(plan);
@@ -87,9 +93,8 @@ export function sandboxDocument(plan: PermissionPlan, args: string[] = []) {
     plan: { read: plan.read, write: plan.write, run: plan.run, net: plan.net, env: plan.env },
     answers: PLANNED_COMMANDS.includes(plan.command) ? [...WARDEN_ANSWERS] : [],
     flags,
-    deno_command: ["deno", "run", ...flags, "main.ts", plan.command, ...args].map(shellQuote).join(
-      " ",
-    ),
+    deno_command: ["deno", "run", ...flags, mainModule(), plan.command, ...args].map(shellQuote)
+      .join(" "),
   };
 }
 

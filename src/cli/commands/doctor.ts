@@ -71,7 +71,7 @@ function rootLines(report: DoctorReport): string[] {
       `  ${r.source.padEnd(12)} ${r.status.padEnd(10)} ${skills(r.skills)}  ${r.path}`
     ),
     ...report.plugins.map((p) =>
-      `  plugin   ${p.namespace.padEnd(10)} ${skills(p.skills)}  ${p.path}`
+      `  ${"plugin".padEnd(12)} ${p.namespace.padEnd(10)} ${skills(p.skills)}  ${p.path}`
     ),
   ];
 }

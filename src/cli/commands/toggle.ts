@@ -40,7 +40,8 @@ export async function run(runtime: SkillRuntime, request: CommandRequest): Promi
   try {
     resolveSkill(toggle.name, runtime.catalog());
   } catch {
-    warnings.push(`No skill named '${toggle.name}' is known here; the list names it anyway.`);
+    const listed = toggle.disable ? "; the list names it anyway" : "";
+    warnings.push(`No skill named '${toggle.name}' is known here${listed}.`);
   }
   const verb = toggle.disable ? "Disabled" : "Enabled";
   const where = toggle.platform ? ` on platform '${toggle.platform}'` : "";
