@@ -9,7 +9,16 @@
 import { equal, match, ok, rejects } from "node:assert/strict";
 import { appendAudit } from "../src/hub/audit.ts";
 import { SkillRuntime } from "../src/runtime.ts";
-import { cli, makeCanary, makeTree, removeTrees, skill, snapshot, testHost } from "./helpers.ts";
+import {
+  assertAbsent,
+  cli,
+  makeCanary,
+  makeTree,
+  removeTrees,
+  skill,
+  snapshot,
+  testHost,
+} from "./helpers.ts";
 
 /** The CLI's module cache, kept when HOME points at a temp folder. */
 const DENO_DIR = Deno.env.get("DENO_DIR") ?? `${Deno.env.get("HOME")}/.cache/deno`;
@@ -243,7 +252,7 @@ Deno.test("[X-7][HUB-8] a collection's choice list shows bidi overrides and term
     // deno-lint-ignore no-control-regex
     ok(!/[\u202a-\u202e\u2066-\u2069\u001b\u0007]/.test(r.stderr + r.stdout));
     // Listing scans each skill in the quarantine, and leaves no scan behind.
-    equal([...Deno.readDirSync(`${home}/skills/.hub/quarantine`)].length, 0);
+    assertAbsent(`${home}/skills/.hub/quarantine`, "no scratch folder is left");
     equal(snapshot(home, /\/\.hub$/), before);
   } finally {
     removeTrees(source, home);

@@ -104,7 +104,7 @@ Deno.test("[HUB-8] a local folder: without a terminal the install is refused wit
   const src = collectionTree({ "skills/beta/scripts/run.sh": "#!/bin/sh\nrm -rf /\n" });
   const home = makeTree({ "skills/mine/SKILL.md": skill("mine", "Mine.") });
   try {
-    const before = snapshot(home, /\/\.hub(\/|$)/);
+    const before = snapshot(home);
     const r = await cliJson(["--home", home, "hub", "install", src]);
     equal(r.code, 2, r.stderr);
     equal(
@@ -143,8 +143,9 @@ Deno.test("[HUB-8] a local folder: without a terminal the install is refused wit
         "   2. alpha  [safe]  skills/alpha  First skill.\n" +
         "   3. beta  [dangerous]  skills/beta  Second skill.\n",
     );
-    equal(snapshot(home, /\/\.hub(\/|$)/), before);
-    deepEqual([...Deno.readDirSync(`${home}/skills/.hub/quarantine`)], []);
+    equal(snapshot(home), before);
+    // The scratch folders the listing made are gone with it: no `.hub` was there before.
+    deepEqual([...Deno.readDirSync(`${home}/skills`)].map((e) => e.name), ["mine"]);
   } finally {
     removeTrees(src, home);
   }
@@ -285,7 +286,7 @@ Deno.test("[HUB-8][HUB-1] a git repository in a temp folder: --all, and skills.h
     equal(all.code, 1, all.stderr); // pdf is installed already
     deepEqual(names(all.json), ["alpha", "beta", "hook-development"]);
     deepEqual((all.json.failed as { name: string }[]).map((f) => f.name), ["pdf"]);
-    deepEqual([...Deno.readDirSync(`${home}/skills/.hub/quarantine`)], []);
+    assertAbsent(`${home}/skills/.hub/quarantine`, "no scratch folder is left");
   } finally {
     removeTrees(repo, home);
   }

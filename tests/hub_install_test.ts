@@ -53,7 +53,7 @@ Deno.test("[HUB-2][HUB-3] install from a local folder: quarantine, scan, move, l
   const audit = Deno.readTextFileSync(`${home}/skills/.hub/audit.log`);
   match(audit, /^\S+Z INSTALL tool \S+:local safe chain=[0-9a-f]{64}\n$/);
   equal(verifyAudit(audit).intact, true);
-  deepEqual(Array.from(Deno.readDirSync(`${home}/skills/.hub/quarantine`)), []);
+  assertAbsent(`${home}/skills/.hub/quarantine`, "no scratch folder is left");
   const list = await cliJson(["--home", home, "hub", "list"]);
   deepEqual(
     (list.json.installed as { name: string; install_path: string }[]).map((
@@ -64,7 +64,7 @@ Deno.test("[HUB-2][HUB-3] install from a local folder: quarantine, scan, move, l
   equal((await cliJson(["--home", home, "view", "tool"])).json.category, "dev");
 });
 
-Deno.test("[HUB-2] refusals leave the skills tree exactly as before and the quarantine empty", async () => {
+Deno.test("[HUB-2] refusals leave the skills tree exactly as before and no scratch folder behind", async () => {
   const home = makeTree({ "skills/keep/SKILL.md": skill("keep", "K") });
   const src = source();
   const before = snapshot(`${home}/skills`, /\/\.hub(\/|$)/);
@@ -92,7 +92,7 @@ Deno.test("[HUB-2] refusals leave the skills tree exactly as before and the quar
     "SKILL.md must start with YAML frontmatter (---).",
   );
   equal(snapshot(`${home}/skills`, /\/\.hub(\/|$)/), before);
-  deepEqual(Array.from(Deno.readDirSync(`${home}/skills/.hub/quarantine`)), []);
+  assertAbsent(`${home}/skills/.hub/quarantine`, "no scratch folder is left");
   equal((await cliJson(["--home", home, "hub", "install", `${src}/tool`, "--yes"])).code, 0);
   equal(
     (await cliJson(["--home", home, "hub", "install", `${src}/tool`, "--yes"])).json.error,

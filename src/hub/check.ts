@@ -6,12 +6,13 @@
  */
 import { isWellKnownSource } from "./source.ts";
 import { SkillrtError } from "../errors.ts";
-import { dirname, joinPath } from "../home/paths.ts";
+import { dirname } from "../home/paths.ts";
 import type { Setup } from "../home/setup.ts";
 import { fetchSource } from "./fetch.ts";
 import { hubRoot } from "./hub_root.ts";
 import { candidateOf, type InstallResult, installSkill } from "./install.ts";
 import { setSkillName } from "./collection.ts";
+import { removeScratch, scratchFolder, withScratch } from "./scratch.ts";
 import type { LockRecord } from "./lockfile.ts";
 import { hashFolder, installedHash, readLockDocument } from "./lockfile_write.ts";
 
@@ -33,13 +34,6 @@ export interface CheckedSkill {
   reason?: string;
 }
 
-function random(): string {
-  return Array.from(
-    crypto.getRandomValues(new Uint8Array(4)),
-    (b) => b.toString(16).padStart(2, "0"),
-  ).join("");
-}
-
 /** The content hash of a source as it is now (fetched into a scratch folder, then removed). */
 export async function sourceHash(
   setup: Setup,
@@ -48,7 +42,7 @@ export async function sourceHash(
   collectionPath?: string,
   installedAs?: string,
 ): Promise<string> {
-  const scratch = joinPath(hubRoot(setup).root, ".hub", "quarantine", `check-${random()}`);
+  const scratch = scratchFolder(hubRoot(setup).root, "check");
   try {
     const fetched = await fetchSource(setup, source, `${scratch}-git`);
     if (signedBy !== undefined && fetched.signedBy !== signedBy) {
@@ -61,13 +55,7 @@ export async function sourceHash(
     if (installedAs !== undefined) setSkillName(scratch, installedAs);
     return hashFolder(scratch).content_hash;
   } finally {
-    for (const dir of [scratch, `${scratch}-git`]) {
-      try {
-        Deno.removeSync(dir, { recursive: true });
-      } catch {
-        // Not made.
-      }
-    }
+    removeScratch(scratch, `${scratch}-git`);
   }
 }
 
@@ -124,15 +112,25 @@ export async function checkInstalled(
   name?: string,
 ): Promise<{ success: true; skills: CheckedSkill[] }> {
   const skills: CheckedSkill[] = [];
-  for (const [n, record] of selected(setup, name)) skills.push(await checkOne(setup, n, record));
+  await withScratch(hubRoot(setup).root, async () => {
+    for (const [n, record] of selected(setup, name)) skills.push(await checkOne(setup, n, record));
+  });
   return { success: true, skills };
+}
+
+/** How `hub update` replaces: `force` a locally modified skill; `confirm` asks the user. */
+export interface UpdateOptions {
+  /** Replace a skill changed locally too. */
+  force?: boolean;
+  /** Asks a yes/no question (undefined: no one to ask). */
+  confirm?: (question: string) => Promise<boolean | undefined>;
 }
 
 /** `hub update [NAME] [--force]`: re-installs what has an update; a locally modified skill needs `--force`. */
 export async function updateInstalled(
   setup: Setup,
   name: string | undefined,
-  options: { force?: boolean; confirm?: (q: string) => Promise<boolean | undefined> } = {},
+  options: UpdateOptions = {},
 ): Promise<
   {
     success: boolean;
@@ -144,40 +142,50 @@ export async function updateInstalled(
   const updated: InstallResult[] = [];
   const skipped: CheckedSkill[] = [];
   const refused: { name: string; error: string }[] = [];
-  for (const [n, record] of selected(setup, name)) {
-    const state = await checkOne(setup, n, record);
-    if (state.status === "locally_modified" && !options.force) {
-      refused.push({
-        name: n,
-        error: `'${n}' was changed locally; pass --force to replace it with the source's version.`,
-      });
-      continue;
+  await withScratch(hubRoot(setup).root, async () => {
+    for (const [n, record] of selected(setup, name)) {
+      const outcome = await updateOne(setup, n, record, options);
+      if (outcome.updated) updated.push(outcome.updated);
+      if (outcome.skipped) skipped.push(outcome.skipped);
+      if (outcome.refused) refused.push({ name: n, error: outcome.refused });
     }
-    if (
-      state.status !== "update_available" && !(state.status === "locally_modified" && options.force)
-    ) {
-      skipped.push(state);
-      continue;
-    }
-    const category = dirname(record.install_path) === "."
-      ? undefined
-      : dirname(record.install_path);
-    try {
-      updated.push(
-        // Replaces the installed copy, but the trust policy judges the new version afresh.
-        await installSkill(setup, refetchSource(record), {
-          name: n,
-          category,
-          replace: true,
-          yes: true,
-          collectionPath: record.collection_path,
-          root: hubRoot(setup).root,
-          confirm: options.confirm,
-        }),
-      );
-    } catch (error) {
-      refused.push({ name: n, error: error instanceof Error ? error.message : String(error) });
-    }
-  }
+  });
   return { success: refused.length === 0, updated, skipped, refused };
+}
+
+/** One skill of `hub update`: re-installed, skipped (no update) or refused (with why). */
+async function updateOne(
+  setup: Setup,
+  n: string,
+  record: LockRecord,
+  options: UpdateOptions,
+): Promise<{ updated?: InstallResult; skipped?: CheckedSkill; refused?: string }> {
+  const state = await checkOne(setup, n, record);
+  if (state.status === "locally_modified" && !options.force) {
+    return {
+      refused: `'${n}' was changed locally; pass --force to replace it with the source's version.`,
+    };
+  }
+  if (
+    state.status !== "update_available" && !(state.status === "locally_modified" && options.force)
+  ) {
+    return { skipped: state };
+  }
+  const category = dirname(record.install_path) === "." ? undefined : dirname(record.install_path);
+  try {
+    // Replaces the installed copy, but the trust policy judges the new version afresh.
+    return {
+      updated: await installSkill(setup, refetchSource(record), {
+        name: n,
+        category,
+        replace: true,
+        yes: true,
+        collectionPath: record.collection_path,
+        root: hubRoot(setup).root,
+        confirm: options.confirm,
+      }),
+    };
+  } catch (error) {
+    return { refused: error instanceof Error ? error.message : String(error) };
+  }
 }

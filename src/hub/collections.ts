@@ -15,6 +15,7 @@ import type { Setup } from "../home/setup.ts";
 import { collectionOf, type CollectionSkill } from "./collection.ts";
 import { type Fetched, fetchSource, sourceNeeds, sourceOf } from "./fetch.ts";
 import { refuseLinkedHub } from "./install.ts";
+import { removeScratch, withScratch } from "./scratch.ts";
 
 /** The collections of the config, as hub sources. */
 export function configuredCollections(setup: Setup): string[] {
@@ -97,13 +98,7 @@ export async function readCollections(
 
 /** Removes the scratch folders of read collections. */
 export function removeCollections(read: ReadCollection[]): void {
-  for (const r of read) {
-    try {
-      Deno.removeSync(r.work, { recursive: true });
-    } catch {
-      // No clone was made.
-    }
-  }
+  removeScratch(...read.map((r) => r.work));
 }
 
 /** True for a word that may name a skill of a collection (`pdf`, `hook-development`). */
@@ -137,6 +132,14 @@ export async function searchCollections(
   setup: Setup,
   query: string,
   root: string,
+): Promise<{ hits: CollectionHit[]; unreachable: { index: string; error: string }[] }> {
+  return await withScratch(root, () => searchIn(root, query, setup));
+}
+
+async function searchIn(
+  root: string,
+  query: string,
+  setup: Setup,
 ): Promise<{ hits: CollectionHit[]; unreachable: { index: string; error: string }[] }> {
   const words = query.toLowerCase().split(/\s+/).filter((w) => w !== "");
   const read = await readCollections(setup, root);

@@ -18,6 +18,7 @@ import type { LockRecord } from "./lockfile.ts";
 import { decide } from "./policy.ts";
 import { type Fetched, fetchSource } from "./fetch.ts";
 import { progress } from "./progress.ts";
+import { removeScratch, scratchFolder, withScratch } from "./scratch.ts";
 import { declaredOf, setSkillName, slugForm } from "./collection.ts";
 import { type ScanFinding, scanFolder, type ScanReport, type Verdict } from "./scanner.ts";
 
@@ -94,13 +95,6 @@ export interface InstallResult {
   collection_path?: string;
 }
 
-function randomSuffix(): string {
-  return Array.from(
-    crypto.getRandomValues(new Uint8Array(4)),
-    (b) => b.toString(16).padStart(2, "0"),
-  ).join("");
-}
-
 /**
  * The name a source folder installs under: `--name`, else the slug form of its
  * frontmatter `name` (else of its folder's name) ([HUB-8]).
@@ -154,22 +148,12 @@ export async function fetchForInstall(
   index?: string,
 ): Promise<{ fetched: Fetched; work: string }> {
   refuseLinkedHub(root);
-  const work = joinPath(root, ".hub", "quarantine", `git-${randomSuffix()}`);
+  const work = scratchFolder(root, "git");
   try {
     return { fetched: await fetchSource(setup, source, work, index), work };
   } catch (error) {
     removeScratch(work);
     throw error;
-  }
-}
-
-function removeScratch(...dirs: string[]): void {
-  for (const scratch of dirs) {
-    try {
-      Deno.removeSync(scratch, { recursive: true });
-    } catch {
-      // Moved into place, or never made.
-    }
   }
 }
 
@@ -218,12 +202,14 @@ export async function installSkill(
   options: InstallOptions = {},
 ): Promise<InstallResult> {
   const root = options.root ?? setup.localRoot;
-  const { fetched, work } = await fetchForInstall(setup, source, root, options.index);
-  try {
-    return await installCandidate(setup, source, fetched, candidateOf(fetched, options), options);
-  } finally {
-    removeScratch(work);
-  }
+  return await withScratch(root, async () => {
+    const { fetched, work } = await fetchForInstall(setup, source, root, options.index);
+    try {
+      return await installCandidate(setup, source, fetched, candidateOf(fetched, options), options);
+    } finally {
+      removeScratch(work);
+    }
+  });
 }
 
 /** One install as its steps see it. */
@@ -267,7 +253,7 @@ export async function installCandidate(
   const root = options.root ?? setup.localRoot;
   const install: Install = { setup, root, source, options, now, fetched, candidate };
   const place = placementOf(install);
-  const quarantine = joinPath(root, ".hub", "quarantine", `${place.name}-${randomSuffix()}`);
+  const quarantine = scratchFolder(root, place.name);
   try {
     const report = scanQuarantine(candidate, quarantine, place.name);
     await approve(install, place.name, report);

@@ -8,7 +8,7 @@
  * @module
  */
 import { SkillrtError, UsageError } from "../errors.ts";
-import { existsHere, joinPath, resolvePath } from "../home/paths.ts";
+import { existsHere, resolvePath } from "../home/paths.ts";
 import {
   answersTo,
   configuredCollections,
@@ -29,6 +29,7 @@ import {
   singleCandidate,
 } from "./install.ts";
 import { scanFolder, type Verdict } from "./scanner.ts";
+import { removeScratch, scratchFolder, withScratch } from "./scratch.ts";
 
 /** A skill of a collection as listed: with its verdict when it was scanned. */
 export interface ListedSkill {
@@ -77,7 +78,7 @@ export interface CollectionResult {
 /** Scans each skill of a collection in a quarantine folder of its own, for the list. */
 function listSkills(collection: Collection, root: string): ListedSkill[] {
   return collection.skills.map((s, i) => {
-    const quarantine = joinPath(root, ".hub", "quarantine", `list-${i}-${crypto.randomUUID()}`);
+    const quarantine = scratchFolder(root, `list-${i}`);
     let verdict: Verdict | null = null;
     try {
       collection.fill(s.path, quarantine);
@@ -85,11 +86,7 @@ function listSkills(collection: Collection, root: string): ListedSkill[] {
     } catch {
       verdict = null;
     } finally {
-      try {
-        Deno.removeSync(quarantine, { recursive: true });
-      } catch {
-        // Never made.
-      }
+      removeScratch(quarantine);
     }
     return {
       name: s.name,
@@ -288,21 +285,19 @@ export async function installFromSource(
   options: InstallOptions = {},
 ): Promise<InstallResult | CollectionResult> {
   const root = options.root ?? setup.localRoot;
-  if (
-    isBareName(source) && configuredCollections(setup).length > 0 &&
-    !existsHere(resolvePath(setup.host.cwd, source))
-  ) {
-    const found = await installFromCollections(setup, source, { ...options, root });
-    if (found) return found;
-  }
-  const { fetched, work } = await fetchForInstall(setup, source, root, options.index);
-  try {
-    return await installFetched(setup, source, fetched, { ...options, root });
-  } finally {
-    try {
-      Deno.removeSync(work, { recursive: true });
-    } catch {
-      // No clone was made.
+  return await withScratch(root, async () => {
+    if (
+      isBareName(source) && configuredCollections(setup).length > 0 &&
+      !existsHere(resolvePath(setup.host.cwd, source))
+    ) {
+      const found = await installFromCollections(setup, source, { ...options, root });
+      if (found) return found;
     }
-  }
+    const { fetched, work } = await fetchForInstall(setup, source, root, options.index);
+    try {
+      return await installFetched(setup, source, fetched, { ...options, root });
+    } finally {
+      removeScratch(work);
+    }
+  });
 }

@@ -45,7 +45,13 @@ export {
 } from "./installed.ts";
 export { type AuditHead, hashFolder, type LockDocument } from "./lockfile_write.ts";
 export type { LockRecord } from "./lockfile.ts";
-export { type CheckedSkill, checkInstalled, type CheckStatus, updateInstalled } from "./check.ts";
+export {
+  type CheckedSkill,
+  checkInstalled,
+  type CheckStatus,
+  updateInstalled,
+  type UpdateOptions,
+} from "./check.ts";
 export { folderMd5, syncBundled, type SyncResult } from "./sync.ts";
 export { parseSource, type Source } from "./source.ts";
 export type { ArchiveFile } from "./archive.ts";
