@@ -45,6 +45,29 @@ async function lookUp(
   return found;
 }
 
+/** One skill's readiness entry, from what it is missing. */
+function readinessOfSkill(record: SkillRecord, missing: Missing): SkillReadiness {
+  const needed = missing.env.length + missing.commands.length + missing.files.length > 0;
+  return {
+    name: record.name,
+    path: record.file,
+    readinessStatus: needed ? "setup_needed" : "available",
+    missingRequiredEnvironmentVariables: [...missing.env],
+    missingRequiredCommands: [...missing.commands],
+    missingRequiredCredentialFiles: [...missing.files],
+  };
+}
+
+/** The warning of a skill that needs setup, saying what to set where. */
+function setupNeeded(record: SkillRecord, missing: Missing, home: string): Diagnostic {
+  return diagnostic(
+    "warning",
+    "skill.setup_needed",
+    `Skill '${record.name}' ${setupAdvice(missing, home).replace(/^setup needed/, "needs setup")}`,
+    { path: record.file },
+  );
+}
+
 /** The readiness of every skill that declares something, and its findings. */
 export async function readinessReport(
   records: readonly SkillRecord[],
@@ -85,26 +108,9 @@ export async function readinessReport(
       commands: needs.requiredCommands.map((c) => c.name).filter((c) => !found.commands.has(c)),
       files: needs.requiredCredentialFiles.map((f) => f.path).filter((f) => !found.files.has(f)),
     };
-    const needed = missing.env.length + missing.commands.length + missing.files.length > 0;
-    skills.push({
-      name: record.name,
-      path: record.file,
-      readinessStatus: needed ? "setup_needed" : "available",
-      missingRequiredEnvironmentVariables: [...missing.env],
-      missingRequiredCommands: [...missing.commands],
-      missingRequiredCredentialFiles: [...missing.files],
-    });
-    if (needed) {
-      diagnostics.push(
-        diagnostic(
-          "warning",
-          "skill.setup_needed",
-          `Skill '${record.name}' ${
-            setupAdvice(missing, home).replace(/^setup needed/, "needs setup")
-          }`,
-          { path: record.file },
-        ),
-      );
+    skills.push(readinessOfSkill(record, missing));
+    if (skills.at(-1)!.readinessStatus === "setup_needed") {
+      diagnostics.push(setupNeeded(record, missing, home));
     }
   }
   return { skills, diagnostics };

@@ -172,7 +172,38 @@ export async function runSkillSetup(
 ): Promise<SetupResult> {
   const missing = missingLines(needs);
   const asked = questions(needs);
-  const ready = (): SetupResult => ({
+  const askable = missing.filter((line) => !line.includes("setup does not store"));
+  if (asked.length === 0 || (askable.length === 0 && !ask)) return nothingAsked(needs, missing);
+  const refuse = () =>
+    new UsageError(
+      `'setup ${needs.name}' asks at a terminal, and there is none. Missing: ${
+        missing.join(", ")
+      }. Run it at a terminal, or set them in ${setup.home}/.env and config.yaml.`,
+    );
+  if (!ask) throw refuse();
+  const answers: Answers = { env: {}, values: {} };
+  for (const q of asked) {
+    const answer = await ask(q);
+    if (answer === undefined) {
+      if (askable.length === 0) return nothingAsked(needs, missing); // defaults only, no terminal
+      throw refuse();
+    }
+    if (answer === null) throw new SkillrtError("Setup cancelled; nothing was written.");
+    if (answer !== "") (q.kind === "env" ? answers.env : answers.values)[q.name] = answer;
+  }
+  await storeAnswers(setup, answers);
+  return stored(needs, missing, answers);
+}
+
+/** What `setup` was told: variables for `.env`, config values by dotted key. */
+interface Answers {
+  env: Record<string, string>;
+  values: Record<string, string>;
+}
+
+/** The result when there is nothing to ask (or only defaults, and no one to confirm them). */
+function nothingAsked(needs: SetupNeeds, missing: string[]): SetupResult {
+  return {
     success: true,
     name: needs.name,
     storedEnv: [],
@@ -181,52 +212,38 @@ export async function runSkillSetup(
     message: missing.length
       ? `Nothing to ask for '${needs.name}'.`
       : `'${needs.name}' needs nothing more: it is ready.`,
-  });
-  const askable = missing.filter((line) => !line.includes("setup does not store"));
-  if (asked.length === 0 || (askable.length === 0 && !ask)) return ready();
-  const refuse = () =>
-    new UsageError(
-      `'setup ${needs.name}' asks at a terminal, and there is none. Missing: ${
-        missing.join(", ")
-      }. Run it at a terminal, or set them in ${setup.home}/.env and config.yaml.`,
-    );
-  if (!ask) throw refuse();
-  const env: Record<string, string> = {};
-  const values: Record<string, string> = {};
-  for (const q of asked) {
-    const answer = await ask(q);
-    if (answer === undefined) {
-      if (askable.length === 0) return ready(); // only defaults to confirm, and no terminal
-      throw refuse();
-    }
-    if (answer === null) throw new SkillrtError("Setup cancelled; nothing was written.");
-    if (answer === "") continue;
-    (q.kind === "env" ? env : values)[q.name] = answer;
-  }
+  };
+}
+
+/** Stores the answers in `.env` and config.yaml, every write proved before the first. */
+async function storeAnswers(setup: Setup, { env, values }: Answers): Promise<void> {
   const edits: ConfigEdit[] = Object.entries(values).map(([key, value]) => ({
     path: ["skills", "config", ...key.split(".")],
     change: { kind: "scalar", value },
   }));
-  // Every write proved before the first: config.yaml's edit (a skill may declare keys that
-  // cannot both be stored, `a` and `a.b`) and .env's text, so a refusal writes nothing.
+  // config.yaml's edit (a skill may declare keys that cannot both be stored, `a` and
+  // `a.b`) and .env's text are made first, so a refusal writes nothing.
   if (edits.length) configAfter(setup, edits);
   if (Object.keys(env).length) dotenvWith("", env);
   if (Object.keys(env).length) await writeDotenv(setup, env);
   if (edits.length) await writeConfigEdits(setup, edits);
+}
+
+/** The result after storing: what was stored, and what is still missing. */
+function stored(needs: SetupNeeds, missing: string[], { env, values }: Answers): SetupResult {
   const answered = (line: string) => {
     const name = line.split(" ")[0];
     return Object.hasOwn(env, name) || Object.hasOwn(values, name);
   };
-  const stillMissing = missing.filter((line) => !answered(line));
-  const stored = [...Object.keys(env), ...Object.keys(values)];
+  const names = [...Object.keys(env), ...Object.keys(values)];
   return {
     success: true,
     name: needs.name,
     storedEnv: Object.keys(env),
     storedConfig: Object.keys(values),
-    stillMissing,
-    message: stored.length
-      ? `Stored ${stored.join(", ")} for '${needs.name}'.`
+    stillMissing: missing.filter((line) => !answered(line)),
+    message: names.length
+      ? `Stored ${names.join(", ")} for '${needs.name}'.`
       : `Nothing stored for '${needs.name}'.`,
   };
 }

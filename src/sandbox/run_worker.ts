@@ -243,6 +243,15 @@ function answerQuestion(data: FromWorker, message: WorkerMessage): ToWorker | un
   }
 }
 
+/** The outcome of a sandbox Worker that failed: one line, exit code 1. */
+function workerFailed(event: ErrorEvent): Outcome {
+  return {
+    exitCode: 1,
+    stdout: "",
+    stderr: `skillrt: The sandbox worker failed: ${event.message.split("\n")[0]}\n`,
+  };
+}
+
 /** Starts one command in a fresh sandbox Worker; `onMcp` receives the MCP messages it sends. */
 export function startWorker(
   message: WorkerMessage,
@@ -292,11 +301,7 @@ export function startWorker(
     worker.onerror = (event: ErrorEvent) => {
       event.preventDefault();
       stop();
-      resolve({
-        exitCode: 1,
-        stdout: "",
-        stderr: `skillrt: The sandbox worker failed: ${event.message.split("\n")[0]}\n`,
-      });
+      resolve(workerFailed(event));
     };
   });
   if (startsHelperEarly(message.request, message.setup)) {
