@@ -58,7 +58,9 @@ Deno.test("[C-8] every console example of the README prints what the README show
           env: { PATH: `${dir}/bin:${Deno.env.get("PATH")}`, NO_COLOR: "1", INIT_CWD: dir },
           stdin: "null",
         }).output();
-        const got = new TextDecoder().decode(out.stdout).replaceAll(dir, "…");
+        // The example's folder is shown as `…`, this checkout as `/path/to/skillrt`.
+        const got = new TextDecoder().decode(out.stdout).replaceAll(dir, "…")
+          .replaceAll(REPO, "/path/to/skillrt");
         equal(
           got.trimEnd(),
           step.expected.trimEnd(),
