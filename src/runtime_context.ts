@@ -14,7 +14,7 @@ import {
   type ReadinessAnswer,
   type ReadinessAsk,
 } from "./home/readiness_probe.ts";
-import { entryIn, hubTrustOf, type LockEntry, type LockState, readLock } from "./hub/lockfile.ts";
+import { entryIn, type LockEntry, type LockState, readLock, trustIn } from "./hub/lockfile.ts";
 import { lockRootOf } from "./hub/hub_root.ts";
 import { type CategoriesResult, categoryDescription, listCategories } from "./level0/list.ts";
 import type { VisibilityFacts } from "./level0/visibility.ts";
@@ -73,6 +73,16 @@ export function readinessOf(
   return Promise.resolve(answerReadiness(ask, env("PATH"), setup.home));
 }
 
+/** Why a skill's inline shell never runs ([P-3]): community trust, or a lock that does not parse. */
+function shellRefusal(record: SkillRecord, lock: LockState): string | undefined {
+  if (lock.state === "unparseable") {
+    return `the hub lock '${lock.file}' does not parse, so whether skill '${record.name}' came from the hub is unknown; its inline shell does not run`;
+  }
+  return trustIn(lock, record.skillDir) === "community"
+    ? `skill '${record.name}' was installed from the hub with community trust; its inline shell never runs`
+    : undefined;
+}
+
 /** How a skill's content is preprocessed ([P-1..5]): template vars, arguments, gated inline shell. */
 export function preprocessContextOf(
   setup: Setup,
@@ -84,7 +94,7 @@ export function preprocessContextOf(
   const sessionId = options.sessionId;
   let inlineShell: InlineShellOptions | undefined;
   if (config.inline_shell) {
-    const trust = hubTrustOf(lockRootOf(setup, record), record.skillDir);
+    const lock = readLock(lockRootOf(setup, record));
     inlineShell = {
       cwd: record.skillDir,
       groups: options.processGroups,
@@ -95,9 +105,7 @@ export function preprocessContextOf(
         HERMES_SKILL_DIR: record.skillDir,
         ...(sessionId ? { HERMES_SESSION_ID: sessionId } : {}),
       },
-      blocked: trust === "community"
-        ? `skill '${record.name}' was installed from the hub with community trust; its inline shell never runs`
-        : undefined,
+      blocked: shellRefusal(record, lock),
     };
   }
   return {
@@ -119,15 +127,25 @@ export function hubEntryIn(
   catalog: Catalog,
   record: SkillRecord,
 ): LockEntry | undefined {
+  return entryIn(hubLockIn(setup, catalog, record), record.skillDir);
+}
+
+/** The hub trust of a skill ({@linkcode trustIn}: `community` when the lock does not parse). */
+export function hubTrustIn(setup: Setup, catalog: Catalog, record: SkillRecord) {
+  return trustIn(hubLockIn(setup, catalog, record), record.skillDir);
+}
+
+/** The hub lock holding a skill's trust, remembered as {@linkcode hubEntryIn} says. */
+function hubLockIn(setup: Setup, catalog: Catalog, record: SkillRecord): LockState {
   const root = lockRootOf(setup, record);
-  if (!setup.roots.some((r) => r.path === root)) return entryIn(readLock(root), record.skillDir);
+  if (!setup.roots.some((r) => r.path === root)) return readLock(root);
   const lock = catalog.memo<() => LockState>(`lock\0${root}`, () => {
     const read = readLock(root);
     const linked = existsLink(joinPath(root, ".hub")) ||
       existsLink(joinPath(root, ".hub", "lock.json"));
     return linked ? () => readLock(root) : () => read;
   });
-  return entryIn(lock(), record.skillDir);
+  return lock();
 }
 
 /** Everything `loadSkill` needs for one resolved skill, read through `catalog` ([V-1..10]). */
@@ -165,8 +183,7 @@ export function viewContextOf(
     envPassthrough: setup.config.env_passthrough,
     // [P-7]: only the local root's skills may name variables of their own; a skill of
     // an external, project, plugin or agent root (a cloned repository) counts as community.
-    trust: (record) =>
-      record.source === "local" ? hubEntryIn(setup, catalog, record)?.trust_level : "community",
+    trust: (record) => record.source === "local" ? hubTrustIn(setup, catalog, record) : "community",
     realRoots: catalog.realRoots,
     probe: (ask) => readinessOf(setup, runtime.options, ask),
     memo: (key, compute) => catalog.memo(key, compute),

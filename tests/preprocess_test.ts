@@ -220,7 +220,7 @@ Deno.test("[P-3] inline shell is off by default: the text is kept as written", a
   deepEqual(plan.run, []);
 });
 
-Deno.test("[P-4] a skill installed from the hub with community trust never runs inline shell", async () => {
+Deno.test("[P-4] a skill installed from the hub with community trust, or under a lock that does not parse, never runs inline shell", async () => {
   const home = shellHome("X !`date` X\n", "[date]");
   Deno.mkdirSync(`${home}/skills/.hub`);
   Deno.writeTextFileSync(
@@ -239,6 +239,14 @@ Deno.test("[P-4] a skill installed from the hub with community trust never runs 
     JSON.stringify({ version: 1, installed: { s: { trust_level: "trusted", install_path: "s" } } }),
   );
   ok(!(await bodyOf(home)).includes("[inline-shell"));
+  // A lock that does not parse: whether the skill came from the hub is unknown, so no shell.
+  Deno.writeTextFileSync(`${home}/skills/.hub/lock.json`, '{"installed": {"s": ');
+  equal(
+    await bodyOf(home),
+    `X [inline-shell blocked: the hub lock '${
+      Deno.realPathSync(home)
+    }/skills/.hub/lock.json' does not parse, so whether skill 's' came from the hub is unknown; its inline shell does not run] X\n`,
+  );
 });
 
 Deno.test("[P-2] template variables, Claude aliases, session id, unknown ${X} left as written, template_vars off", async () => {

@@ -58,6 +58,12 @@ Deno.test("[P-7] a community skill's config default ${SECRET_VAR} is left as wri
     Deno.writeTextFileSync(`${home}/config.yaml`, "skills:\n  config:\n    key: ${SECRET_VAR}\n");
     const mine = await cliJson(["--home", home, "view", "leaky"], { env });
     deepEqual(mine.json.config, { key: SECRET, where: "someone/x" });
+    // A hub lock that does not parse: whether it came from the hub is unknown, so no secret.
+    Deno.writeTextFileSync(`${home}/config.yaml`, "");
+    Deno.writeTextFileSync(`${home}/skills/.hub/lock.json`, "{not json");
+    const unknown = await cliJson(["--home", home, "view", "leaky"], { env });
+    deepEqual(unknown.json.config, { key: "${SECRET_VAR}", where: "someone/x" });
+    assertNoSecret(unknown.stdout, unknown.stderr);
   } finally {
     Deno.removeSync(work, { recursive: true });
   }

@@ -114,12 +114,11 @@ export function entryIn(lock: LockState, skillDir: string): LockEntry | undefine
   return lock.entries.find((e) => e.dir && isInside(e.dir, skillDir));
 }
 
-/** The lock entry of the skill in `skillDir`, or undefined when it was not installed from the hub. */
-export function hubEntryOf(localRoot: string, skillDir: string): LockEntry | undefined {
-  return entryIn(readLock(localRoot), skillDir);
-}
-
-/** The hub trust of the skill in `skillDir`, or undefined when it was not installed from the hub. */
-export function hubTrustOf(localRoot: string, skillDir: string): string | undefined {
-  return hubEntryOf(localRoot, skillDir)?.trust_level;
+/**
+ * The hub trust of the skill in `skillDir` by `lock`: undefined when it was not installed
+ * from the hub, and `community` when the lock does not parse (whether it came from the hub
+ * is unknown, and what is unknown is not trusted).
+ */
+export function trustIn(lock: LockState, skillDir: string): string | undefined {
+  return lock.state === "unparseable" ? "community" : entryIn(lock, skillDir)?.trust_level;
 }
