@@ -40,6 +40,7 @@ import { preloadSkills } from "./level0/preload.ts";
 import type { PreprocessContext } from "./preprocess/preprocess.ts";
 import type { EnvAsk } from "./preprocess/env_access.ts";
 import { untrustedFile } from "./view/untrusted.ts";
+import { watcherSees } from "./scan/watcher_sees.ts";
 import { loadBundles } from "./bundles/bundles.ts";
 import {
   type PromptReader,
@@ -277,10 +278,15 @@ export class SkillRuntime {
    */
   resolveIn(name: string, catalog: Catalog): Resolved {
     // Remembered while every root is watched; not a plugin's name (its folder is checked
-    // outside the roots) nor a path into a folder whose changes the watchers ignore.
+    // outside the roots) nor a path into a folder whose changes the watchers ignore, nor a
+    // skill reached through a link (no watcher sees its target change: resolved every time).
     const kept = !name.includes(":") && !name.split("/").some((part) => EXCLUDED_DIRS.has(part));
     const resolved = kept
-      ? catalog.memo(`resolve\0${name}`, () => resolveSkill(name, catalog))
+      ? catalog.memo(
+        `resolve\0${name}`,
+        () => resolveSkill(name, catalog),
+        ({ record }) => watcherSees(record.root, record.file),
+      )
       : resolveSkill(name, catalog);
     if (isDisabled(this.visibility().disabled, resolved.record.name)) {
       throw new SkillrtError(`Skill '${resolved.record.name}' is disabled.`, {

@@ -8,13 +8,21 @@
  */
 import type { Setup } from "./home/setup.ts";
 import { readEnv } from "./home/host.ts";
-import { existsLink, joinPath } from "./home/paths.ts";
+import { joinPath } from "./home/paths.ts";
 import {
   answerReadiness,
   type ReadinessAnswer,
   type ReadinessAsk,
 } from "./home/readiness_probe.ts";
-import { entryIn, type LockEntry, type LockState, readLock, trustIn } from "./hub/lockfile.ts";
+import {
+  entryIn,
+  type LockEntry,
+  lockFile,
+  type LockState,
+  readLock,
+  trustIn,
+} from "./hub/lockfile.ts";
+import { watcherSees } from "./scan/watcher_sees.ts";
 import { lockRootOf } from "./hub/hub_root.ts";
 import { type CategoriesResult, categoryDescription, listCategories } from "./level0/list.ts";
 import type { VisibilityFacts } from "./level0/visibility.ts";
@@ -119,8 +127,9 @@ export function preprocessContextOf(
 
 /**
  * The hub lock entry of a skill (its trust, [HUB-3]). The lock is remembered with the
- * catalog while its root is watched (the watcher counts `.hub/lock.json`) and neither
- * `.hub` nor the lock is a link (whose target no watcher sees); read on every call otherwise.
+ * catalog while its root is watched (the watcher counts `.hub/lock.json`) and that watcher
+ * sees every change of the file (`watcherSees`, looked at on every call: no link on the
+ * way, one hard link); read on every call otherwise.
  */
 export function hubEntryIn(
   setup: Setup,
@@ -138,14 +147,8 @@ export function hubTrustIn(setup: Setup, catalog: Catalog, record: SkillRecord) 
 /** The hub lock holding a skill's trust, remembered as {@linkcode hubEntryIn} says. */
 function hubLockIn(setup: Setup, catalog: Catalog, record: SkillRecord): LockState {
   const root = lockRootOf(setup, record);
-  if (!setup.roots.some((r) => r.path === root)) return readLock(root);
-  const lock = catalog.memo<() => LockState>(`lock\0${root}`, () => {
-    const read = readLock(root);
-    const linked = existsLink(joinPath(root, ".hub")) ||
-      existsLink(joinPath(root, ".hub", "lock.json"));
-    return linked ? () => readLock(root) : () => read;
-  });
-  return lock();
+  const watched = setup.roots.some((r) => r.path === root) && watcherSees(root, lockFile(root));
+  return watched ? catalog.memo(`lock\0${root}`, () => readLock(root)) : readLock(root);
 }
 
 /** Everything `loadSkill` needs for one resolved skill, read through `catalog` ([V-1..10]). */

@@ -65,15 +65,6 @@ export function existsHere(p: string): boolean {
   }
 }
 
-/** True when `p` is a symbolic link (not followed). */
-export function existsLink(p: string): boolean {
-  try {
-    return Deno.lstatSync(p).isSymlink;
-  } catch {
-    return false;
-  }
-}
-
 /** True when `p` is an existing directory. */
 export function isDirectory(p: string): boolean {
   try {

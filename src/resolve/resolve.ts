@@ -164,10 +164,14 @@ export function candidatesIn(root: Root | PluginRoot, name: string, catalog: Cat
   const reach = reachOf(source, catalog.realRoots);
   const dir = joinPath(root.path, name);
   const byPath = !belowSupportFolder(root.path, name);
-  // A scan this catalog already holds found the folder (under the same rules of [S-9]).
+  // A scan this catalog already holds found the folder; its links are looked at again
+  // (a watcher does not see a link's target change): refused as the path would be.
   const known = byPath ? catalog.known(root) : undefined;
   const found = known && lookupOf(known).byPath.get(name);
-  if (found) return [{ record: found, flat: false }];
+  if (found) {
+    refuseLeaving(root.path, name, reach, "SKILL.md");
+    return [{ record: found, flat: false }];
+  }
   if (byPath && isFile(joinPath(dir, "SKILL.md"))) {
     refuseLeaving(root.path, name, reach, "SKILL.md");
     return [{

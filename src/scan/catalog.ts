@@ -166,15 +166,22 @@ export class Catalog {
    * watched: a live catalog is replaced at the first change seen anywhere below a root
    * ({@linkcode WatchedCache.version}), so what is remembered is never older than the
    * skills. Without a watcher on every root (a command's catalog, a root validated by
-   * modification times, watchers not open yet) it is computed on every call.
+   * modification times, watchers not open yet) it is computed on every call. With `keep`,
+   * only a value it holds true of is remembered or reused (asked on every call).
    *
    * @ignore Internal to the runtime.
    */
-  memo<T>(key: string, compute: () => T): T {
-    if (this.#memos.has(key)) return this.#memos.get(key) as T;
+  memo<T>(key: string, compute: () => T, keep?: (value: T) => boolean): T {
+    if (this.#memos.has(key)) {
+      const kept = this.#memos.get(key) as T;
+      if (!keep || keep(kept)) return kept;
+      this.#memos.delete(key);
+    }
     const watched = this.#cache?.everyRootWatched() === true;
     const value = compute();
-    if (watched && this.#cache?.everyRootWatched()) this.#memos.set(key, value);
+    if (watched && this.#cache?.everyRootWatched() && (!keep || keep(value))) {
+      this.#memos.set(key, value);
+    }
     return value;
   }
 

@@ -12,7 +12,8 @@ import type { Resolved } from "../resolve/resolve.ts";
 import { buildRecord, type SkillRecord } from "../scan/record.ts";
 import { openSkillFile, type Reach, reachOf } from "../scan/containment.ts";
 import { openedSize, readCapped } from "../files/open_inside.ts";
-import { basename, realPathOrUndefined } from "../home/paths.ts";
+import { basename } from "../home/paths.ts";
+import { watcherSees } from "../scan/watcher_sees.ts";
 import {
   configBlock,
   configEntries,
@@ -219,29 +220,22 @@ function skillConfig(
   );
 }
 
-/** Remembers what a view reads while nothing can change it; `real` keys a path by its real path. */
+/**
+ * Remembers what a view reads of one skill while nothing can change it: keyed by the
+ * skill's own paths, and only while the watcher of its root sees every change there
+ * (`watcherSees`: no link on the way to its SKILL.md, looked at on every view). A skill
+ * reached through a link is read on every view: no watcher sees its target change.
+ */
 interface ViewCache {
   memo: <T>(key: string, compute: () => T) => T;
   memoAsync: <T>(key: string, compute: () => Promise<T>) => Promise<T>;
-  real: (path: string) => string;
 }
 
-function viewCache(ctx: ViewContext, root: string): ViewCache {
-  const memo = ctx.memo;
-  const memoAsync = ctx.memoAsync ?? ((_key, compute) => compute());
-  if (!memo) return { memo: (_key, compute) => compute(), memoAsync, real: (path) => path };
-  // Remembered by real path: a link retargeted, even from outside the roots, is a new key.
-  // A path with no link below its root is its own key: the watcher sees it change.
-  const realRoot = memo(`real\0${root}`, () => realPathOrUndefined(root));
+function viewCache(ctx: ViewContext, head: SkillRecord): ViewCache {
+  const seen = ctx.memo !== undefined && watcherSees(head.root, head.file);
   return {
-    memo,
-    memoAsync,
-    real: (path) => {
-      const real = () => realPathOrUndefined(path) ?? path;
-      if (realRoot === undefined || !path.startsWith(`${root}/`)) return real();
-      const own = memo(`own\0${path}`, () => real() === realRoot + path.slice(root.length));
-      return own ? path : real();
-    },
+    memo: (seen && ctx.memo) || ((_key, compute) => compute()),
+    memoAsync: (seen && ctx.memoAsync) || ((_key, compute) => compute()),
   };
 }
 
@@ -250,7 +244,7 @@ function readRecord(resolved: Resolved, ctx: ViewContext, cache: ViewCache) {
   const head = resolved.record;
   const reach = reachOf(head.source, ctx.realRoots ?? [head.root]);
   const { text, warnings } = cache.memo(
-    `text\0${head.source}\0${cache.real(head.file)}\0${ctx.maxBytes}`,
+    `text\0${head.source}\0${head.file}\0${ctx.maxBytes}`,
     () => {
       const text = readSkillText(head, ctx.maxBytes, reach);
       return { text, warnings: contentWarnings(text) };
@@ -309,7 +303,7 @@ async function filesOf(
   const dir = record.skillDir;
   const here = () => skillFilesFacts(dir, reach);
   const files = await cache.memoAsync(
-    `files\0${record.source}\0${cache.real(dir)}`,
+    `files\0${record.source}\0${dir}`,
     () => readFiles ? readFiles(dir, reach).catch(here) : Promise.resolve(here()),
   );
   const linked = files.linked && {
@@ -341,7 +335,7 @@ async function readinessView(record: SkillRecord, vars: RequiredEnvVar[], ctx: V
 
 /** Loads a resolved skill at Level 1 ([V-1..6], [P-1..6]). */
 export async function loadSkill(resolved: Resolved, ctx: ViewContext): Promise<LoadedSkill> {
-  const cache = viewCache(ctx, resolved.record.root);
+  const cache = viewCache(ctx, resolved.record);
   const { text, warnings, record, reach } = readRecord(resolved, ctx, cache);
   refuseUnloadable(record, text, warnings, ctx);
   const shown = ctx.untrusted ? sanitizeUntrusted(text) : text;

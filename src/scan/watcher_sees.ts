@@ -1,0 +1,37 @@
+/**
+ * What a root's file watcher vouches for ([PERF-5]) — the one place that decides whether a
+ * long-lived runtime may remember what it read at a path until its watcher reports a
+ * change. A watcher does not see every change below its root: Deno drops the event of a
+ * path that resolves outside the watched folders (a link made there, or moved in over a
+ * file from elsewhere), nothing reports a change in a link's target outside the root, and
+ * a file with a second hard link may be rewritten through its other name. So a path is
+ * vouched for only while no part of it below the root is a link and its file has one
+ * link; this is looked at (`lstat`, a few calls) on every use, never remembered.
+ *
+ * @module
+ */
+
+/**
+ * True when the watcher of `root` (a real folder) sees every change of what lies at
+ * `path`: it is below `root`, every part on the way is a folder and no link, and the last
+ * part is a folder or a file with a single link (none of them a link). False otherwise,
+ * and when anything on the way is missing.
+ */
+export function watcherSees(root: string, path: string): boolean {
+  if (!path.startsWith(`${root}/`)) return false;
+  const parts = path.slice(root.length + 1).split("/");
+  let at = root;
+  for (let i = 0; i < parts.length; i++) {
+    if (parts[i] === "" || parts[i] === "." || parts[i] === "..") return false;
+    at = `${at}/${parts[i]}`;
+    let info: Deno.FileInfo;
+    try {
+      info = Deno.lstatSync(at);
+    } catch {
+      return false;
+    }
+    if (info.isDirectory) continue;
+    return i === parts.length - 1 && info.isFile && (info.nlink ?? 1) === 1;
+  }
+  return true;
+}

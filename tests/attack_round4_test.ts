@@ -1,0 +1,198 @@
+/**
+ * Attacks, round 4, on what a long-lived runtime (`watch: true`, the MCP server) now
+ * remembers per catalog ([PERF-5]): the hub lock, a skill's text, its file listing and
+ * summaries (read on the watch helper's thread), and names given as paths resolved from
+ * the scan the catalog holds. A file watcher does not see every change: Deno drops the
+ * event of a path that resolves outside the watched folder (a link made there, or moved
+ * in over a file), and a hard link written through its other name changes nothing the
+ * watcher looks at. Each attack makes such a change below a watched root and checks that
+ * the very next call tells what a fresh command tells (the real CLI, where it refuses).
+ */
+import { deepEqual, equal, rejects } from "node:assert/strict";
+import { SkillRuntime } from "../src/runtime.ts";
+import { cli, makeCanary, makeTree, removeTrees, skill, testHost } from "./helpers.ts";
+
+/** A lock that installed `helper` (folder `helper` of the local root) with `trust`. */
+const lock = (trust: string) =>
+  JSON.stringify({
+    version: 1,
+    installed: {
+      helper: { source: "https://x.example/h.tgz", trust_level: trust, install_path: "helper" },
+    },
+  });
+
+/**
+ * A watching runtime over `home`, its watchers open (after the first answer) and every
+ * root scanned once under them (as a list does): a name given as a path then resolves
+ * from the scan the catalog holds.
+ */
+async function watching(home: string): Promise<SkillRuntime> {
+  const rt = new SkillRuntime({ home, host: testHost(home), watch: true });
+  await rt.currentCatalog();
+  equal((await rt.watchStatus()).every((s) => s.state === "watched"), true);
+  await rt.list({ catalog: await rt.currentCatalog() });
+  return rt;
+}
+
+const viewOf = async (rt: SkillRuntime, name: string) =>
+  await rt.view(name, { catalog: await rt.currentCatalog() });
+
+/**
+ * The hub skill `helper` (its body holds a zero-width space, which [V-10] removes) viewed
+ * once under the lock as `arrange` left it (no banner), then again after `attack` made the
+ * lock on disk say `community`: sanitised, under its banner, in the view and in a file read.
+ */
+async function lockAttack(
+  arrange: (home: string) => void,
+  attack: (home: string) => void,
+): Promise<void> {
+  const home = makeTree({
+    "skills/helper/SKILL.md": skill("helper", "Helps.", "", "# helper\n\nUse it\u200B.\n"),
+    "skills/helper/references/notes.md": "# Notes\n\nRead\u200B me.\n",
+    "elsewhere/lock.json": lock("community"),
+  });
+  arrange(home);
+  const rt = await watching(home);
+  const banner =
+    "[Untrusted skill 'helper': installed from https://x.example/h.tgz with community trust.";
+  try {
+    const before = await viewOf(rt, "helper");
+    equal(before.content.startsWith("---\nname: helper"), true);
+    equal(before.content.includes("\u200B"), true);
+    attack(home);
+    const after = await viewOf(rt, "helper");
+    equal(after.content.startsWith(banner), true, after.content.slice(0, 80));
+    equal(after.content.includes("\u200B"), false);
+    const file = await rt.readFile("helper", "references/notes.md", {
+      catalog: await rt.currentCatalog(),
+    });
+    equal(file.result.content?.startsWith(banner), true);
+    equal(file.result.content?.includes("\u200B"), false);
+  } finally {
+    await rt.close();
+    removeTrees(home);
+  }
+}
+
+Deno.test("[V-10][PERF-5] a .hub made a link (to a community lock) after the watchers opened: sanitised under its banner at the very next view", async () => {
+  await lockAttack(
+    () => {},
+    (home) => Deno.symlinkSync(`${home}/elsewhere`, `${home}/skills/.hub`),
+  );
+});
+
+Deno.test("[V-10][PERF-5] a lock.json made a link in .hub after the watchers opened: sanitised under its banner at the very next view", async () => {
+  await lockAttack(
+    (home) => Deno.mkdirSync(`${home}/skills/.hub`),
+    (home) => Deno.symlinkSync(`${home}/elsewhere/lock.json`, `${home}/skills/.hub/lock.json`),
+  );
+});
+
+Deno.test("[V-10][PERF-5] a trusted lock.json replaced by a link moved in from outside the roots: sanitised under its banner at the very next view", async () => {
+  await lockAttack(
+    (home) => makeTree({ "skills/.hub/lock.json": lock("trusted") }, home),
+    (home) => {
+      Deno.symlinkSync(`${home}/elsewhere/lock.json`, `${home}/elsewhere/tmp`);
+      Deno.renameSync(`${home}/elsewhere/tmp`, `${home}/skills/.hub/lock.json`);
+    },
+  );
+});
+
+Deno.test("[V-10][PERF-5] a trusted lock.json hard-linked outside the roots and rewritten there: sanitised under its banner at the very next view", async () => {
+  await lockAttack(
+    (home) => {
+      makeTree({ "skills/.hub/lock.json": lock("trusted") }, home);
+      Deno.removeSync(`${home}/elsewhere/lock.json`);
+      Deno.linkSync(`${home}/skills/.hub/lock.json`, `${home}/elsewhere/lock.json`);
+    },
+    (home) => Deno.writeTextFileSync(`${home}/elsewhere/lock.json`, lock("community")),
+  );
+});
+
+Deno.test("[S-9][PERF-5] an external skill's SKILL.md replaced by a link leaving the roots (moved in from outside): refused at the very next view as the CLI refuses it; the canary is never served", async () => {
+  const canary = makeCanary();
+  const home = makeTree({
+    "ext/e/SKILL.md": skill("e", "E", "", "# e\n\nThe first body.\n"),
+    "config.yaml": "skills:\n  external_dirs: [ext]\n",
+  });
+  makeTree({ "SKILL.md": skill("e", "E", "", `# e\n\n${canary.secret}\n`) }, canary.dir);
+  const rt = await watching(home);
+  try {
+    equal((await viewOf(rt, "e")).content.includes("The first body."), true);
+    Deno.symlinkSync(`${canary.dir}/SKILL.md`, `${canary.dir}/tmp`);
+    Deno.renameSync(`${canary.dir}/tmp`, `${home}/ext/e/SKILL.md`);
+    const refusal = `Refusing to follow a symbolic link that leaves the skill roots: '${
+      Deno.realPathSync(home)
+    }/ext/e/SKILL.md'.`;
+    const fresh = await cli(["--home", home, "view", "e"]);
+    equal(fresh.stderr, `skillrt: ${refusal}\n`);
+    for (const name of ["e", "e/"]) {
+      await rejects(() => viewOf(rt, name), (error: Error) => {
+        equal(error.message, refusal);
+        return true;
+      });
+    }
+  } finally {
+    await rt.close();
+    removeTrees(home, canary.dir);
+  }
+});
+
+Deno.test("[S-9][R-2][PERF-5] a name given as a path, resolved from the scan the catalog holds, is refused as the filesystem path refuses it once a link outside the roots on its way is retargeted out of them", async () => {
+  const home = makeTree({
+    "skills/x/SKILL.md": skill("x", "X", "", "# x\n\nInside the roots.\n"),
+    "ext/.keep": "",
+    "out/evil/.keep": "",
+    "config.yaml": "skills:\n  external_dirs: [ext]\n",
+  });
+  const real = Deno.realPathSync(home);
+  // ext/a → out/link → skills/x: a link into the roots, followed ([S-9]).
+  Deno.symlinkSync(`${real}/skills/x`, `${home}/out/link`);
+  Deno.symlinkSync(`${real}/out/link`, `${home}/ext/a`);
+  // The folder it is retargeted to leaves the roots; its SKILL.md links back into them.
+  Deno.symlinkSync(`${real}/skills/x/SKILL.md`, `${home}/out/evil/SKILL.md`);
+  const rt = await watching(home);
+  try {
+    const first = await viewOf(rt, "a");
+    equal(first.content.includes("Inside the roots."), true);
+    Deno.removeSync(`${home}/out/link`);
+    Deno.symlinkSync(`${real}/out/evil`, `${home}/out/link`);
+    const refusal =
+      `Refusing to follow a symbolic link that leaves the skill roots: '${real}/ext/a'.`;
+    const fresh = await cli(["--home", home, "view", "a"]);
+    equal(fresh.stderr, `skillrt: ${refusal}\n`);
+    await rejects(() => viewOf(rt, "a"), (error: Error) => {
+      equal(error.message, refusal);
+      return true;
+    });
+  } finally {
+    await rt.close();
+    removeTrees(home);
+  }
+});
+
+Deno.test("[PERF-5][V-2] a local skill linked to a folder outside the roots: an edit there (its SKILL.md, a reference) is seen at the very next view", async () => {
+  const home = makeTree({
+    "out/t/SKILL.md": skill("a", "A", "", "# a\n\nThe first body.\n"),
+    "out/t/references/r.md": "# First\n",
+    "skills/.keep": "",
+  });
+  Deno.symlinkSync(`${home}/out/t`, `${home}/skills/a`);
+  const rt = await watching(home);
+  const seen = async () => {
+    const view = await viewOf(rt, "a");
+    return [view.content.split("\n").at(-2), ...view.fileSummaries.map((s) => s.title)];
+  };
+  try {
+    deepEqual(await seen(), ["The first body.", "First"]);
+    deepEqual(await seen(), ["The first body.", "First"]);
+    Deno.writeTextFileSync(`${home}/out/t/SKILL.md`, skill("a", "A", "", "# a\n\nEdited.\n"));
+    Deno.writeTextFileSync(`${home}/out/t/references/r.md`, "# Second\n");
+    deepEqual(await seen(), ["Edited.", "Second"]);
+    Deno.writeTextFileSync(`${home}/out/t/references/s.md`, "# Third\n");
+    deepEqual(await seen(), ["Edited.", "Second", "Third"]);
+  } finally {
+    await rt.close();
+    removeTrees(home);
+  }
+});
