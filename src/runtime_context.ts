@@ -190,7 +190,7 @@ export function viewContextOf(
     realRoots: catalog.realRoots,
     probe: (ask) => readinessOf(setup, runtime.options, ask),
     memo: (key, compute) => catalog.memo(key, compute),
-    memoAsync: (key, compute) => catalog.memoAsync(key, compute),
+    memoAsync: (key, compute, keep) => catalog.memoAsync(key, compute, keep),
     readFiles: catalog.helperFiles &&
       (async (dir, reach) => await catalog.helperFiles!(dir, reach) as SkillFilesFacts),
   };

@@ -196,3 +196,43 @@ Deno.test("[PERF-5][V-2] a local skill linked to a folder outside the roots: an 
     removeTrees(home);
   }
 });
+
+Deno.test("[V-2][F-1][PERF-5] a linked file replaced by a link leaving the skill (moved in from outside), or hard-linked and rewritten outside: the next view lists and summarises as a fresh runtime does; the canary never shows", async () => {
+  const canary = makeCanary();
+  Deno.writeTextFileSync(canary.file, `# ${canary.secret}\n\n${canary.secret}\n`);
+  const home = makeTree({
+    "skills/a/SKILL.md": skill("a", "A"),
+    "skills/a/references/r.md": "# Old\n",
+    "skills/a/references/h.md": "# Hard\n",
+    "ext/e/SKILL.md": skill("e", "E"),
+    "ext/e/references/r.md": "# Old e\n",
+    "config.yaml": "skills:\n  external_dirs: [ext]\n",
+  });
+  Deno.linkSync(`${home}/skills/a/references/h.md`, `${canary.dir}/h.md`);
+  const rt = await watching(home);
+  const fresh = new SkillRuntime({ home, host: testHost(home) });
+  const files = async (runtime: SkillRuntime, name: string) => {
+    const view = await runtime.view(name, { catalog: await runtime.currentCatalog() });
+    return JSON.stringify([view.linkedFiles, view.fileSummaries]);
+  };
+  const watched = (name: string) => files(rt, name);
+  try {
+    equal((await watched("a")).includes('"title":"Hard"'), true);
+    equal((await watched("e")).includes('"title":"Old e"'), true);
+    for (const dir of ["skills/a", "ext/e"]) {
+      Deno.symlinkSync(canary.file, `${canary.dir}/tmp`);
+      Deno.renameSync(`${canary.dir}/tmp`, `${home}/${dir}/references/r.md`);
+    }
+    Deno.writeTextFileSync(`${canary.dir}/h.md`, "# Rewritten\n");
+    for (const name of ["a", "e"]) {
+      const seen = await watched(name);
+      equal(seen, await files(fresh, name));
+      equal(seen.includes("references/r.md"), false);
+      equal(seen.includes(canary.secret), false);
+    }
+    equal((await watched("a")).includes('"title":"Rewritten"'), true);
+  } finally {
+    await rt.close();
+    removeTrees(home, canary.dir);
+  }
+});

@@ -146,8 +146,15 @@ export interface ViewContext {
    * catalog's `memo`); everything is read on every view when absent.
    */
   memo?: <T>(key: string, compute: () => T) => T;
-  /** `memo` for what is read on another thread: one promise, shared while it runs. */
-  memoAsync?: <T>(key: string, compute: () => Promise<T>) => Promise<T>;
+  /**
+   * `memo` for what is read on another thread: one promise, shared while it runs; with
+   * `keep`, a value is reused only while `keep` holds of it.
+   */
+  memoAsync?: <T>(
+    key: string,
+    compute: () => Promise<T>,
+    keep?: (value: T) => boolean,
+  ) => Promise<T>;
   /**
    * Reads a skill folder's files on a helper thread (a long-lived runtime's), so that a
    * skill's first view does not hold up every other call; this thread reads when absent.
@@ -228,7 +235,11 @@ function skillConfig(
  */
 interface ViewCache {
   memo: <T>(key: string, compute: () => T) => T;
-  memoAsync: <T>(key: string, compute: () => Promise<T>) => Promise<T>;
+  memoAsync: <T>(
+    key: string,
+    compute: () => Promise<T>,
+    keep?: (value: T) => boolean,
+  ) => Promise<T>;
 }
 
 function viewCache(ctx: ViewContext, head: SkillRecord): ViewCache {
@@ -302,9 +313,11 @@ async function filesOf(
   if (resolved.flat) return { linked: null, summaries: [] };
   const dir = record.skillDir;
   const here = () => skillFilesFacts(dir, reach);
+  // Reused only while the watcher sees every listed file change (none made a link since).
   const files = await cache.memoAsync(
     `files\0${record.source}\0${dir}`,
     () => readFiles ? readFiles(dir, reach).catch(here) : Promise.resolve(here()),
+    (facts) => listedPaths(facts).every((path) => watcherSees(dir, `${dir}/${path}`)),
   );
   const linked = files.linked && {
     references: [...files.linked.references],
@@ -313,6 +326,12 @@ async function filesOf(
     scripts: [...files.linked.scripts],
   };
   return { linked, summaries: files.summaries.map((summary) => ({ ...summary })) };
+}
+
+/** Every file a view of the skill's files lists or summarises. */
+function listedPaths(facts: SkillFilesFacts): string[] {
+  const linked = facts.linked ? Object.values(facts.linked).flat() : [];
+  return [...linked, ...facts.summaries.map((summary) => summary.path)];
 }
 
 /** What the skill still needs ([V-4], [V-9]): variables, programs, credential files. */
