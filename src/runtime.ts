@@ -239,6 +239,7 @@ export class SkillRuntime {
     const { categories } = catalog.memo(
       `categories\0${this.options.platform ?? platform}`,
       () => categoriesIn(this.setup, catalog, facts),
+      (found) => found.seen(),
     );
     const copy = categories.map((c) => ({ ...c }));
     return { success: true, categories: copy, count: copy.length };

@@ -196,15 +196,20 @@ export function viewContextOf(
   };
 }
 
-/** The category map of a catalog, each description read through a checked handle ([L0-6], [S-9]). */
+/**
+ * The category map of a catalog, each description read through a checked handle ([L0-6],
+ * [S-9]); `seen()` tells whether the watchers still see every `DESCRIPTION.md` it read.
+ */
 export function categoriesIn(
   setup: Setup,
   catalog: Catalog,
   facts: VisibilityFacts,
-): CategoriesResult {
+): CategoriesResult & { seen: () => boolean } {
   const realRoots = catalog.realRoots;
-  return listCategories(catalog.index(), facts, (root, category) => {
+  const read: [string, string][] = [];
+  const result = listCategories(catalog.index(), facts, (root, category) => {
     const file = joinPath(root, category, "DESCRIPTION.md");
+    read.push([root, file]);
     const source = setup.roots.find((r) => r.path === root)?.source ?? "plugin";
     try {
       using opened = openSkillFile(
@@ -218,6 +223,8 @@ export function categoriesIn(
       return null;
     }
   });
+  // True while the watchers see every DESCRIPTION.md read (or missing) change (none is a link).
+  return { ...result, seen: () => read.every(([root, file]) => watcherSees(root, file)) };
 }
 
 /** What {@linkcode viewContextOf} reads of a runtime: its setup and options. */

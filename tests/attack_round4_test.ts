@@ -236,3 +236,30 @@ Deno.test("[V-2][F-1][PERF-5] a linked file replaced by a link leaving the skill
     removeTrees(home, canary.dir);
   }
 });
+
+Deno.test("[L0-6][PERF-5] a category's DESCRIPTION.md made a link, or replaced by one moved in from outside the roots: the next categories call shows what a fresh runtime shows", async () => {
+  const home = makeTree({
+    "skills/dev/a/SKILL.md": skill("a", "A"),
+    "skills/ops/b/SKILL.md": skill("b", "B"),
+    "skills/ops/DESCRIPTION.md": "---\ndescription: Ops work\n---\n",
+    "out/dev.md": "---\ndescription: Linked dev\n---\n",
+    "out/ops.md": "---\ndescription: Linked ops\n---\n",
+  });
+  const rt = await watching(home);
+  const fresh = new SkillRuntime({ home, host: testHost(home) });
+  const categories = async (runtime: SkillRuntime) =>
+    (await runtime.categories({ catalog: await runtime.currentCatalog() })).categories.map((c) =>
+      `${c.category}: ${c.description}`
+    );
+  try {
+    deepEqual(await categories(rt), ["dev: null", "ops: Ops work"]);
+    Deno.symlinkSync(`${home}/out/dev.md`, `${home}/skills/dev/DESCRIPTION.md`);
+    Deno.symlinkSync(`${home}/out/ops.md`, `${home}/out/tmp`);
+    Deno.renameSync(`${home}/out/tmp`, `${home}/skills/ops/DESCRIPTION.md`);
+    deepEqual(await categories(fresh), ["dev: Linked dev", "ops: Linked ops"]);
+    deepEqual(await categories(rt), ["dev: Linked dev", "ops: Linked ops"]);
+  } finally {
+    await rt.close();
+    removeTrees(home);
+  }
+});

@@ -6,16 +6,19 @@
  * file from elsewhere), nothing reports a change in a link's target outside the root, and
  * a file with a second hard link may be rewritten through its other name. So a path is
  * vouched for only while no part of it below the root is a link and its file has one
- * link; this is looked at (`lstat`, a few calls) on every use, never remembered.
+ * link. This is looked at (`lstat`, one call per part) on every use, never remembered:
+ * whatever appears on the way — a plain file or folder the watcher reports, a link the
+ * next look finds.
  *
  * @module
  */
 
 /**
  * True when the watcher of `root` (a real folder) sees every change of what lies at
- * `path`: it is below `root`, every part on the way is a folder and no link, and the last
- * part is a folder or a file with a single link (none of them a link). False otherwise,
- * and when anything on the way is missing.
+ * `path` (below `root`): every part on the way is a folder and no link, and the last part
+ * is a folder or a file with a single link — or the path ends, missing, before any link
+ * (nothing is there yet). False for a link on the way, a file with another hard link, and
+ * a path not below `root`.
  */
 export function watcherSees(root: string, path: string): boolean {
   if (!path.startsWith(`${root}/`)) return false;
@@ -27,8 +30,8 @@ export function watcherSees(root: string, path: string): boolean {
     let info: Deno.FileInfo;
     try {
       info = Deno.lstatSync(at);
-    } catch {
-      return false;
+    } catch (error) {
+      return error instanceof Deno.errors.NotFound;
     }
     if (info.isDirectory) continue;
     return i === parts.length - 1 && info.isFile && (info.nlink ?? 1) === 1;
