@@ -280,8 +280,10 @@ export class SkillRuntime {
   resolveIn(name: string, catalog: Catalog): Resolved {
     // Remembered while every root is watched; not a plugin's name (its folder is checked
     // outside the roots) nor a path into a folder whose changes the watchers ignore, nor a
-    // skill reached through a link (no watcher sees its target change: resolved every time).
-    const kept = !name.includes(":") && !name.split("/").some((part) => EXCLUDED_DIRS.has(part));
+    // skill reached through a link (no watcher sees its target change: resolved every time),
+    // and only in its plain spelling (a client's endless `./a`, `a//` would each be kept).
+    const kept = !name.includes(":") &&
+      name.split("/").every((part) => part !== "" && part !== "." && !EXCLUDED_DIRS.has(part));
     const resolved = kept
       ? catalog.memo(
         `resolve\0${name}`,

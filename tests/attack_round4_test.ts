@@ -263,3 +263,21 @@ Deno.test("[L0-6][PERF-5] a category's DESCRIPTION.md made a link, or replaced b
     removeTrees(home);
   }
 });
+
+Deno.test("[PERF-5][R-2] a watching runtime remembers the resolution of a name only in its one plain spelling: a client's endless spellings of a path (./a, a//, dev/./a) add nothing to what the catalog keeps", async () => {
+  const home = makeTree({ "skills/dev/a/SKILL.md": skill("a", "A") });
+  const rt = await watching(home);
+  try {
+    const spellings = ["dev/a", "./dev/a", "dev/./a", "dev//a", "dev/a/", "././dev/a"];
+    const catalog = await rt.currentCatalog();
+    for (const name of spellings) equal((await viewOf(rt, name)).name, "a");
+    equal(await rt.currentCatalog(), catalog); // nothing changed: the same catalog
+    const kept = spellings.filter((name) =>
+      catalog.memo(`resolve\0${name}`, () => undefined) !== undefined
+    );
+    deepEqual(kept, ["dev/a"]);
+  } finally {
+    await rt.close();
+    removeTrees(home);
+  }
+});
