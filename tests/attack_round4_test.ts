@@ -281,3 +281,23 @@ Deno.test("[PERF-5][R-2] a watching runtime remembers the resolution of a name o
     removeTrees(home);
   }
 });
+
+Deno.test("[V-2][PERF-5] a skill of endless empty folders cannot hold a view (on the helper's thread, or here should the helper give up): its listing reads at most 5000 folders", async () => {
+  const home = makeTree({
+    "skills/a/SKILL.md": skill("a", "A"),
+    "skills/a/assets/zz/last.txt": "last",
+  });
+  // The skill's folder, assets/, 4998 empty folders: assets/zz would be the 5001st.
+  for (let i = 0; i < 4998; i++) {
+    Deno.mkdirSync(`${home}/skills/a/assets/d${String(i).padStart(4, "0")}`);
+  }
+  const rt = await watching(home);
+  try {
+    equal((await viewOf(rt, "a")).linkedFiles, null);
+    Deno.removeSync(`${home}/skills/a/assets/d4997`);
+    deepEqual((await viewOf(rt, "a")).linkedFiles?.assets, ["assets/zz/last.txt"]);
+  } finally {
+    await rt.close();
+    removeTrees(home);
+  }
+});

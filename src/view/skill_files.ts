@@ -28,9 +28,12 @@ export interface SkillFiles {
 export type LinkedFiles = Omit<SkillFiles, "other"> | null;
 
 const MAX_LISTED = 5000;
+/** Folders read at most (the skill's own included): a hostile skill's endless empty folders. */
+const MAX_FOLDERS = 5000;
 
 /**
- * Walks a skill folder once (not entering excluded folders or nested skills). A link
+ * Walks a skill folder once (not entering excluded folders or nested skills; at most
+ * 5000 files listed and 5000 folders read). A link
  * whose real target leaves the skill folder, or points nowhere, is never listed, nor
  * anything below it ([F-1]); with `reach`, a skill folder that does not really lie in
  * it lists nothing ([S-9]).
@@ -44,7 +47,8 @@ export function listSkillFiles(dir: string, reach: Reach = null): SkillFiles {
     { rel: "", real: realDir, above: [] },
   ];
   let count = 0;
-  while (stack.length && count < MAX_LISTED) {
+  let folders = 0;
+  while (stack.length && count < MAX_LISTED && folders++ < MAX_FOLDERS) {
     const here = stack.pop()!;
     const rel = here.rel;
     let entries: Deno.DirEntry[];
