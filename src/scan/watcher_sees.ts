@@ -18,23 +18,33 @@
  * `path` (below `root`): every part on the way is a folder and no link, and the last part
  * is a folder or a file with a single link — or the path ends, missing, before any link
  * (nothing is there yet). False for a link on the way, a file with another hard link, and
- * a path not below `root`.
+ * a path not below `root`. `folders` (of one look) holds folders already found plain.
  */
-export function watcherSees(root: string, path: string): boolean {
+export function watcherSees(root: string, path: string, folders?: Set<string>): boolean {
   if (!path.startsWith(`${root}/`)) return false;
   const parts = path.slice(root.length + 1).split("/");
   let at = root;
   for (let i = 0; i < parts.length; i++) {
     if (parts[i] === "" || parts[i] === "." || parts[i] === "..") return false;
     at = `${at}/${parts[i]}`;
+    if (folders?.has(at)) continue;
     let info: Deno.FileInfo;
     try {
       info = Deno.lstatSync(at);
     } catch (error) {
       return error instanceof Deno.errors.NotFound;
     }
-    if (info.isDirectory) continue;
+    if (info.isDirectory) {
+      folders?.add(at);
+      continue;
+    }
     return i === parts.length - 1 && info.isFile && (info.nlink ?? 1) === 1;
   }
   return true;
+}
+
+/** {@linkcode watcherSees} of every path in `paths` (each folder on the way looked at once). */
+export function watcherSeesAll(root: string, paths: readonly string[]): boolean {
+  const folders = new Set<string>();
+  return paths.every((path) => watcherSees(root, path, folders));
 }

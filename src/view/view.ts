@@ -13,7 +13,7 @@ import { buildRecord, type SkillRecord } from "../scan/record.ts";
 import { openSkillFile, type Reach, reachOf } from "../scan/containment.ts";
 import { openedSize, readCapped } from "../files/open_inside.ts";
 import { basename } from "../home/paths.ts";
-import { watcherSees } from "../scan/watcher_sees.ts";
+import { watcherSees, watcherSeesAll } from "../scan/watcher_sees.ts";
 import {
   configBlock,
   configEntries,
@@ -317,7 +317,7 @@ async function filesOf(
   const files = await cache.memoAsync(
     `files\0${record.source}\0${dir}`,
     () => readFiles ? readFiles(dir, reach).catch(here) : Promise.resolve(here()),
-    (facts) => listedPaths(facts).every((path) => watcherSees(dir, `${dir}/${path}`)),
+    (facts) => watcherSeesAll(dir, listedPaths(facts).map((path) => `${dir}/${path}`)),
   );
   const linked = files.linked && {
     references: [...files.linked.references],
@@ -328,10 +328,9 @@ async function filesOf(
   return { linked, summaries: files.summaries.map((summary) => ({ ...summary })) };
 }
 
-/** Every file a view of the skill's files lists or summarises. */
+/** Every file a view of the skill's files lists (it summarises some of them). */
 function listedPaths(facts: SkillFilesFacts): string[] {
-  const linked = facts.linked ? Object.values(facts.linked).flat() : [];
-  return [...linked, ...facts.summaries.map((summary) => summary.path)];
+  return facts.linked ? Object.values(facts.linked).flat() : [];
 }
 
 /** What the skill still needs ([V-4], [V-9]): variables, programs, credential files. */
