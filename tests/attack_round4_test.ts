@@ -301,3 +301,42 @@ Deno.test("[V-2][PERF-5] a skill of endless empty folders cannot hold a view (on
     removeTrees(home);
   }
 });
+
+Deno.test("[S-2][R-2][PERF-5] names given as paths into support and excluded folders, resolved while the catalog holds the scan, end as the CLI's do", async () => {
+  const home = makeTree({
+    "skills/a/SKILL.md": skill("a", "A"),
+    "skills/a/references/b/SKILL.md": skill("b", "B"),
+    "skills/a/evals/c/SKILL.md": skill("c", "C"),
+    "skills/a/sub/n/SKILL.md": skill("n", "N"),
+    "skills/.git/d/SKILL.md": skill("d", "D"),
+    "skills/_deprecated/e/SKILL.md": skill("e", "E"),
+  });
+  const rt = await watching(home);
+  try {
+    const names = ["a/references/b", "a/evals/c", ".git/d", "_deprecated/e", "a/sub/n", "a"];
+    const ends: string[] = [];
+    for (const name of names) {
+      const fresh = await cli(["--home", home, "view", name, "--json"]);
+      const told = fresh.code === 0
+        ? `${name} -> ${JSON.parse(fresh.stdout).path}`
+        : `${name}: ${JSON.parse(fresh.stdout).error}`;
+      ends.push(told);
+      const watched = await viewOf(rt, name).then(
+        (view) => `${name} -> ${view.path}`,
+        (error: Error) => `${name}: ${error.message}`,
+      );
+      equal(watched, told);
+    }
+    deepEqual(ends, [
+      "a/references/b: Skill 'a/references/b' not found.",
+      "a/evals/c: Skill 'a/evals/c' not found.",
+      ".git/d: Skill '.git/d' not found.",
+      "_deprecated/e: Skill '_deprecated/e' not found.",
+      "a/sub/n -> a/sub/n",
+      "a -> a",
+    ]);
+  } finally {
+    await rt.close();
+    removeTrees(home);
+  }
+});
