@@ -10,6 +10,7 @@
  */
 import { deepEqual, equal, rejects } from "node:assert/strict";
 import { SkillRuntime } from "../src/runtime.ts";
+import { watcherSees } from "../src/scan/watcher_sees.ts";
 import { cli, makeCanary, makeTree, removeTrees, skill, testHost } from "./helpers.ts";
 
 /** A lock that installed `helper` (folder `helper` of the local root) with `trust`. */
@@ -106,6 +107,13 @@ Deno.test("[V-10][PERF-5] a trusted lock.json hard-linked outside the roots and 
       Deno.linkSync(`${home}/skills/.hub/lock.json`, `${home}/elsewhere/lock.json`);
     },
     (home) => Deno.writeTextFileSync(`${home}/elsewhere/lock.json`, lock("community")),
+  );
+});
+
+Deno.test("[V-10][PERF-5] a .hub that is a dangling link, whose target appears later with a community lock: sanitised under its banner at the very next view", async () => {
+  await lockAttack(
+    (home) => Deno.symlinkSync(`${home}/later`, `${home}/skills/.hub`),
+    (home) => makeTree({ "later/lock.json": lock("community") }, home),
   );
 });
 
@@ -338,5 +346,56 @@ Deno.test("[S-2][R-2][PERF-5] names given as paths into support and excluded fol
   } finally {
     await rt.close();
     removeTrees(home);
+  }
+});
+
+Deno.test("[PERF-5] watcherSees: what a root's watcher vouches for, looked at on the disk as it is now", () => {
+  const base = Deno.realPathSync(makeTree({
+    "root/cat/a/SKILL.md": "plain",
+    "root/cat/b/SKILL.md": "hard",
+    "out/a/SKILL.md": "outside",
+  }));
+  const root = `${base}/root`;
+  try {
+    Deno.linkSync(`${root}/cat/b/SKILL.md`, `${base}/out/hard`);
+    Deno.symlinkSync(`${base}/out/a`, `${root}/cat/linked`);
+    Deno.symlinkSync(`${base}/out/a/SKILL.md`, `${root}/cat/a/LINK.md`);
+    Deno.symlinkSync(`${base}/out`, `${root}/out`);
+    Deno.symlinkSync(`${base}/none`, `${root}/dangling`);
+    const seen = (rel: string) => watcherSees(root, `${root}/${rel}`);
+    deepEqual(
+      [
+        "cat/a/SKILL.md",
+        "cat/a",
+        "cat/missing/SKILL.md",
+        "cat/a/missing.md",
+        "cat/b/SKILL.md",
+        "cat/linked/SKILL.md",
+        "cat/linked",
+        "cat/a/LINK.md",
+        "out/missing/x.md",
+        "dangling/lock.json",
+        "cat/./a/SKILL.md",
+        "cat/a/SKILL.md/x",
+      ].map((rel) => `${rel}: ${seen(rel)}`),
+      [
+        "cat/a/SKILL.md: true",
+        "cat/a: true",
+        "cat/missing/SKILL.md: true",
+        "cat/a/missing.md: true",
+        "cat/b/SKILL.md: false",
+        "cat/linked/SKILL.md: false",
+        "cat/linked: false",
+        "cat/a/LINK.md: false",
+        "out/missing/x.md: false",
+        "dangling/lock.json: false",
+        "cat/./a/SKILL.md: false",
+        "cat/a/SKILL.md/x: false",
+      ],
+    );
+    equal(watcherSees(root, `${base}/out/a/SKILL.md`), false);
+    equal(watcherSees(root, `${root}2/cat/a/SKILL.md`), false);
+  } finally {
+    removeTrees(base);
   }
 });

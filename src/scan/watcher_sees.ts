@@ -32,6 +32,7 @@ export function watcherSees(root: string, path: string, folders?: Set<string>): 
     try {
       info = Deno.lstatSync(at);
     } catch (error) {
+      // Missing: nothing is there yet (a dangling link is no missing path: `lstat` finds it).
       return error instanceof Deno.errors.NotFound;
     }
     if (info.isDirectory) {
