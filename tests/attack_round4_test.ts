@@ -12,6 +12,7 @@ import { deepEqual, equal, rejects } from "node:assert/strict";
 import { SkillRuntime } from "../src/runtime.ts";
 import { watcherSees } from "../src/scan/watcher_sees.ts";
 import { cli, makeCanary, makeTree, removeTrees, skill, testHost } from "./helpers.ts";
+import { connectStdio, firstText } from "./mcp_helpers.ts";
 
 /** A lock that installed `helper` (folder `helper` of the local root) with `trust`. */
 const lock = (trust: string) =>
@@ -397,5 +398,32 @@ Deno.test("[PERF-5] watcherSees: what a root's watcher vouches for, looked at on
     equal(watcherSees(root, `${root}2/cat/a/SKILL.md`), false);
   } finally {
     removeTrees(base);
+  }
+});
+
+Deno.test("[R-1][PERF-5] a name no path can be (longer than 4096 characters) is refused by the guard before any look-up: an MCP client's megabyte name cannot hold the server for seconds of suggestions", async () => {
+  const home = makeTree({ "skills/dev/helper/SKILL.md": skill("helper", "Helps.") });
+  const client = await connectStdio(home);
+  try {
+    const long = "helper".repeat(20_000);
+    const refused = firstText(
+      await client.callTool({ name: "skill_view", arguments: { name: long } }),
+    );
+    equal(refused.success, false);
+    equal(refused.error, "Skill name is 120000 characters long; the limit is 4096.");
+    equal(refused.hint, "Use a skill name or relative path within the skills directory.");
+    // At the limit, the name is looked up (and not found) as before.
+    const most = firstText(
+      await client.callTool({ name: "skill_view", arguments: { name: "h".repeat(4096) } }),
+    );
+    equal(most.error, `Skill '${"h".repeat(4096)}' not found.`);
+    // The server still answers.
+    const view = firstText(
+      await client.callTool({ name: "skill_view", arguments: { name: "dev/helper" } }),
+    );
+    equal(view.path, "dev/helper");
+  } finally {
+    await client.close();
+    removeTrees(home);
   }
 });

@@ -10,6 +10,12 @@ import { isAbsoluteAnywhere } from "../home/paths.ts";
 /** The hint that goes with every name-guard error. */
 export const NAME_HINT = "Use a skill name or relative path within the skills directory.";
 
+/**
+ * The longest name looked up: no longer path can name a file (Linux's PATH_MAX), and a
+ * longer name would cost its length times every skill's name in suggestions ([R-4]).
+ */
+export const MAX_NAME_CHARS = 4096;
+
 // deno-lint-ignore no-control-regex
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 
@@ -28,10 +34,19 @@ export function isBareName(name: string): boolean {
   return name !== "" && !name.includes("/") && !name.includes(":");
 }
 
-/** Throws the [R-1] error for a name that is empty, has control characters, is absolute or climbs out. */
+/**
+ * Throws the [R-1] error for a name that is empty, longer than {@linkcode MAX_NAME_CHARS},
+ * has control characters, is absolute or climbs out.
+ */
 export function guardName(name: unknown): string {
   if (typeof name !== "string" || name.trim() === "") {
     throw new SkillrtError("Skill name must be a non-empty string.", { hint: NAME_HINT });
+  }
+  if (name.length > MAX_NAME_CHARS) {
+    throw new SkillrtError(
+      `Skill name is ${name.length} characters long; the limit is ${MAX_NAME_CHARS}.`,
+      { hint: NAME_HINT },
+    );
   }
   if (CONTROL.test(name)) {
     throw new SkillrtError(`Skill name '${quoted(name)}' contains NUL or control characters.`, {
@@ -70,7 +85,7 @@ export function editDistance(a: string, b: string): number {
  * most `limit`. Empty when nothing is close.
  */
 export function suggestedNames(name: string, names: Iterable<string>, limit = 5): string[] {
-  const q = name.toLowerCase();
+  const q = compared(name);
   const most = Math.max(2, Math.floor(q.length / 4));
   return [...new Set(names)]
     .map((n) => {
@@ -84,9 +99,17 @@ export function suggestedNames(name: string, names: Iterable<string>, limit = 5)
     .map((x) => x.n);
 }
 
+/**
+ * A name as compared with others: lower case, its first 256 characters (no skill name is
+ * near a longer one, and each comparison costs the product of both lengths).
+ */
+function compared(name: string): string {
+  return name.slice(0, 256).toLowerCase();
+}
+
 /** Up to `limit` names, closest to `name` first (names containing it count as closer). */
 export function closestNames(name: string, names: Iterable<string>, limit = 20): string[] {
-  const q = name.toLowerCase();
+  const q = compared(name);
   return [...new Set(names)]
     .map((n) => {
       const l = n.toLowerCase();
