@@ -33,10 +33,9 @@ const MAX_FOLDERS = 5000;
 
 /**
  * Walks a skill folder once (not entering excluded folders or nested skills; at most
- * 5000 files listed and 5000 folders read). A link
- * whose real target leaves the skill folder, or points nowhere, is never listed, nor
- * anything below it ([F-1]); with `reach`, a skill folder that does not really lie in
- * it lists nothing ([S-9]).
+ * 5000 files listed and 5000 folders read). A link whose real target leaves the skill
+ * folder, or points nowhere, is never listed, nor anything below it ([F-1]); with
+ * `reach`, a skill folder that does not really lie in it lists nothing ([S-9]).
  */
 export function listSkillFiles(dir: string, reach: Reach = null): SkillFiles {
   const files: SkillFiles = { references: [], templates: [], assets: [], scripts: [], other: [] };
