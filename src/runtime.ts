@@ -40,7 +40,7 @@ import { preloadSkills } from "./level0/preload.ts";
 import type { PreprocessContext } from "./preprocess/preprocess.ts";
 import type { EnvAsk } from "./preprocess/env_access.ts";
 import { untrustedFile } from "./view/untrusted.ts";
-import { watcherSees } from "./scan/watcher_sees.ts";
+import { type Look, oneLook } from "./scan/watcher_sees.ts";
 import { loadBundles } from "./bundles/bundles.ts";
 import {
   type PromptReader,
@@ -277,7 +277,7 @@ export class SkillRuntime {
    *
    * @ignore Internal: for the CLI's sandbox Worker and the MCP server.
    */
-  resolveIn(name: string, catalog: Catalog): Resolved {
+  resolveIn(name: string, catalog: Catalog, look: Look = oneLook()): Resolved {
     // Remembered while every root is watched; not a plugin's name (its folder is checked
     // outside the roots) nor a path into a folder whose changes the watchers ignore, nor a
     // skill reached through a link (no watcher sees its target change: resolved every time),
@@ -288,7 +288,7 @@ export class SkillRuntime {
       ? catalog.memo(
         `resolve\0${name}`,
         () => resolveSkill(name, catalog),
-        ({ record }) => watcherSees(record.root, record.file),
+        ({ record }) => look(record.root, record.file),
       )
       : resolveSkill(name, catalog);
     if (isDisabled(this.visibility().disabled, resolved.record.name)) {
@@ -369,8 +369,10 @@ export class SkillRuntime {
     if (first && this.options.scanHelper && walksRoot(first, name.replace(/\/+$/, ""))) {
       await catalog.prefetch(this.options.scanHelper, [first]);
     }
-    const resolved = this.resolveIn(name, catalog);
-    return await loadSkill(resolved, viewContextOf(this, resolved, catalog, options));
+    // One look at the paths this read relies on, shared by its steps.
+    const look = oneLook();
+    const resolved = this.resolveIn(name, catalog, look);
+    return await loadSkill(resolved, viewContextOf(this, resolved, catalog, options, look));
   }
 
   /** Level 1: one whole skill, preprocessed, with everything around it ([V-1..6], [P-1..6]). */

@@ -8,7 +8,7 @@
  */
 import type { Setup } from "./home/setup.ts";
 import { readEnv } from "./home/host.ts";
-import { joinPath } from "./home/paths.ts";
+import { existsHere, joinPath } from "./home/paths.ts";
 import {
   answerReadiness,
   type ReadinessAnswer,
@@ -22,7 +22,7 @@ import {
   readLock,
   trustIn,
 } from "./hub/lockfile.ts";
-import { watcherSees } from "./scan/watcher_sees.ts";
+import { type Look, oneLook, settledStamp, stampHolds, watcherSees } from "./scan/watcher_sees.ts";
 import { lockRootOf } from "./hub/hub_root.ts";
 import { type CategoriesResult, categoryDescription, listCategories } from "./level0/list.ts";
 import type { VisibilityFacts } from "./level0/visibility.ts";
@@ -135,20 +135,44 @@ export function hubEntryIn(
   setup: Setup,
   catalog: Catalog,
   record: SkillRecord,
+  look: Look = oneLook(),
 ): LockEntry | undefined {
-  return entryIn(hubLockIn(setup, catalog, record), record.skillDir);
+  return entryIn(hubLockIn(setup, catalog, record, look), record.skillDir);
 }
 
 /** The hub trust of a skill ({@linkcode trustIn}: `community` when the lock does not parse). */
-export function hubTrustIn(setup: Setup, catalog: Catalog, record: SkillRecord) {
-  return trustIn(hubLockIn(setup, catalog, record), record.skillDir);
+export function hubTrustIn(
+  setup: Setup,
+  catalog: Catalog,
+  record: SkillRecord,
+  look: Look = oneLook(),
+): string | undefined {
+  return trustIn(hubLockIn(setup, catalog, record, look), record.skillDir);
 }
 
 /** The hub lock holding a skill's trust, remembered as {@linkcode hubEntryIn} says. */
-function hubLockIn(setup: Setup, catalog: Catalog, record: SkillRecord): LockState {
+function hubLockIn(setup: Setup, catalog: Catalog, record: SkillRecord, look: Look): LockState {
   const root = lockRootOf(setup, record);
-  const watched = setup.roots.some((r) => r.path === root) && watcherSees(root, lockFile(root));
-  return watched ? catalog.memo(`lock\0${root}`, () => readLock(root)) : readLock(root);
+  if (!setup.roots.some((r) => r.path === root)) return readLock(root);
+  return catalog.memo(`lock\0${root}`, () => heldLock(root), (held) => held.holds(look)).lock;
+}
+
+/**
+ * A root's hub lock as read now, and how to tell on a later call that the watcher would
+ * have reported any change since. A lock that is there: its path is looked at
+ * (`watcherSees`). None: the stamp of the folder it would appear in (`.hub`, else the
+ * root) tells, since a lock or `.hub` made there later as a link is never reported but
+ * changes that folder. No look throws for a missing path.
+ */
+function heldLock(root: string): { lock: LockState; holds: (look: Look) => boolean } {
+  const hub = joinPath(root, ".hub");
+  const where = existsHere(hub) ? hub : root;
+  const stamp = settledStamp(where); // before the read: a change after it changes the stamp
+  const lock = readLock(root);
+  if (lock.state === "absent") {
+    return { lock, holds: () => stamp !== undefined && stampHolds(where, stamp) };
+  }
+  return { lock, holds: (look) => look(root, lockFile(root)) };
 }
 
 /** Everything `loadSkill` needs for one resolved skill, read through `catalog` ([V-1..10]). */
@@ -157,13 +181,14 @@ export function viewContextOf(
   resolved: Resolved,
   catalog: Catalog,
   options: ViewOptions,
+  look: Look = oneLook(),
 ): ViewContext {
   const { setup } = runtime;
   const plugin = resolved.plugin;
   const siblings = plugin
     ? catalog.root(plugin).records.map((r) => r.name.slice(plugin.namespace.length + 1))
     : undefined;
-  const hub = hubEntryIn(setup, catalog, resolved.record);
+  const hub = hubEntryIn(setup, catalog, resolved.record, look);
   let envNames: Set<string> | undefined;
   return {
     platform: setup.host.platform,
@@ -186,11 +211,13 @@ export function viewContextOf(
     envPassthrough: setup.config.env_passthrough,
     // [P-7]: only the local root's skills may name variables of their own; a skill of
     // an external, project, plugin or agent root (a cloned repository) counts as community.
-    trust: (record) => record.source === "local" ? hubTrustIn(setup, catalog, record) : "community",
+    trust: (record) =>
+      record.source === "local" ? hubTrustIn(setup, catalog, record, look) : "community",
     realRoots: catalog.realRoots,
     probe: (ask) => readinessOf(setup, runtime.options, ask),
+    look,
     memo: (key, compute) => catalog.memo(key, compute),
-    memoAsync: (key, compute, keep) => catalog.memoAsync(key, compute, keep),
+    memoAsync: (key, compute) => catalog.memoAsync(key, compute),
     readFiles: catalog.helperFiles &&
       (async (dir, reach) => await catalog.helperFiles!(dir, reach) as SkillFilesFacts),
   };

@@ -10,7 +10,7 @@
  */
 import { deepEqual, equal, rejects } from "node:assert/strict";
 import { SkillRuntime } from "../src/runtime.ts";
-import { watcherSees } from "../src/scan/watcher_sees.ts";
+import { SETTLED_MS, settledStamp, stampHolds, watcherSees } from "../src/scan/watcher_sees.ts";
 import { cli, makeCanary, makeTree, removeTrees, skill, testHost } from "./helpers.ts";
 import { connectStdio, firstText } from "./mcp_helpers.ts";
 
@@ -54,6 +54,8 @@ async function lockAttack(
     "elsewhere/lock.json": lock("community"),
   });
   arrange(home);
+  // Settled (see SETTLED_MS): what the first view reads may be remembered, and is.
+  await new Promise((resolve) => setTimeout(resolve, SETTLED_MS * 2));
   const rt = await watching(home);
   const banner =
     "[Untrusted skill 'helper': installed from https://x.example/h.tgz with community trust.";
@@ -206,7 +208,7 @@ Deno.test("[PERF-5][V-2] a local skill linked to a folder outside the roots: an 
   }
 });
 
-Deno.test("[V-2][F-1][PERF-5] a linked file replaced by a link leaving the skill (moved in from outside), or hard-linked and rewritten outside: the next view lists and summarises as a fresh runtime does; the canary never shows", async () => {
+Deno.test("[V-2][F-1][PERF-5] a linked file replaced by a link leaving the skill (moved in from outside), or hard-linked and rewritten outside: its read is proved again (refused, or the new text), the canary never shows, and the listing is as a fresh runtime's at the next change the watcher reports", async () => {
   const canary = makeCanary();
   Deno.writeTextFileSync(canary.file, `# ${canary.secret}\n\n${canary.secret}\n`);
   const home = makeTree({
@@ -225,6 +227,8 @@ Deno.test("[V-2][F-1][PERF-5] a linked file replaced by a link leaving the skill
     return JSON.stringify([view.linkedFiles, view.fileSummaries]);
   };
   const watched = (name: string) => files(rt, name);
+  const read = async (name: string, path: string) =>
+    await rt.readFile(name, path, { catalog: await rt.currentCatalog() });
   try {
     equal((await watched("a")).includes('"title":"Hard"'), true);
     equal((await watched("e")).includes('"title":"Old e"'), true);
@@ -233,6 +237,17 @@ Deno.test("[V-2][F-1][PERF-5] a linked file replaced by a link leaving the skill
       Deno.renameSync(`${canary.dir}/tmp`, `${home}/${dir}/references/r.md`);
     }
     Deno.writeTextFileSync(`${canary.dir}/h.md`, "# Rewritten\n");
+    // The watcher is not told: the listing may show what it showed, never the canary, and
+    // every file read is proved again.
+    for (const name of ["a", "e"]) {
+      equal((await watched(name)).includes(canary.secret), false);
+      await rejects(() => read(name, "references/r.md"), /Path escapes allowed directory/);
+    }
+    equal((await read("a", "references/h.md")).result.content, "# Rewritten\n");
+    // A change it is told of: the next view lists as a fresh runtime does.
+    for (const dir of ["skills/a", "ext/e"]) {
+      Deno.writeTextFileSync(`${home}/${dir}/SKILL.md`, skill(dir.slice(-1), "Touched"));
+    }
     for (const name of ["a", "e"]) {
       const seen = await watched(name);
       equal(seen, await files(fresh, name));
@@ -396,6 +411,31 @@ Deno.test("[PERF-5] watcherSees: what a root's watcher vouches for, looked at on
     );
     equal(watcherSees(root, `${base}/out/a/SKILL.md`), false);
     equal(watcherSees(root, `${root}2/cat/a/SKILL.md`), false);
+  } finally {
+    removeTrees(base);
+  }
+});
+
+Deno.test("[PERF-5] a folder's stamp vouches for its entries only once settled, and stops holding when an entry is made (a link too) or the folder is swapped", async () => {
+  const base = Deno.realPathSync(makeTree({ "hub/keep": "", "out/lock.json": "{}" }));
+  const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+  try {
+    Deno.mkdirSync(`${base}/fresh`);
+    equal(settledStamp(`${base}/fresh`), undefined, "changed just now: no stamp");
+    equal(settledStamp(`${base}/none`), undefined);
+    equal(settledStamp(`${base}/hub/keep`), undefined, "a file has no stamp");
+    await wait(SETTLED_MS * 3);
+    const stamp = settledStamp(`${base}/hub`);
+    equal(stamp !== undefined, true);
+    equal(stampHolds(`${base}/hub`, stamp!), true);
+    Deno.symlinkSync(`${base}/out/lock.json`, `${base}/hub/lock.json`);
+    equal(stampHolds(`${base}/hub`, stamp!), false, "a link made in it");
+    await wait(SETTLED_MS * 3);
+    const again = settledStamp(`${base}/hub`)!;
+    Deno.renameSync(`${base}/hub`, `${base}/old`);
+    Deno.symlinkSync(`${base}/out`, `${base}/hub`);
+    equal(stampHolds(`${base}/hub`, again), false, "the folder swapped for a link");
+    equal(settledStamp(`${base}/hub`), undefined, "a link has no stamp");
   } finally {
     removeTrees(base);
   }

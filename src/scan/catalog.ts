@@ -188,26 +188,18 @@ export class Catalog {
   /**
    * {@linkcode memo} for a value computed elsewhere: concurrent callers share the one
    * promise while it runs; it is forgotten when it fails, or when a root is no longer
-   * watched by the time it is done, or (with `keep`) when `keep` does not hold of it —
-   * asked again of a remembered value on every call, which computes anew when it fails.
+   * watched by the time it is done.
    *
    * @ignore Internal to the runtime.
    */
-  memoAsync<T>(key: string, compute: () => Promise<T>, keep?: (value: T) => boolean): Promise<T> {
+  memoAsync<T>(key: string, compute: () => Promise<T>): Promise<T> {
     const held = this.#memos.get(key) as Promise<T> | undefined;
-    if (held) {
-      if (!keep) return held;
-      return held.then((value) => {
-        if (keep(value)) return value;
-        if (this.#memos.get(key) === held) this.#memos.delete(key);
-        return this.memoAsync(key, compute, keep);
-      });
-    }
+    if (held) return held;
     if (this.#cache?.everyRootWatched() !== true) return compute();
     const value = compute();
     this.#memos.set(key, value);
     const forget = () => void (this.#memos.get(key) === value && this.#memos.delete(key));
-    value.then((v) => (this.#cache?.everyRootWatched() && (!keep || keep(v))) || forget(), forget);
+    value.then(() => this.#cache?.everyRootWatched() || forget(), forget);
     return value;
   }
 }

@@ -86,6 +86,8 @@ export class WatchedCache {
   #ownSentinel: boolean;
   #opener: WatchOpener;
   #tick = 0;
+  /** The sentinel's mark file as the last round left it. */
+  #mark?: string;
   #version = 0;
   #listeners = new Set<() => void>();
   #notify?: ReturnType<typeof setTimeout>;
@@ -324,19 +326,33 @@ export class WatchedCache {
     const watched = [...this.#entries.values()].filter((e) => e.state === "watched");
     if (watched.length === 0 || !this.#sentinel) return;
     const tick = ++this.#tick;
-    const mark = `${this.#sentinel}/t${tick}`;
-    try {
-      Deno.writeTextFileSync(mark, "");
-    } catch {
+    if (!this.#placeMark(`${this.#sentinel}/t${tick}`)) {
       for (const entry of watched) this.#invalidate(entry); // No proof: forget them.
       return;
     }
     await Promise.all(watched.map((e) => this.#awaitMark(e, tick)));
+  }
+
+  /**
+   * Puts the sentinel's one mark file at `mark`: the last one renamed (one operation, one
+   * event), or a new one made. False when neither can be done.
+   */
+  #placeMark(mark: string): boolean {
+    const last = this.#mark;
+    this.#mark = undefined;
     try {
-      Deno.removeSync(mark);
+      if (last) Deno.renameSync(last, mark);
+      else Deno.writeTextFileSync(mark, "");
     } catch {
-      // Already gone.
+      if (!last) return false;
+      try {
+        Deno.writeTextFileSync(mark, ""); // the last mark is gone: a new one
+      } catch {
+        return false;
+      }
     }
+    this.#mark = mark;
+    return true;
   }
 
   /** Resolves when `entry`'s watcher has reported mark `tick` (or drops its scan when late). */
@@ -378,13 +394,14 @@ export class WatchedCache {
       watch?.close();
       for (const wake of entry.waiters) wake();
     }
-    if (this.#ownSentinel && this.#sentinel) {
+    for (const path of this.#ownSentinel ? [this.#sentinel] : [this.#mark]) {
       try {
-        Deno.removeSync(this.#sentinel, { recursive: true });
+        if (path) Deno.removeSync(path, { recursive: true });
       } catch {
         // Already gone.
       }
     }
+    this.#mark = undefined;
     this.#entries.clear();
     clearTimeout(this.#notify);
     this.#listeners.clear();

@@ -28,13 +28,10 @@ export function watcherSees(root: string, path: string, folders?: Set<string>): 
     if (parts[i] === "" || parts[i] === "." || parts[i] === "..") return false;
     at = `${at}/${parts[i]}`;
     if (folders?.has(at)) continue;
-    let info: Deno.FileInfo;
-    try {
-      info = Deno.lstatSync(at);
-    } catch (error) {
-      // Missing: nothing is there yet (a dangling link is no missing path: `lstat` finds it).
-      return error instanceof Deno.errors.NotFound;
-    }
+    const info = lstatOrMissing(at);
+    // Missing: nothing is there yet (a dangling link is no missing path: `lstat` finds it).
+    if (info === "missing") return true;
+    if (info === "error") return false;
     if (info.isDirectory) {
       folders?.add(at);
       continue;
@@ -44,8 +41,74 @@ export function watcherSees(root: string, path: string, folders?: Set<string>): 
   return true;
 }
 
-/** {@linkcode watcherSees} of every path in `paths` (each folder on the way looked at once). */
-export function watcherSeesAll(root: string, paths: readonly string[]): boolean {
+/**
+ * `lstat` of `path`, or why there is none. Looked at on every call of a long-lived server,
+ * and a missing `.hub` is the usual case: the error is made without a stack trace.
+ */
+function lstatOrMissing(path: string): Deno.FileInfo | "missing" | "error" {
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
+  try {
+    return Deno.lstatSync(path);
+  } catch (error) {
+    return error instanceof Deno.errors.NotFound ? "missing" : "error";
+  } finally {
+    Error.stackTraceLimit = limit;
+  }
+}
+
+/** {@linkcode watcherSees} as one call asks it: each path and each folder looked at once. */
+export type Look = (root: string, path: string) => boolean;
+
+/**
+ * A {@linkcode Look} for one call: what it reads of one skill (its name's resolution, its
+ * text, its files, its hub lock) shares the looks at the folders on the way.
+ */
+export function oneLook(): Look {
   const folders = new Set<string>();
-  return paths.every((path) => watcherSees(root, path, folders));
+  const answers = new Map<string, boolean>();
+  return (root, path) => {
+    const key = `${root}\0${path}`;
+    let answer = answers.get(key);
+    if (answer === undefined) answers.set(key, answer = watcherSees(root, path, folders));
+    return answer;
+  };
+}
+
+/** A folder's state at a moment: an entry made, renamed or removed in it since changes it. */
+export interface FolderStamp {
+  ino: number | null;
+  mtime: number;
+  ctime: number;
+}
+
+/**
+ * How long ago a folder's last change must be for its stamp to vouch for its entries:
+ * more than the tick of the coarse clock the kernel stamps files with (1–10 ms), so that
+ * any later change is stamped later.
+ */
+export const SETTLED_MS = 50;
+
+/**
+ * The stamp of folder `path`, when it can vouch that no entry was added since: its last
+ * change at least {@linkcode SETTLED_MS} before now (a change in the same clock tick as
+ * the stamp would leave it as it is). Undefined when not settled or not a plain folder.
+ */
+export function settledStamp(path: string): FolderStamp | undefined {
+  const info = lstatOrMissing(path);
+  if (typeof info === "string" || !info.isDirectory) return undefined;
+  const stamp = { ino: info.ino, mtime: info.mtime?.getTime() ?? NaN, ctime: ctimeOf(info) };
+  const settled = Date.now() - SETTLED_MS;
+  return stamp.mtime < settled && stamp.ctime < settled ? stamp : undefined;
+}
+
+/** True while folder `path` is as `stamp` saw it (one `lstat`, no error made when it is gone). */
+export function stampHolds(path: string, stamp: FolderStamp): boolean {
+  const info = lstatOrMissing(path);
+  return typeof info !== "string" && info.isDirectory && info.ino === stamp.ino &&
+    info.mtime?.getTime() === stamp.mtime && ctimeOf(info) === stamp.ctime;
+}
+
+function ctimeOf(info: Deno.FileInfo): number {
+  return info.ctime?.getTime() ?? NaN;
 }

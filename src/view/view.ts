@@ -13,7 +13,7 @@ import { buildRecord, type SkillRecord } from "../scan/record.ts";
 import { openSkillFile, type Reach, reachOf } from "../scan/containment.ts";
 import { openedSize, readCapped } from "../files/open_inside.ts";
 import { basename } from "../home/paths.ts";
-import { watcherSees, watcherSeesAll } from "../scan/watcher_sees.ts";
+import { type Look, watcherSees } from "../scan/watcher_sees.ts";
 import {
   configBlock,
   configEntries,
@@ -146,20 +146,15 @@ export interface ViewContext {
    * catalog's `memo`); everything is read on every view when absent.
    */
   memo?: <T>(key: string, compute: () => T) => T;
-  /**
-   * `memo` for what is read on another thread: one promise, shared while it runs; with
-   * `keep`, a value is reused only while `keep` holds of it.
-   */
-  memoAsync?: <T>(
-    key: string,
-    compute: () => Promise<T>,
-    keep?: (value: T) => boolean,
-  ) => Promise<T>;
+  /** `memo` for what is read on another thread: one promise, shared while it runs. */
+  memoAsync?: <T>(key: string, compute: () => Promise<T>) => Promise<T>;
   /**
    * Reads a skill folder's files on a helper thread (a long-lived runtime's), so that a
    * skill's first view does not hold up every other call; this thread reads when absent.
    */
   readFiles?: (dir: string, reach: Reach) => Promise<SkillFilesFacts>;
+  /** Whether the watchers see every change at a path, as this call looks (`watcherSees`). */
+  look?: Look;
 }
 
 /** A loaded skill: the view, and the parts an invocation message is built from. */
@@ -235,15 +230,11 @@ function skillConfig(
  */
 interface ViewCache {
   memo: <T>(key: string, compute: () => T) => T;
-  memoAsync: <T>(
-    key: string,
-    compute: () => Promise<T>,
-    keep?: (value: T) => boolean,
-  ) => Promise<T>;
+  memoAsync: <T>(key: string, compute: () => Promise<T>) => Promise<T>;
 }
 
 function viewCache(ctx: ViewContext, head: SkillRecord): ViewCache {
-  const seen = ctx.memo !== undefined && watcherSees(head.root, head.file);
+  const seen = ctx.memo !== undefined && (ctx.look ?? watcherSees)(head.root, head.file);
   return {
     memo: (seen && ctx.memo) || ((_key, compute) => compute()),
     memoAsync: (seen && ctx.memoAsync) || ((_key, compute) => compute()),
@@ -308,16 +299,17 @@ async function filesOf(
   record: SkillRecord,
   reach: Reach,
   cache: ViewCache,
-  readFiles: ViewContext["readFiles"],
+  { readFiles }: ViewContext,
 ): Promise<SkillFilesFacts> {
   if (resolved.flat) return { linked: null, summaries: [] };
   const dir = record.skillDir;
   const here = () => skillFilesFacts(dir, reach);
-  // Reused only while the watcher sees every listed file change (none made a link since).
+  // Remembered while the watcher reports nothing in the skill (its SKILL.md looked at, see
+  // viewCache). A listed file swapped for a link by a move the watcher cannot report keeps
+  // its old summary until then; reading it is proved again (Level 2) and refused.
   const files = await cache.memoAsync(
     `files\0${record.source}\0${dir}`,
     () => readFiles ? readFiles(dir, reach).catch(here) : Promise.resolve(here()),
-    (facts) => watcherSeesAll(dir, listedPaths(facts).map((path) => `${dir}/${path}`)),
   );
   const linked = files.linked && {
     references: [...files.linked.references],
@@ -326,11 +318,6 @@ async function filesOf(
     scripts: [...files.linked.scripts],
   };
   return { linked, summaries: files.summaries.map((summary) => ({ ...summary })) };
-}
-
-/** Every file a view of the skill's files lists (it summarises some of them). */
-function listedPaths(facts: SkillFilesFacts): string[] {
-  return facts.linked ? Object.values(facts.linked).flat() : [];
 }
 
 /** What the skill still needs ([V-4], [V-9]): variables, programs, credential files. */
@@ -364,7 +351,7 @@ export async function loadSkill(resolved: Resolved, ctx: ViewContext): Promise<L
   const block = configBlock(config, ctx.configFile);
   const banner = (ctx.untrusted ? untrustedBanner(record.name, ctx.untrusted) : "") +
     (record.namespace ? pluginBanner(record.namespace, ctx.siblings ?? []) : "");
-  const { linked, summaries } = await filesOf(resolved, record, reach, cache, ctx.readFiles);
+  const { linked, summaries } = await filesOf(resolved, record, reach, cache, ctx);
   const readiness = await readinessView(record, vars, ctx);
   const notes = [...resolvedConfig.notes, ...readiness.notes];
   const view: ViewResult = {
