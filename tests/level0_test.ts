@@ -1,8 +1,9 @@
-import { deepEqual, equal, ok } from "node:assert/strict";
+import { deepEqual, equal, ok, rejects } from "node:assert/strict";
 import { SkillRuntime } from "../src/runtime.ts";
 import { buildPrompt } from "../src/level0/prompt.ts";
 import { conditionsHold, environmentMatches, platformMatches } from "../src/level0/visibility.ts";
-import { makeTree, skill, testHost } from "./helpers.ts";
+import { cliJson, makeTree, removeTrees, skill, testHost } from "./helpers.ts";
+import { connectStdio, firstText } from "./mcp_helpers.ts";
 
 const host = (cwd: string, environments: string[] = []) => testHost(cwd, { environments });
 
@@ -153,6 +154,31 @@ Deno.test("[L0-7] search ranks name over tags over description, with scores", as
   deepEqual(doc.skills.map((s) => s.name), ["docker", "compose", "k8s"]);
   ok(doc.skills[0].score! > doc.skills[1].score! && doc.skills[1].score! > doc.skills[2].score!);
   equal(doc.count, 3);
+});
+
+Deno.test("[L0-7] a search query over 1000 characters is refused in one line (CLI exit 1, MCP isError), before any skill is scored", async () => {
+  const home = makeTree({ "skills/a/SKILL.md": skill("docker", "Containers") });
+  const long = "docker ".repeat(143); // 1001 characters
+  const message = "Search query is 1001 characters long; the limit is 1000.";
+  try {
+    const rt = new SkillRuntime({ home, host: host(home) });
+    await rejects(
+      () => rt.search(long),
+      (e: Error) => e.name === "ValidationError" && e.message === message,
+    );
+    equal((await rt.search(long.slice(0, 1000))).count, 1);
+    const r = await cliJson(["--home", home, "search", long]);
+    deepEqual([r.code, r.json.success, r.json.error], [1, false, message]);
+    const client = await connectStdio(home);
+    try {
+      const answer = await client.callTool({ name: "skills_search", arguments: { query: long } });
+      deepEqual([answer.isError, firstText(answer).error], [true, message]);
+    } finally {
+      await client.close();
+    }
+  } finally {
+    removeTrees(home);
+  }
 });
 
 Deno.test("[L0-8] prompt xml is byte-compatible with skills-ref to-prompt (HTML-escaped)", async () => {

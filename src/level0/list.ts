@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { ValidationError } from "../errors.ts";
 import type { SkillIndex } from "../scan/skill_index.ts";
 import type { SkillRecord } from "../scan/record.ts";
 import { type HiddenReason, hiddenReason, isVisible, type VisibilityFacts } from "./visibility.ts";
@@ -232,11 +233,31 @@ export function firstParagraph(body: string): string | null {
   return lines.length ? lines.join(" ") : null;
 }
 
+/**
+ * The longest search query: longer is no query a person writes, and each of its terms is
+ * looked for in every skill's name, tags and description ([L0-7]).
+ */
+export const MAX_QUERY_CHARS = 1000;
+
+/** A query as scoring reads it: trimmed and lowercased, and its words. */
+interface Query {
+  q: string;
+  terms: string[];
+}
+
+function queryOf(query: string): Query {
+  const q = query.trim().toLowerCase();
+  return { q, terms: q === "" ? [] : q.split(/\s+/) };
+}
+
 /** Relevance of a skill to a query ([L0-7]): name first, then tags, then description. */
 export function searchScore(skill: ListedSkill, query: string): number {
-  const q = query.trim().toLowerCase();
+  return scoreOf(skill, queryOf(query));
+}
+
+/** {@linkcode searchScore} of a query read once for every skill. */
+function scoreOf(skill: ListedSkill, { q, terms }: Query): number {
   if (q === "") return 0;
-  const terms = q.split(/\s+/);
   const name = skill.name.toLowerCase();
   const tags = skill.tags.map((t) => t.toLowerCase());
   const description = skill.description.toLowerCase();
@@ -251,10 +272,19 @@ export function searchScore(skill: ListedSkill, query: string): number {
   return score;
 }
 
-/** `search QUERY`: visible skills that match, best first, with their scores ([L0-7]). */
+/**
+ * `search QUERY`: visible skills that match, best first, with their scores ([L0-7]).
+ * @throws {ValidationError} for a query over {@linkcode MAX_QUERY_CHARS} characters.
+ */
 export function searchSkills(index: SkillIndex, facts: VisibilityFacts, query: string): ListResult {
+  if (query.length > MAX_QUERY_CHARS) {
+    throw new ValidationError(
+      `Search query is ${query.length} characters long; the limit is ${MAX_QUERY_CHARS}.`,
+    );
+  }
+  const parsed = queryOf(query);
   const scored = visibleSkills(index, facts)
-    .map((s) => ({ ...s, score: searchScore(s, query) }))
+    .map((s) => ({ ...s, score: scoreOf(s, parsed) }))
     .filter((s) => s.score > 0)
     .sort((a, b) => b.score - a.score || byCategoryThenName(a, b));
   return listDocument(scored);
