@@ -22,7 +22,7 @@ import {
   readLock,
   trustIn,
 } from "./hub/lockfile.ts";
-import { type Look, oneLook, settledStamp, stampHolds, watcherSees } from "./scan/watcher_sees.ts";
+import { type Look, oneLook, settledStamp, stampHolds } from "./scan/watcher_sees.ts";
 import { lockRootOf } from "./hub/hub_root.ts";
 import { type CategoriesResult, categoryDescription, listCategories } from "./level0/list.ts";
 import type { VisibilityFacts } from "./level0/visibility.ts";
@@ -233,25 +233,35 @@ export function categoriesIn(
   facts: VisibilityFacts,
 ): CategoriesResult & { seen: () => boolean } {
   const realRoots = catalog.realRoots;
-  const read: [string, string][] = [];
+  const holds: ((look: Look) => boolean)[] = [];
   const result = listCategories(catalog.index(), facts, (root, category) => {
-    const file = joinPath(root, category, "DESCRIPTION.md");
-    read.push([root, file]);
+    const folder = joinPath(root, category);
+    const file = joinPath(folder, "DESCRIPTION.md");
+    const stamp = settledStamp(folder); // before the read: a file made after it changes it
     const source = setup.roots.find((r) => r.path === root)?.source ?? "plugin";
     try {
-      using opened = openSkillFile(
-        joinPath(root, category),
-        "DESCRIPTION.md",
-        reachOf(source, realRoots),
-      );
+      using opened = openSkillFile(folder, "DESCRIPTION.md", reachOf(source, realRoots));
+      holds.push((look) => look(root, file));
       const { data: fm, body } = frontmatterOf(readHeadOf(opened).fence, file);
       return categoryDescription(fm, body);
-    } catch {
+    } catch (error) {
+      // None there: the folder's stamp vouches that none (nor a link) was made since.
+      holds.push(
+        error instanceof Deno.errors.NotFound
+          ? () => stamp !== undefined && stampHolds(folder, stamp)
+          : (look) => look(root, file),
+      );
       return null;
     }
   });
-  // True while the watchers see every DESCRIPTION.md read (or missing) change (none is a link).
-  return { ...result, seen: () => read.every(([root, file]) => watcherSees(root, file)) };
+  // True while the watchers see every change of a DESCRIPTION.md read, or made since.
+  return {
+    ...result,
+    seen: () => {
+      const look = oneLook();
+      return holds.every((held) => held(look));
+    },
+  };
 }
 
 /** What {@linkcode viewContextOf} reads of a runtime: its setup and options. */

@@ -269,6 +269,8 @@ Deno.test("[L0-6][PERF-5] a category's DESCRIPTION.md made a link, or replaced b
     "out/dev.md": "---\ndescription: Linked dev\n---\n",
     "out/ops.md": "---\ndescription: Linked ops\n---\n",
   });
+  // Settled (see SETTLED_MS): the map the first call reads may be remembered, and is.
+  await new Promise((resolve) => setTimeout(resolve, SETTLED_MS * 2));
   const rt = await watching(home);
   const fresh = new SkillRuntime({ home, host: testHost(home) });
   const categories = async (runtime: SkillRuntime) =>
@@ -278,6 +280,8 @@ Deno.test("[L0-6][PERF-5] a category's DESCRIPTION.md made a link, or replaced b
   try {
     deepEqual(await categories(rt), ["dev: null", "ops: Ops work"]);
     Deno.symlinkSync(`${home}/out/dev.md`, `${home}/skills/dev/DESCRIPTION.md`);
+    deepEqual(await categories(fresh), ["dev: Linked dev", "ops: Ops work"]);
+    deepEqual(await categories(rt), ["dev: Linked dev", "ops: Ops work"]);
     Deno.symlinkSync(`${home}/out/ops.md`, `${home}/out/tmp`);
     Deno.renameSync(`${home}/out/tmp`, `${home}/skills/ops/DESCRIPTION.md`);
     deepEqual(await categories(fresh), ["dev: Linked dev", "ops: Linked ops"]);

@@ -14,8 +14,12 @@ Deno.test("[MCP-1] the SDK client lists tools, calls them, reads resources, gets
       "skill_view",
       "skills_search",
     ]);
-    const list = firstText(await client.callTool({ name: "skills_list", arguments: {} }));
+    const listed = await client.callTool({ name: "skills_list", arguments: {} });
+    const list = firstText(listed);
     equal(list.count, 11);
+    // Compact JSON: an agent pays for every character (and the list budget counts them so).
+    const raw = (listed.content as { text: string }[])[0].text;
+    equal(raw, JSON.stringify(list));
     const writing = firstText(
       await client.callTool({ name: "skills_list", arguments: { category: "writing" } }),
     );

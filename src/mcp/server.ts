@@ -47,7 +47,7 @@ export interface SkillServerOptions {
 
 function text(value: unknown, isError = false) {
   return {
-    content: [{ type: "text" as const, text: JSON.stringify(toJsonDocument(value), null, 2) }],
+    content: [{ type: "text" as const, text: JSON.stringify(toJsonDocument(value)) }],
     ...(isError ? { isError: true } : {}),
   };
 }
