@@ -1,6 +1,7 @@
 import { deepEqual, equal, match, notEqual } from "node:assert/strict";
 import { SkillRuntime } from "../src/runtime.ts";
-import { irrelevant } from "../src/scan/watch_cache.ts";
+import { irrelevant } from "../src/scan/watch_events.ts";
+import { SWEEP_MS } from "../src/scan/link_sweep.ts";
 import { makeTree, removeTrees, skill, testHost } from "./helpers.ts";
 
 Deno.test("[PERF-3][S-4] a watching runtime reuses unchanged roots and shows every edit at once", async () => {
@@ -93,6 +94,35 @@ Deno.test("[PERF-5][S-4] concurrent calls share the freshness proof, and each se
       deepEqual(await Promise.all(late), Array(8).fill(`B${round}`));
     }
   } finally {
+    await rt.close();
+    removeTrees(home);
+  }
+});
+
+Deno.test(`[PERF-5][S-9] a skill linked into a root or a category while the watchers run is listed within ${SWEEP_MS} ms, and listeners are told`, async () => {
+  const home = makeTree({
+    "skills/dev/a/SKILL.md": skill("a", "A"),
+    "mine/x/SKILL.md": skill("x", "Developed elsewhere"),
+    "mine/y/SKILL.md": skill("y", "Also elsewhere"),
+  });
+  const rt = new SkillRuntime({ home, host: testHost(home), watch: true });
+  const names = async () =>
+    (await rt.list({ catalog: await rt.currentCatalog() })).skills.map((s) => s.name).sort();
+  let told = 0;
+  const stop = rt.onChange(() => told++);
+  try {
+    await rt.currentCatalog();
+    equal((await rt.watchStatus()).every((s) => s.state === "watched"), true);
+    deepEqual(await names(), ["a"]);
+    const before = told;
+    // The watcher drops these events (each path resolves outside the root).
+    Deno.symlinkSync(`${home}/mine/x`, `${home}/skills/x`);
+    Deno.symlinkSync(`${home}/mine/y`, `${home}/skills/dev/y`);
+    await new Promise((resolve) => setTimeout(resolve, SWEEP_MS + 500));
+    deepEqual(await names(), ["a", "x", "y"]);
+    equal(told > before, true, "listeners are told");
+  } finally {
+    stop();
     await rt.close();
     removeTrees(home);
   }

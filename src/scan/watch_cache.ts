@@ -19,9 +19,11 @@
  */
 import type { PluginRoot, Root } from "../home/setup.ts";
 import { scanRoot } from "./scan_root.ts";
+import { linkSignature, SWEEP_MS } from "./link_sweep.ts";
 import type { ScannedRoot } from "./scanned.ts";
 import { revalidate, type StampedScan, stampedScan } from "./stamps.ts";
-import { EXCLUDED_DIRS, type WalkLimits } from "./walk.ts";
+import type { WalkLimits } from "./walk.ts";
+import { irrelevant } from "./watch_events.ts";
 import { type FsWatch, watchFailure, watchInThread, type WatchOpener } from "./watch_source.ts";
 
 /** What a scan needs besides its root (a catalog's bounds and real roots). */
@@ -57,23 +59,9 @@ interface Entry {
   rebuild: boolean;
   /** The last sentinel mark this root's watcher reported. */
   seen: number;
+  /** The root's links as they were before its scan (`link_sweep.ts`). */
+  links?: string;
   waiters: Set<() => void>;
-}
-
-/**
- * True when a change at `path` cannot change what the walk or a view finds: inside an
- * excluded folder, or the usage counters (with `root`: only those directly in it — a
- * skill's own `assets/.usage.json` is one of its files). With `root`, the root's hub lock
- * (`.hub/lock.json`, and `.hub` itself) counts: a view reads the skill's hub trust there.
- */
-export function irrelevant(path: string, root?: string): boolean {
-  if (root !== undefined && (path === `${root}/.hub` || path === `${root}/.hub/lock.json`)) {
-    return false;
-  }
-  const parts = path.split("/");
-  if (parts.some((p) => EXCLUDED_DIRS.has(p))) return true;
-  if (root !== undefined && path.slice(0, path.lastIndexOf("/")) !== root) return false;
-  return /^\.usage\.json(\.tmp|\.lock|\.lock\.break)?$/.test(parts.at(-1) ?? "");
 }
 
 /** How long a watcher may take to report a sentinel mark before its root is rescanned. */
@@ -88,6 +76,8 @@ export class WatchedCache {
   #tick = 0;
   /** The sentinel's mark file as the last round left it. */
   #mark?: string;
+  /** The timer of the link sweep, once the watchers are open. */
+  #sweep?: ReturnType<typeof setInterval>;
   #version = 0;
   #listeners = new Set<() => void>();
   #notify?: ReturnType<typeof setTimeout>;
@@ -140,8 +130,19 @@ export class WatchedCache {
   start(): Promise<void> {
     return this.#started ??= Promise.all([...this.#entries.values()].map((e) => this.#open(e)))
       .then(() => {
-        if (!this.#closed) this.#changed();
+        if (this.#closed) return;
+        this.#changed();
+        this.#sweep = setInterval(() => this.#sweepLinks(), SWEEP_MS);
+        Deno.unrefTimer(this.#sweep);
       });
+  }
+
+  /** Drops the scan of each watched root whose links changed unreported (`link_sweep.ts`). */
+  #sweepLinks(): void {
+    for (const entry of this.#entries.values()) {
+      if (entry.state !== "watched" || !entry.scanned || entry.links === undefined) continue;
+      if (linkSignature(entry.path) !== entry.links) this.#invalidate(entry);
+    }
   }
 
   async #open(entry: Entry): Promise<void> {
@@ -263,6 +264,7 @@ export class WatchedCache {
     ctx.onWalk?.(root.path);
     if (!entry) return scanRoot(root, ctx.limits, ctx.realRoots);
     entry.root = root;
+    entry.links = linkSignature(root.path); // before the scan: a link made after it is swept
     if (entry.state === "watched") {
       // Synchronous: a change made meanwhile is reported after, and drops this scan.
       return entry.scanned = scanRoot(root, ctx.limits, ctx.realRoots);
@@ -386,6 +388,7 @@ export class WatchedCache {
   /** Stops watching and forgets everything. */
   close(): void {
     this.#closed = true;
+    clearInterval(this.#sweep);
     for (const entry of this.#entries.values()) {
       const watch = entry.watch;
       entry.watch = undefined;
