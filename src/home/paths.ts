@@ -65,6 +65,15 @@ export function existsHere(p: string): boolean {
   }
 }
 
+/** True when `p` is a symbolic link (not followed; false when nothing is there). */
+export function isLinkHere(p: string): boolean {
+  try {
+    return Deno.lstatSync(p).isSymlink;
+  } catch {
+    return false;
+  }
+}
+
 /** True when `p` is an existing directory. */
 export function isDirectory(p: string): boolean {
   try {

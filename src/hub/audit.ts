@@ -9,7 +9,7 @@
  * @module
  */
 import { sha256Hex } from "../hash/sha256.ts";
-import { ensureDir, joinPath } from "../home/paths.ts";
+import { ensureDir, isLinkHere, joinPath } from "../home/paths.ts";
 import { SkillrtError } from "../errors.ts";
 import { atomicWrite } from "../manage/atomic.ts";
 import { withLock } from "../manage/mutex.ts";
@@ -132,13 +132,7 @@ export function verifyAudit(text: string, head?: AuditHead | null): AuditCheck {
  */
 export function readAuditLog(root: string): string {
   const file = auditFile(root);
-  let link = false;
-  try {
-    link = Deno.lstatSync(file).isSymlink;
-  } catch {
-    // No log yet.
-  }
-  if (link) {
+  if (isLinkHere(file)) {
     throw new SkillrtError(`Refusing to read through a symbolic link: '${file}'.`);
   }
   try {

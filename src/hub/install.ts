@@ -9,7 +9,7 @@
  */
 import { recordInstalled, tryUpdateUsage } from "../usage/usage.ts";
 import { HubBlockedError, SkillrtError } from "../errors.ts";
-import { basename, dirname, ensureDir, joinPath } from "../home/paths.ts";
+import { basename, dirname, ensureDir, isLinkHere, joinPath } from "../home/paths.ts";
 import type { Setup } from "../home/setup.ts";
 import { validateName, validateSkillContent } from "../manage/validation.ts";
 import { appendAudit, auditText } from "./audit.ts";
@@ -128,13 +128,8 @@ export function refuseLinkedHub(root: string): void {
   const hub = joinPath(root, ".hub");
   const files = ["quarantine", "lock.json", "audit.log"].map((f) => joinPath(hub, f));
   for (const path of [hub, ...files]) {
-    let link = false;
-    try {
-      link = Deno.lstatSync(path).isSymlink;
-    } catch {
-      // Not there yet: it is made as a folder.
-    }
-    if (link) {
+    // Not there yet is fine: it is made as a folder.
+    if (isLinkHere(path)) {
       throw new SkillrtError(`Refusing to install: '${path}' is a symbolic link.`);
     }
   }

@@ -8,7 +8,7 @@
 import { EXCLUDED_DIRS } from "../scan/walk.ts";
 import { Sha256, sha256Hex } from "../hash/sha256.ts";
 import { SkillrtError } from "../errors.ts";
-import { ensureDir, joinPath } from "../home/paths.ts";
+import { ensureDir, isLinkHere, joinPath } from "../home/paths.ts";
 import { atomicWriteJson } from "../manage/atomic.ts";
 import { withLock } from "../manage/mutex.ts";
 import { isMapping } from "../mapping.ts";
@@ -131,13 +131,7 @@ export function readLockDocument(localRoot: string): LockDocument {
   // other programs too, and a link there would make its target's bytes the lock's. (The
   // runtime still reads a linked lock for trust: a community skill stays community.)
   const file = lockFile(localRoot);
-  let link = false;
-  try {
-    link = Deno.lstatSync(file).isSymlink;
-  } catch {
-    // No lock yet.
-  }
-  if (link) {
+  if (isLinkHere(file)) {
     throw new SkillrtError(
       `Hub lock file '${file}' is a symbolic link, which skillrt never reads through; it was left as it is. Fix or remove it first.`,
       { file },

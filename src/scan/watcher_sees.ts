@@ -41,19 +41,12 @@ export function watcherSees(root: string, path: string, folders?: Set<string>): 
   return true;
 }
 
-/**
- * `lstat` of `path`, or why there is none. Looked at on every call of a long-lived server,
- * and a missing `.hub` is the usual case: the error is made without a stack trace.
- */
+/** `lstat` of `path`, or why there is none. */
 function lstatOrMissing(path: string): Deno.FileInfo | "missing" | "error" {
-  const limit = Error.stackTraceLimit;
-  Error.stackTraceLimit = 0;
   try {
     return Deno.lstatSync(path);
   } catch (error) {
     return error instanceof Deno.errors.NotFound ? "missing" : "error";
-  } finally {
-    Error.stackTraceLimit = limit;
   }
 }
 
