@@ -1,7 +1,7 @@
 import { deepEqual, equal, match, notEqual } from "node:assert/strict";
 import { SkillRuntime } from "../src/runtime.ts";
 import { irrelevant } from "../src/scan/watch_events.ts";
-import { SWEEP_MS } from "../src/scan/link_sweep.ts";
+import { linkSignature, SWEEP_MS } from "../src/scan/link_sweep.ts";
 import { makeTree, removeTrees, skill, testHost } from "./helpers.ts";
 
 Deno.test("[PERF-3][S-4] a watching runtime reuses unchanged roots and shows every edit at once", async () => {
@@ -125,5 +125,21 @@ Deno.test(`[PERF-5][S-9] a skill linked into a root or a category while the watc
     stop();
     await rt.close();
     removeTrees(home);
+  }
+});
+
+Deno.test("[PERF-5] the link sweep looks at a bounded number of entries, and a link retargeted changes what it sees", () => {
+  const root = makeTree({ "cat/s/SKILL.md": skill("s", "S") });
+  try {
+    for (let i = 0; i < 5; i++) Deno.symlinkSync(`/nowhere/${i}`, `${root}/l${i}`);
+    equal((JSON.parse(linkSignature(root)) as unknown[]).length, 5);
+    equal((JSON.parse(linkSignature(root, 3)) as unknown[]).length < 5, true);
+    Deno.symlinkSync("/t", `${root}/cat/l8`);
+    const before = linkSignature(root);
+    Deno.removeSync(`${root}/cat/l8`);
+    Deno.symlinkSync("/u", `${root}/cat/l8`);
+    notEqual(linkSignature(root), before);
+  } finally {
+    removeTrees(root);
   }
 });

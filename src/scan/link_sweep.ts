@@ -15,12 +15,19 @@ import { EXCLUDED_DIRS } from "./walk.ts";
 /** How often the links of the watched roots are looked at (milliseconds). */
 export const SWEEP_MS = 2000;
 
-/** The entries of a folder, or none when it cannot be read. */
-function entriesOf(dir: string): Deno.DirEntry[] {
+/**
+ * The most entries one sweep of a root looks at: a cloned repository's root of endless
+ * links must not hold the thread that answers calls (a link beyond them waits for a
+ * change the watcher reports).
+ */
+export const SWEEP_ENTRIES = 20_000;
+
+/** The entries of a folder, read as they are asked for; none when it cannot be read. */
+function* entriesOf(dir: string): Generator<Deno.DirEntry> {
   try {
-    return [...Deno.readDirSync(dir)];
+    yield* Deno.readDirSync(dir);
   } catch {
-    return [];
+    // Unreadable (or gone): nothing to look at.
   }
 }
 
@@ -35,19 +42,22 @@ function targetOf(path: string): string {
 
 /**
  * The links in `root` and in its folders one level down (not the excluded ones), each
- * with its target, sorted: one string to compare with an earlier one.
+ * with its target, sorted: one string to compare with an earlier one. At most `limit`
+ * entries are looked at.
  */
-export function linkSignature(root: string): string {
-  const lines: string[] = [];
+export function linkSignature(root: string, limit = SWEEP_ENTRIES): string {
+  const links: [string, string][] = [];
+  let budget = limit;
   const look = (dir: string, rel: string, descend: boolean) => {
     for (const e of entriesOf(dir)) {
+      if (budget-- <= 0) return;
       if (EXCLUDED_DIRS.has(e.name)) continue;
       const path = joinPath(dir, e.name);
       const at = rel ? `${rel}/${e.name}` : e.name;
-      if (e.isSymlink) lines.push(`${at}\0${targetOf(path)}`);
+      if (e.isSymlink) links.push([at, targetOf(path)]);
       else if (descend && e.isDirectory) look(path, at, false);
     }
   };
   look(root, "", true);
-  return lines.sort().join("\n");
+  return JSON.stringify(links.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }
