@@ -112,3 +112,27 @@ Deno.test("[PERF-5] a read asked of a helper that closes fails, and one the help
   await rejects(() => pending, /^Error: closed$/);
   channel.port2.close();
 });
+
+Deno.test("[PERF-6] while a watcher is being opened, a read is not queued behind it: it fails at once, unasked, and is read here", async () => {
+  const channel = new MessageChannel();
+  const helper = new HelperWatches(channel.port1);
+  const asked: ToWatchHelper["kind"][] = [];
+  let opened = () => {};
+  const answered = new Promise<void>((resolve) => (opened = resolve));
+  channel.port2.onmessage = (event: MessageEvent<ToWatchHelper>) => {
+    const m = event.data;
+    asked.push(m.kind);
+    if (m.kind === "files") channel.port2.postMessage({ kind: "files", id: m.id, value: "read" });
+    if (m.kind === "open") {
+      answered.then(() => channel.port2.postMessage({ kind: "ready", id: m.id }));
+    }
+  };
+  const watch = helper.open(["/root"]);
+  await rejects(() => helper.files("/dir", null), /^Error: the helper is opening watchers$/);
+  opened();
+  (await watch).close();
+  equal(await helper.files("/dir", null), "read");
+  deepEqual(asked, ["open", "close", "files"]);
+  helper.close();
+  channel.port2.close();
+});

@@ -161,9 +161,13 @@ export class HelperWatches {
 
   /**
    * Reads a skill folder's files in the helper (what the view layer makes of `dir`);
-   * rejects when the helper fails to, or does not answer within {@linkcode HELPER_READ_MS}.
+   * rejects when the helper fails to, or does not answer within {@linkcode HELPER_READ_MS}
+   * — and at once, without asking, while a watcher is being opened: setting up the
+   * watches of a big root holds the helper's thread for seconds ([PERF-6]), and a read
+   * queued behind them would hold the view that waits for it.
    */
   files(dir: string, reach: readonly string[] | null): Promise<unknown> {
+    if (this.#opening.size > 0) return Promise.reject(new Error("the helper is opening watchers"));
     const id = ++this.#next;
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
