@@ -44,6 +44,7 @@ Deno.test("[HUB-1] source strings", () => {
     path: "skills/pdf",
     ref: "main",
     url: "http://127.0.0.1:9/repos/anthropics/skills/tarball/main",
+    api: "http://127.0.0.1:9",
     host: "127.0.0.1:9",
   });
   deepEqual(parseSource("./x"), { kind: "local", path: "./x" });

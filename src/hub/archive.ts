@@ -209,6 +209,17 @@ export async function download(
   url: string,
   limit: number = ARCHIVE_LIMITS.download,
 ): Promise<Uint8Array> {
+  return (await downloadFrom(url, limit)).bytes;
+}
+
+/**
+ * Downloads like {@linkcode download}, and says where the bytes came from: the URL of
+ * the last response after redirects (what trust is decided on, never the spelling).
+ */
+export async function downloadFrom(
+  url: string,
+  limit: number = ARCHIVE_LIMITS.download,
+): Promise<{ bytes: Uint8Array; url: string }> {
   let response: Response;
   try {
     response = await fetch(url, { redirect: "follow" });
@@ -233,7 +244,7 @@ export async function download(
     progress(downloadLine(url, total, size));
   }
   progress(downloadLine(url, total, size), true);
-  return concat(chunks, total);
+  return { bytes: concat(chunks, total), url: response.url || url };
 }
 
 /** The folder inside an archive that holds the skill: where its only shallowest SKILL.md is. */

@@ -36,6 +36,7 @@ import {
 import { ARCHIVE, parseSource, type Source, sourceName } from "./source.ts";
 import { configuredIndexes, fetchWellKnown } from "./well_known.ts";
 import { trustedKeysOf } from "./signing.ts";
+import { fetchGithub } from "./github.ts";
 
 /** Copies a folder into the quarantine, refusing links, devices and oversize trees. */
 export function copyIntoQuarantine(source: string, target: string): void {
@@ -346,8 +347,10 @@ export async function fetchSource(
       const files = await readArchiveBytes(bytes, new URL(source.url).pathname);
       return fromFiles(files, source.url, trustOf({ kind: "other" }), name);
     }
-    case "github":
-      return await fetchGithub(source, name);
+    case "github": {
+      const got = await fetchGithub(source);
+      return { ...fromFiles(got.files, got.identifier, got.trust, name), warnings: got.warnings };
+    }
     case "git":
       return await fetchGit(source, name, work);
   }
@@ -371,26 +374,6 @@ async function fetchFromIndex(
     warnings: got.warnings,
     ...(label !== undefined ? { signedBy: label } : {}),
   };
-}
-
-/** A GitHub tarball: one top folder (owner-repo-commit/), the skill at the path below it. */
-async function fetchGithub(
-  source: Extract<Source, { kind: "github" }>,
-  name: string,
-): Promise<Fetched> {
-  const files = await readArchiveBytes(await download(source.url), "tarball.tar.gz");
-  const top = files[0]?.path.split("/")[0] ?? "";
-  const prefix = source.path ? `${top}/${source.path}/` : `${top}/`;
-  const below = files.filter((f) => f.path.startsWith(prefix)).map((f) => ({
-    path: f.path.slice(prefix.length),
-    data: f.data,
-  }));
-  return fromFiles(
-    below,
-    source.url,
-    trustOf({ kind: "repository", repository: `${source.owner}/${source.repo}` }),
-    name,
-  );
 }
 
 /** A git repository, cloned into `work`; the skill at its subpath. */

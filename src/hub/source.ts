@@ -8,6 +8,7 @@
  * @module
  */
 import { SkillrtError } from "../errors.ts";
+import { checkPart, checkUrl } from "./source_grammar.ts";
 
 /** The path of an Agent Skills well-known index below a site. */
 export const WELL_KNOWN_PATH = "/.well-known/agent-skills/index.json";
@@ -24,14 +25,19 @@ export type Source =
     repo: string;
     path?: string;
     ref?: string;
+    /** The tarball URL built from the parts. */
     url: string;
+    /** The GitHub API base it was built on (no trailing slash). */
+    api: string;
     host: string;
   };
 
 /** The file endings of the archives the hub reads. */
 export const ARCHIVE = /\.(tar\.gz|tgz|zip)$/i;
-const SHORTHAND =
-  /^([A-Za-z0-9_.-]+)\/([A-Za-z0-9_.-]+)((?:\/[A-Za-z0-9_.-]+)*)(?:@([A-Za-z0-9_./-]+))?$/;
+/** The shape of the GitHub shorthand; each part is then held to its grammar. */
+const SHORTHAND = /^([^\s/@]+)\/([^\s/@]+)((?:\/[^\s@]*)*)(?:@(\S*))?$/;
+/** The schemes a git source may use (git's own `GIT_ALLOW_PROTOCOL` list is the same). */
+const GIT_PROTOCOLS = ["https:", "http:", "ssh:", "git:", "file:"];
 
 function splitGit(rest: string): { url: string; ref?: string; subpath?: string } {
   let url = rest;
@@ -56,6 +62,21 @@ function splitGit(rest: string): { url: string; ref?: string; subpath?: string }
   return { url, ref, subpath };
 }
 
+/** A git source with its URL, ref and subpath held to their grammar. */
+function gitSource(source: string, rest: string): Extract<Source, { kind: "git" }> {
+  const { url, ref, subpath } = splitGit(rest);
+  const parsed = checkUrl(source, url, { protocols: GIT_PROTOCOLS, sshUser: true });
+  if (ref !== undefined) checkPart(source, "ref", ref);
+  if (subpath !== undefined) checkPart(source, "path", subpath);
+  return {
+    kind: "git",
+    url,
+    ref,
+    subpath,
+    ...(parsed.protocol.startsWith("http") ? { host: parsed.host } : {}),
+  };
+}
+
 function wellKnown(name: string, indexes: string[]): Source {
   return { kind: "well-known", name, indexes, hosts: indexes.map((i) => new URL(i).host) };
 }
@@ -67,9 +88,42 @@ export function isWellKnownSource(source: string): boolean {
     at + WELL_KNOWN_PATH.length + 1 < source.length;
 }
 
+/** `https://host/.well-known/agent-skills/index.json#name`, its URL and name checked. */
+function wellKnownSource(source: string): Source {
+  const hash = source.indexOf("#");
+  const index = source.slice(0, hash);
+  checkUrl(source, index);
+  return wellKnown(checkPart(source, "skill name", source.slice(hash + 1)), [index]);
+}
+
+/** An `http(s)` source: a git repository (`….git`) or an archive. */
+function urlSource(source: string): Source {
+  const { url: bare } = splitGit(source);
+  if (/\.git$/i.test(bare)) return gitSource(source, source);
+  const url = checkUrl(source, source);
+  if (ARCHIVE.test(url.pathname)) return { kind: "http", url: url.href, host: url.host };
+  throw new SkillrtError(
+    `Source '${source}' is not an archive (.tar.gz, .tgz, .zip) or a git repository (.git).`,
+  );
+}
+
+/** The GitHub shorthand `owner/repo[/path][@ref]`, each part held to its grammar. */
+function githubSource(source: string, m: RegExpExecArray, githubBase: string): Source {
+  const [, owner, repo, rawPath, ref] = m;
+  checkPart(source, "owner", owner);
+  checkPart(source, "repository", repo);
+  const path = rawPath ? checkPart(source, "path", rawPath.slice(1)) : undefined;
+  if (ref !== undefined) checkPart(source, "ref", ref);
+  const api = githubBase.replace(/\/+$/, "");
+  const url = `${api}/repos/${owner}/${repo}/tarball${ref ? `/${ref}` : ""}`;
+  return { kind: "github", owner, repo, path, ref, url, api, host: new URL(url).host };
+}
+
 /**
  * Parses a source string; `githubBase` is where the shorthand's tarballs come from and
- * `indexes` are the well-known indexes a bare skill name is looked up in.
+ * `indexes` are the well-known indexes a bare skill name is looked up in. Every part of a
+ * remote source is held to its grammar (`source_grammar.ts`) before it builds anything.
+ * @throws {SkillrtError} naming the source and the part that is refused.
  */
 export function parseSource(
   source: string,
@@ -77,50 +131,14 @@ export function parseSource(
   exists: (p: string) => boolean = () => false,
   indexes: string[] = [],
 ): Source {
-  if (isWellKnownSource(source)) {
-    const hash = source.indexOf("#");
-    return wellKnown(source.slice(hash + 1), [source.slice(0, hash)]);
-  }
-  if (source.startsWith("git+")) {
-    const { url, ref, subpath } = splitGit(source.slice(4));
-    return {
-      kind: "git",
-      url,
-      ref,
-      subpath,
-      ...(url.startsWith("http") ? { host: new URL(url).host } : {}),
-    };
-  }
-  if (/^https?:\/\//.test(source)) {
-    const { url: bare, ref, subpath } = splitGit(source);
-    if (/\.git$/i.test(bare)) {
-      return { kind: "git", url: bare, ref, subpath, host: new URL(bare).host };
-    }
-    if (ARCHIVE.test(new URL(source).pathname)) {
-      return { kind: "http", url: source, host: new URL(source).host };
-    }
-    throw new SkillrtError(
-      `Source '${source}' is not an archive (.tar.gz, .tgz, .zip) or a git repository (.git).`,
-    );
-  }
+  if (isWellKnownSource(source)) return wellKnownSource(source);
+  if (source.startsWith("git+")) return gitSource(source, source.slice(4));
+  if (/^https?:\/\//i.test(source)) return urlSource(source);
   if (
     exists(source) || source.startsWith(".") || source.startsWith("/") || source.startsWith("~")
   ) return { kind: "local", path: source };
   const m = SHORTHAND.exec(source);
-  if (m) {
-    const [, owner, repo, path, ref] = m;
-    const base = githubBase.replace(/\/$/, "");
-    const url = `${base}/repos/${owner}/${repo}/tarball${ref ? `/${ref}` : ""}`;
-    return {
-      kind: "github",
-      owner,
-      repo,
-      path: path ? path.slice(1) : undefined,
-      ref,
-      url,
-      host: new URL(url).host,
-    };
-  }
+  if (m) return githubSource(source, m, githubBase);
   if (indexes.length > 0 && /^[a-z0-9][a-z0-9-]*$/.test(source)) return wellKnown(source, indexes);
   return { kind: "local", path: source };
 }

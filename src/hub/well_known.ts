@@ -11,6 +11,7 @@ import { sha256Hex } from "../hash/sha256.ts";
 import { SkillrtError, UsageError } from "../errors.ts";
 import type { Setup } from "../home/setup.ts";
 import { ARCHIVE_LIMITS, type ArchiveFile, download, readArchiveBytes } from "./archive.ts";
+import { onIndexOrigin } from "./source_grammar.ts";
 import { SIGNATURE_SUFFIX, type SignatureCheck, verifySignature } from "./signing.ts";
 import {
   type IndexSkill,
@@ -146,18 +147,8 @@ export interface WellKnownSkill {
   signature?: SignatureCheck;
 }
 
-function sameHost(url: string, index: string): string {
-  const resolved = new URL(url, index);
-  if (resolved.host !== new URL(index).host) {
-    throw new SkillrtError(
-      `Refusing '${resolved.href}': it is not on the index's host '${new URL(index).host}'.`,
-    );
-  }
-  return resolved.href;
-}
-
 async function packageFiles(skill: IndexSkill, index: string): Promise<ArchiveFile[]> {
-  const url = sameHost(skill.package!.url, index);
+  const url = onIndexOrigin(skill.package!.url, index, skill.name);
   const bytes = await download(url);
   if (`sha256:${sha256Hex(bytes)}` !== skill.package!.digest) {
     throw new SkillrtError(`Refusing '${skill.name}': the package does not match its digest.`);
@@ -179,7 +170,7 @@ async function singleFiles(skill: IndexSkill, index: string): Promise<ArchiveFil
   let budget = ARCHIVE_LIMITS.download;
   for (const f of skill.files) {
     const rel = f.path.split("/").map(encodeURIComponent).join("/");
-    const data = await download(sameHost(`${skill.name}/${rel}`, index), budget);
+    const data = await download(onIndexOrigin(`${skill.name}/${rel}`, index, skill.name), budget);
     budget -= data.length;
     files.push({ path: f.path, data });
   }

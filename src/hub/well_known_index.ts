@@ -9,7 +9,9 @@
  */
 import { sha256Hex } from "../hash/sha256.ts";
 import { SkillrtError } from "../errors.ts";
+import { showControls } from "../manage/file_names.ts";
 import { WELL_KNOWN_PATH } from "./source.ts";
+import { entryNameOk, urlProblem } from "./source_grammar.ts";
 
 /** One file of an index entry. */
 export interface IndexFile {
@@ -43,13 +45,12 @@ export interface WellKnownIndex {
   problems: string[];
 }
 
-const NAME = /^[a-z0-9](?:[a-z0-9]|-(?!-)){0,62}(?<!-)$/;
 const DIGEST = /^sha256:[0-9a-f]{64}$/;
 const VERSION = /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)$/;
 
 /** True when `name` is a valid skill name in an index (1–64 lowercase letters, digits, single hyphens). */
 export function indexNameOk(name: string): boolean {
-  return NAME.test(name);
+  return entryNameOk(name);
 }
 
 /** The index URL for a configured entry: a full `….json` URL as is, else a site with the well-known path. */
@@ -63,6 +64,8 @@ export function indexUrl(entry: string): string {
   if (url.protocol !== "https:" && url.protocol !== "http:") {
     throw new SkillrtError(`Index '${entry}' is not an http(s) URL.`);
   }
+  const problem = urlProblem(entry);
+  if (problem) throw new SkillrtError(`Index '${showControls(entry)}' ${problem}.`);
   if (url.pathname.endsWith(".json")) return url.href;
   return url.origin + url.pathname.replace(/\/$/, "") + WELL_KNOWN_PATH;
 }
@@ -79,7 +82,7 @@ function checkSkill(raw: unknown): IndexSkill {
   }
   const r = raw as Record<string, unknown>;
   const name = r.name;
-  if (typeof name !== "string" || !NAME.test(name)) {
+  if (typeof name !== "string" || !entryNameOk(name)) {
     throw new Error(`name ${JSON.stringify(name)} is not a valid skill name`);
   }
   if (typeof r.description !== "string") throw new Error(`'${name}' has no description`);

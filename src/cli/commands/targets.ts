@@ -121,9 +121,13 @@ function sourceGrants(runtime: SkillRuntime, action: string, name?: string): str
   );
   const paths = [joinPath(local, ".hub")];
   for (const [, record] of entries) {
-    const needs = sourceNeeds(sourceOf(runtime.setup, refetchSource(record)));
-    grants.net.push(...needs.net);
-    grants.run.push(...needs.run);
+    try {
+      const needs = sourceNeeds(sourceOf(runtime.setup, refetchSource(record)));
+      grants.net.push(...needs.net);
+      grants.run.push(...needs.run);
+    } catch {
+      // A recorded source its grammar refuses needs nothing: it is reported unavailable.
+    }
     if (action === "update") {
       paths.push(creationTarget(local, joinPath(local, record.install_path)));
     }

@@ -1,0 +1,193 @@
+/**
+ * The grammar every part of a hub source is held to before it builds a URL, a path or a
+ * git argument ([HUB-1], [HUB-5]): owners, repositories, refs, paths, index entry names
+ * and URLs. A part that could change what is fetched — a `..` (also percent-encoded), a
+ * backslash, a control character, a leading `-` that git would read as an option, or an
+ * `@`, `#` or `?` that would move the host, the ref or the query — is refused with a line
+ * naming the source and the part, so what is fetched is what was spelled. Pure: no I/O.
+ *
+ * @module
+ */
+import { SkillrtError } from "../errors.ts";
+import { hasControlChar, showControls } from "../manage/file_names.ts";
+
+/** A GitHub owner: letters and digits, single inner hyphens, at most 39 characters. */
+const OWNER = /^[A-Za-z0-9](?:[A-Za-z0-9]|-(?=[A-Za-z0-9])){0,38}$/;
+/** A repository name (not `.` or `..`, checked apart). */
+const REPOSITORY = /^[A-Za-z0-9._-]{1,100}$/;
+/** One segment of a path inside a source. */
+const SEGMENT = /^[A-Za-z0-9._+-]{1,255}$/;
+/** The characters of a git ref as skillrt accepts it (branch, tag or commit). */
+const REF = /^[A-Za-z0-9._+/-]{1,255}$/;
+/** A skill's name in a well-known index. */
+const ENTRY = /^[a-z0-9](?:[a-z0-9]|-(?!-)){0,62}(?<!-)$/;
+/** White space, zero-width characters and backslashes: none is in a URL of a source. */
+const URL_SPACE = /[\s\\\u200b-\u200d\u2060]/;
+/** True when a URL holds a control character ({@linkcode hasControlChar}) or {@linkcode URL_SPACE}. */
+const urlBad = (raw: string) => hasControlChar(raw) || URL_SPACE.test(raw);
+
+/** What a part of a source is, as its refusal names it. */
+export type SourcePart = "owner" | "repository" | "path" | "ref" | "skill name" | "URL";
+
+const WHAT: Record<SourcePart, string> = {
+  owner: "a valid GitHub owner",
+  repository: "a valid repository name",
+  path: "a plain relative path",
+  ref: "a valid git ref",
+  "skill name": "a valid skill name",
+  URL: "a plain http(s) URL",
+};
+
+/** The refusal of one part of a source. */
+export function badPart(source: string, part: SourcePart, value: string, why?: string): never {
+  throw new SkillrtError(
+    `Source '${showControls(source)}': the ${part} '${showControls(value)}' ${
+      why ?? `is not ${WHAT[part]}`
+    }.`,
+  );
+}
+
+const dotSegment = (s: string) => s === "." || s === "..";
+
+/** True for a GitHub owner. */
+export function ownerOk(owner: string): boolean {
+  return OWNER.test(owner);
+}
+
+/** True for a repository name. */
+export function repositoryOk(repo: string): boolean {
+  return REPOSITORY.test(repo) && !dotSegment(repo);
+}
+
+/** True for a `/`-separated relative path of plain segments (no `.`, `..` or empty one). */
+export function pathOk(path: string): boolean {
+  return path.split("/").every((s) => SEGMENT.test(s) && !dotSegment(s));
+}
+
+/**
+ * True for a git ref skillrt passes on: the characters of {@linkcode REF}, not starting
+ * with `-` (an option to git) or `/`, no `..`, no empty or hidden segment, no segment
+ * ending in `.lock`, not ending in `.`.
+ */
+export function refOk(ref: string): boolean {
+  if (!REF.test(ref) || ref.startsWith("-") || ref.includes("..") || ref.endsWith(".")) {
+    return false;
+  }
+  return ref.split("/").every((s) => s !== "" && !s.startsWith(".") && !s.endsWith(".lock"));
+}
+
+/** True for a skill's name in a well-known index. */
+export function entryNameOk(name: string): boolean {
+  return ENTRY.test(name);
+}
+
+/** Checks one part of `source` against its grammar; returns it. */
+export function checkPart(source: string, part: SourcePart, value: string): string {
+  const ok = part === "owner"
+    ? ownerOk(value)
+    : part === "repository"
+    ? repositoryOk(value)
+    : part === "path"
+    ? pathOk(value)
+    : part === "ref"
+    ? refOk(value)
+    : entryNameOk(value);
+  if (!ok) badPart(source, part, value);
+  return value;
+}
+
+/**
+ * Why the path of a URL as written (absolute or relative, before `?` or `#`) is not
+ * plain: a segment that is `.` or `..` — spelled or percent-encoded — or that decodes to
+ * a slash, backslash or control character. Undefined when it is plain.
+ */
+export function urlPathProblem(path: string): string | undefined {
+  for (const segment of path.split("/")) {
+    let decoded: string;
+    try {
+      decoded = decodeURIComponent(segment);
+    } catch {
+      return `has a malformed percent-encoding '${segment}'`;
+    }
+    if (dotSegment(decoded)) return "climbs with a '.' or '..' segment";
+    if (decoded !== segment && (/[/\\]/.test(decoded) || hasControlChar(decoded))) {
+      return `hides '${showControls(decoded)}' in an encoded segment`;
+    }
+  }
+  return undefined;
+}
+
+/** The path of a URL as written: what follows the authority, up to `?` or `#`. */
+function writtenPath(raw: string): string {
+  const afterScheme = raw.replace(/^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/?#]*/, "");
+  return afterScheme.split(/[?#]/)[0];
+}
+
+/**
+ * Why a URL of a source is not plain, or undefined: control characters, white space or
+ * backslashes, a scheme `allow` does not name, a user name or password (an `@` that
+ * moves the host; an ssh user only where allowed), a `#` fragment (the caller splits off
+ * a ref first), or a path {@linkcode urlPathProblem} refuses.
+ */
+export function urlProblem(raw: string, allow: UrlAllowance = {}): string | undefined {
+  const protocols = allow.protocols ?? ["https:", "http:"];
+  if (urlBad(raw)) return "holds white space, a backslash or a control character";
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return "does not parse";
+  }
+  if (!protocols.includes(url.protocol)) {
+    return `is not ${protocols.map((p) => p.slice(0, -1)).join(" or ")}`;
+  }
+  if (url.password !== "" || (url.username !== "" && !(allow.sshUser && url.protocol === "ssh:"))) {
+    return "names a user (an '@' before the host)";
+  }
+  if (raw.includes("#")) return "has a '#' fragment";
+  return urlPathProblem(writtenPath(raw));
+}
+
+/** What a URL may have beyond plain `http(s)`. */
+export interface UrlAllowance {
+  /** The schemes allowed (with the colon); `https:` and `http:` when not given. */
+  protocols?: readonly string[];
+  /** An `ssh://user@host/…` URL may name its user. */
+  sshUser?: boolean;
+}
+
+/** Checks a URL of `source` ({@linkcode urlProblem}); returns it parsed. */
+export function checkUrl(source: string, raw: string, allow?: UrlAllowance): URL {
+  const problem = urlProblem(raw, allow);
+  if (problem) badPart(source, "URL", raw, problem);
+  return new URL(raw);
+}
+
+/**
+ * A URL an index names for one of its files (absolute, or relative to the index),
+ * resolved and checked: a plain URL ({@linkcode urlProblem}) on the index's own origin
+ * (scheme, host and port).
+ * @throws {SkillrtError} naming the entry otherwise.
+ */
+export function onIndexOrigin(raw: string, index: string, entry: string): string {
+  const absolute = /^[A-Za-z][A-Za-z0-9+.-]*:/.test(raw) || raw.startsWith("//");
+  const problem = absolute
+    ? urlProblem(raw.startsWith("//") ? new URL(index).protocol + raw : raw)
+    : urlBad(raw)
+    ? "holds white space, a backslash or a control character"
+    : raw.includes("#")
+    ? "has a '#' fragment"
+    : urlPathProblem(raw.split("?")[0]);
+  if (problem) {
+    throw new SkillrtError(`Refusing '${entry}': its URL '${showControls(raw)}' ${problem}.`);
+  }
+  const resolved = new URL(raw, index);
+  const at = new URL(index);
+  if (resolved.origin !== at.origin) {
+    const [what, value] = resolved.host !== at.host ? ["host", at.host] : ["origin", at.origin];
+    throw new SkillrtError(
+      `Refusing '${resolved.href}': it is not on the index's ${what} '${value}'.`,
+    );
+  }
+  return resolved.href;
+}
