@@ -119,7 +119,8 @@ Deno.test("[T-2][HUB-5] a signed index installs as trusted with the key label in
     deepEqual(bound.json.skills, [{
       name: "alpha",
       status: "unavailable",
-      reason: "The index is no longer signed by the trusted key 'team'.",
+      reason:
+        "'alpha' is bound to the key 'team' it was installed from; the index is no longer signed.",
     }]);
   } finally {
     await served.close();

@@ -8,13 +8,20 @@ import { isWellKnownSource } from "./source.ts";
 import { SkillrtError } from "../errors.ts";
 import { dirname } from "../home/paths.ts";
 import type { Setup } from "../home/setup.ts";
-import { fetchSource } from "./fetch.ts";
+import type { Fetched } from "./fetch.ts";
 import { hubRoot } from "./hub_root.ts";
-import { candidateOf, type InstallResult, installSkill } from "./install.ts";
+import {
+  candidateOf,
+  fetchForInstall,
+  type InstallCandidate,
+  installCandidate,
+  type InstallResult,
+} from "./install.ts";
 import { setSkillName } from "./collection.ts";
 import { removeScratch, scratchFolder, withScratch } from "./scratch.ts";
 import type { LockRecord } from "./lockfile.ts";
-import { hashFolder, installedHash, readLockDocument } from "./lockfile_write.ts";
+import { hashFolder, installedHash, readLockDocument, updateLock } from "./lockfile_write.ts";
+import { bindingRefusal } from "./signed_binding.ts";
 
 /** A skill's state against its lock and its source. */
 export type CheckStatus =
@@ -34,29 +41,12 @@ export interface CheckedSkill {
   reason?: string;
 }
 
-/** The content hash of a source as it is now (fetched into a scratch folder, then removed). */
-export async function sourceHash(
-  setup: Setup,
-  source: string,
-  signedBy?: string,
-  collectionPath?: string,
-  installedAs?: string,
-): Promise<string> {
-  const scratch = scratchFolder(hubRoot(setup).root, "check");
-  try {
-    const fetched = await fetchSource(setup, source, `${scratch}-git`);
-    if (signedBy !== undefined && fetched.signedBy !== signedBy) {
-      // A skill installed from a signed index stays bound to its key ([T-2]).
-      throw new SkillrtError(`The index is no longer signed by the trusted key '${signedBy}'.`);
-    }
-    if (fetched.collection) candidateOf(fetched, { collectionPath }).fill(scratch);
-    else fetched.fill(scratch);
-    // Installed under its slug form: hashed as installed ([HUB-8]).
-    if (installedAs !== undefined) setSkillName(scratch, installedAs);
-    return hashFolder(scratch).content_hash;
-  } finally {
-    removeScratch(scratch, `${scratch}-git`);
-  }
+/** What one fetch of a skill's source says about it. */
+interface Examined extends CheckedSkill {
+  /** The skill inside the fetch, to install from these very bytes. */
+  candidate?: InstallCandidate;
+  /** True when the fetch was read but may not replace the skill (the reason says why). */
+  refused?: boolean;
 }
 
 /**
@@ -69,29 +59,66 @@ export function refetchSource(record: LockRecord): string {
     : record.source;
 }
 
-async function checkOne(setup: Setup, name: string, record: LockRecord): Promise<CheckedSkill> {
-  let local: string;
+/** The installed skill against its lock: orphaned, locally modified, or undefined (as locked). */
+function localState(setup: Setup, record: LockRecord): CheckStatus | undefined {
   try {
-    local = installedHash(hubRoot(setup).root, record.install_path).content_hash;
+    const local = installedHash(hubRoot(setup).root, record.install_path).content_hash;
+    return local === record.content_hash ? undefined : "locally_modified";
   } catch {
-    return { name, status: "orphaned" };
+    return "orphaned";
   }
-  if (local !== record.content_hash) return { name, status: "locally_modified" };
+}
+
+/**
+ * Compares a fetch of the source with the installed skill: the content hash of the skill
+ * inside it (filled into a scratch folder, then removed), and whether it may replace the
+ * installed one at all ([T-2]: a signed install stays bound to its key and sequence).
+ */
+function examine(setup: Setup, name: string, record: LockRecord, fetched: Fetched): Examined {
+  const candidate = candidateOf(fetched, { name, collectionPath: record.collection_path });
+  const scratch = scratchFolder(hubRoot(setup).root, "check");
+  let hash: string;
   try {
-    const remote = await sourceHash(
-      setup,
-      refetchSource(record),
-      record.signed_by,
-      record.collection_path,
-      record.declared_name !== undefined ? name : undefined,
-    );
-    return { name, status: remote === record.content_hash ? "up_to_date" : "update_available" };
+    candidate.fill(scratch);
+    // Installed under its slug form: hashed as installed ([HUB-8]).
+    if (record.declared_name !== undefined) setSkillName(scratch, name);
+    hash = hashFolder(scratch).content_hash;
+  } finally {
+    removeScratch(scratch);
+  }
+  const refusal = bindingRefusal(name, record, fetched, hash);
+  if (refusal) return { name, status: "unavailable", reason: refusal, refused: true };
+  return {
+    name,
+    status: hash === record.content_hash ? "up_to_date" : "update_available",
+    candidate,
+  };
+}
+
+/** Fetches a skill's source again, into a scratch folder of the hub root. */
+function fetchAgain(setup: Setup, record: LockRecord): Promise<{ fetched: Fetched; work: string }> {
+  return fetchForInstall(setup, refetchSource(record), hubRoot(setup).root);
+}
+
+const unavailable = (name: string, error: unknown): CheckedSkill => ({
+  name,
+  status: "unavailable",
+  reason: error instanceof Error ? error.message : String(error),
+});
+
+async function checkOne(setup: Setup, name: string, record: LockRecord): Promise<CheckedSkill> {
+  const local = localState(setup, record);
+  if (local) return { name, status: local };
+  let work = "";
+  try {
+    const got = await fetchAgain(setup, record);
+    work = got.work;
+    const { status, reason } = examine(setup, name, record, got.fetched);
+    return { name, status, ...(reason !== undefined ? { reason } : {}) };
   } catch (error) {
-    return {
-      name,
-      status: "unavailable",
-      reason: error instanceof Error ? error.message : String(error),
-    };
+    return unavailable(name, error);
+  } finally {
+    removeScratch(work);
   }
 }
 
@@ -160,32 +187,76 @@ async function updateOne(
   record: LockRecord,
   options: UpdateOptions,
 ): Promise<{ updated?: InstallResult; skipped?: CheckedSkill; refused?: string }> {
-  const state = await checkOne(setup, n, record);
-  if (state.status === "locally_modified" && !options.force) {
+  const local = localState(setup, record);
+  if (local === "locally_modified" && !options.force) {
     return {
       refused: `'${n}' was changed locally; pass --force to replace it with the source's version.`,
     };
   }
-  if (
-    state.status !== "update_available" && !(state.status === "locally_modified" && options.force)
-  ) {
-    return { skipped: state };
-  }
-  const category = dirname(record.install_path) === "." ? undefined : dirname(record.install_path);
+  if (local === "orphaned") return { skipped: { name: n, status: local } };
+  let got: { fetched: Fetched; work: string } | undefined;
+  let seen: Examined;
   try {
-    // Replaces the installed copy, but the trust policy judges the new version afresh.
-    return {
-      updated: await installSkill(setup, refetchSource(record), {
-        name: n,
-        category,
-        replace: true,
-        yes: true,
-        collectionPath: record.collection_path,
-        root: hubRoot(setup).root,
-        confirm: options.confirm,
-      }),
-    };
+    got = await fetchAgain(setup, record);
+    seen = examine(setup, n, record, got.fetched);
+  } catch (error) {
+    removeScratch(got?.work ?? "");
+    return { skipped: unavailable(n, error) };
+  }
+  try {
+    if (seen.refused) return { refused: seen.reason };
+    if (seen.status === "up_to_date" && local === undefined) {
+      await keepSequence(hubRoot(setup).root, n, record, got.fetched);
+      return { skipped: { name: n, status: seen.status } };
+    }
+    // The very fetch judged above is installed: no second look between them ([T-2]).
+    return { updated: await reinstall(setup, n, record, got.fetched, seen.candidate!, options) };
   } catch (error) {
     return { refused: error instanceof Error ? error.message : String(error) };
+  } finally {
+    removeScratch(got.work);
   }
+}
+
+/** Installs `candidate` of `fetched` in place of the skill `n` (the trust policy judges it afresh). */
+function reinstall(
+  setup: Setup,
+  n: string,
+  record: LockRecord,
+  fetched: Fetched,
+  candidate: InstallCandidate,
+  options: UpdateOptions,
+): Promise<InstallResult> {
+  const category = dirname(record.install_path) === "." ? undefined : dirname(record.install_path);
+  return installCandidate(setup, refetchSource(record), fetched, candidate, {
+    name: n,
+    category,
+    replace: true,
+    yes: true,
+    collectionPath: record.collection_path,
+    root: hubRoot(setup).root,
+    confirm: options.confirm,
+  });
+}
+
+/**
+ * An up-to-date signed skill whose index has moved on (other skills changed) records the
+ * newer sequence: an index older than one already seen is then a rollback too ([T-2]).
+ */
+async function keepSequence(
+  root: string,
+  n: string,
+  record: LockRecord,
+  fetched: Fetched,
+): Promise<void> {
+  const seen = fetched.indexSequence;
+  if (
+    record.signed_by === undefined || seen === undefined || seen <= (record.index_sequence ?? 0)
+  ) {
+    return;
+  }
+  await updateLock(root, (doc) => {
+    const now = doc.installed[n];
+    if (now?.content_hash === record.content_hash) now.index_sequence = seen;
+  });
 }

@@ -90,6 +90,10 @@ export interface Fetched {
   warnings?: string[];
   /** The label of the trusted key that signed the index it came from ([T-2]). */
   signedBy?: string;
+  /** That key's public key line: what a signed install stays bound to ([T-2]). */
+  signingKey?: string;
+  /** The signed index's `sequence`: an update may not go below it ([T-2]). */
+  indexSequence?: number;
   /** Set when the source holds several skills ([HUB-8]); `text` and `fill` are then unused. */
   collection?: Collection;
 }
@@ -364,15 +368,13 @@ async function fetchFromIndex(
 ): Promise<Fetched> {
   const got = await fetchWellKnown(source.indexes, source.name, trustedKeysOf(setup.config.hub));
   const label = got.signature?.label;
+  const trust = label !== undefined ? "trusted" : trustOf({ kind: "other" });
   return {
-    ...fromFiles(
-      got.files,
-      got.identifier,
-      label !== undefined ? "trusted" : trustOf({ kind: "other" }),
-      name,
-    ),
+    ...fromFiles(got.files, got.identifier, trust, name),
     warnings: got.warnings,
+    ...(got.signature ? { signingKey: got.signature.key } : {}),
     ...(label !== undefined ? { signedBy: label } : {}),
+    ...(got.sequence !== undefined ? { indexSequence: got.sequence } : {}),
   };
 }
 

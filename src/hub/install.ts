@@ -20,6 +20,7 @@ import { type Fetched, fetchSource } from "./fetch.ts";
 import { progress } from "./progress.ts";
 import { removeScratch, scratchFolder, withScratch } from "./scratch.ts";
 import { declaredOf, setSkillName, slugForm } from "./collection.ts";
+import { bindingOf } from "./signed_binding.ts";
 import { type ScanFinding, scanFolder, type ScanReport, type Verdict } from "./scanner.ts";
 
 /** `1 finding`, `3 findings`. */
@@ -362,7 +363,7 @@ async function moveIntoPlace(
       files: hashed.files,
       installed_at: previous?.installed_at ?? now.toISOString(),
       updated_at: now.toISOString(),
-      ...signed,
+      ...bindingOf(fetched), // a signed install stays bound to its key and sequence ([T-2])
       ...provenance,
     };
   });

@@ -31,6 +31,10 @@ export interface LockRecord {
   updated_at: string;
   /** The label (in `skills.hub.trusted_keys`) of the key that signed its index ([T-2]). */
   signed_by?: string;
+  /** That key's public key line: an update must be signed by it ([T-2]). */
+  signing_key?: string;
+  /** The `sequence` of the signed index it came from: an update may not go below it ([T-2]). */
+  index_sequence?: number;
   /** The name the skill declares, when it installed under its slug form ([HUB-8]). */
   declared_name?: string;
   /** Its folder inside the collection it came from ([HUB-8]). */

@@ -104,12 +104,26 @@ function removeInSite(site: string, rel: string): void {
   }
 }
 
-function previousIndex(folder: string): WellKnownIndex | undefined {
+function previousIndex(folder: string): Pick<Site, "before" | "beforeSkills"> {
   try {
-    return parseIndex(Deno.readTextFileSync(joinPath(folder, "index.json")), "index.json");
+    const text = Deno.readTextFileSync(joinPath(folder, "index.json"));
+    const before = parseIndex(text, "index.json");
+    return { before, beforeSkills: JSON.stringify(JSON.parse(text).skills) };
   } catch {
-    return undefined;
+    return {}; // None yet, or not one: published afresh.
   }
+}
+
+/**
+ * The index's `sequence` ([T-2]): the one published before while the entries are the
+ * same (the same input gives the same bytes), else one more — so a signed index can
+ * never be replaced by an older one without the client seeing it go back.
+ */
+function nextSequence(at: Site, entries: unknown[]): number {
+  const previous = at.before?.sequence ?? 0;
+  return at.beforeSkills === JSON.stringify(entries) && at.before?.sequence !== undefined
+    ? previous
+    : previous + 1;
 }
 
 function packageUrl(name: string, baseUrl?: string): string {
@@ -141,6 +155,8 @@ interface Site {
   rel: string;
   /** The index published there before, if any. */
   before?: WellKnownIndex;
+  /** Its `skills` as written (what decides whether the sequence is raised). */
+  beforeSkills?: string;
 }
 
 /** Makes the output folder when missing and finds the well-known folder in it. */
@@ -152,7 +168,7 @@ function openSite(out: string): Site {
   }
   const site = Deno.realPathSync(out);
   const folder = ensureInside(site, WELL_KNOWN_PATH.split("/").slice(1, -1).join("/"));
-  return { site, folder, rel: folder.slice(site.length + 1), before: previousIndex(folder) };
+  return { site, folder, rel: folder.slice(site.length + 1), ...previousIndex(folder) };
 }
 
 /** Publishes the skills of `options.dirs` into `options.out` ([T-1]). */
@@ -234,7 +250,11 @@ async function writeIndex(
   keyText?: string,
 ): Promise<string | undefined> {
   const indexBytes = new TextEncoder().encode(
-    JSON.stringify({ version: "0.2.0", skills: entries }, null, 2) + "\n",
+    JSON.stringify(
+      { version: "0.2.0", sequence: nextSequence(at, entries), skills: entries },
+      null,
+      2,
+    ) + "\n",
   );
   writeInSite(at.site, `${at.rel}/index.json`, indexBytes);
   const signature = `${at.rel}/index.json${SIGNATURE_SUFFIX}`;

@@ -143,8 +143,10 @@ export interface WellKnownSkill {
   files: ArchiveFile[];
   /** Integrity warnings (a v0.1 index has no digests to check). */
   warnings: string[];
-  /** The index's verified signature, when it has one. */
+  /** The index's verified signature, when it has one (its label only when it binds the files). */
   signature?: SignatureCheck;
+  /** The index's `sequence`, when it has one ([T-2]). */
+  sequence?: number;
 }
 
 async function packageFiles(skill: IndexSkill, index: string): Promise<ArchiveFile[]> {
@@ -200,6 +202,31 @@ export function verifyAgainstIndex(skill: IndexSkill, files: ArchiveFile[]): str
 }
 
 /**
+ * What a verified signature says of one entry: its key's label (trust) only when the
+ * key is trusted and the signed index binds every byte of the entry by a digest (a
+ * package's, the skill's, or each file's) — else the key alone, with a warning.
+ */
+function signatureOver(
+  skill: IndexSkill,
+  signature: SignatureCheck,
+  warnings: string[],
+): SignatureCheck {
+  if (signature.label === undefined) {
+    warnings.push(
+      `The index is signed by ${signature.key}, which is not in skills.hub.trusted_keys.`,
+    );
+    return signature;
+  }
+  const bound = skill.package !== undefined || skill.digest !== undefined ||
+    skill.files.every((f) => f.digest !== undefined);
+  if (bound) return signature;
+  warnings.push(
+    `'${skill.name}' is in an index signed by '${signature.label}' without digests that bind its files; it is not trusted.`,
+  );
+  return { key: signature.key };
+}
+
+/**
  * Finds `name` in the indexes (first index that lists it wins) and fetches its files;
  * each index's signature is checked against `trustedKeys` ([T-2]).
  */
@@ -220,12 +247,13 @@ export async function fetchWellKnown(
       ? await packageFiles(skill, index)
       : await singleFiles(skill, index);
     const warnings = verifyAgainstIndex(skill, files);
-    if (signature && signature.label === undefined) {
-      warnings.push(
-        `The index is signed by ${signature.key}, which is not in skills.hub.trusted_keys.`,
-      );
-    }
-    return { identifier: `${index}#${name}`, files, warnings, ...(signature ? { signature } : {}) };
+    return {
+      identifier: `${index}#${name}`,
+      files,
+      warnings,
+      ...(signature ? { signature: signatureOver(skill, signature, warnings) } : {}),
+      ...(doc.sequence !== undefined ? { sequence: doc.sequence } : {}),
+    };
   }
   throw new SkillrtError(
     `No skill '${name}' in the index${tried.length > 1 ? "es" : ""}: ${tried.join(", ")}.`,

@@ -39,6 +39,12 @@ export interface IndexSkill {
 export interface WellKnownIndex {
   /** The schema version (`0.1.0` when absent). */
   version: string;
+  /**
+   * skillrt's extra field `sequence`: the publisher's count of the index's versions, raised
+   * whenever what it lists changes ([T-2]). Signed with the rest, it is what refuses a
+   * rollback to an older signed index; absent in other publishers' indexes.
+   */
+  sequence?: number;
   /** The skills it lists (entries that fail the checks are dropped into `problems`). */
   skills: IndexSkill[];
   /** One line per entry that was dropped. */
@@ -149,6 +155,12 @@ export function parseIndex(text: string, url: string): WellKnownIndex {
     );
   }
   if (!Array.isArray(d.skills)) throw new SkillrtError(`Index '${url}' has no 'skills' array.`);
+  const sequence = d.sequence;
+  if (sequence !== undefined && !(Number.isSafeInteger(sequence) && (sequence as number) >= 0)) {
+    throw new SkillrtError(
+      `Index '${url}' has an invalid sequence ${JSON.stringify(sequence)} (a whole number from 0).`,
+    );
+  }
   const skills: IndexSkill[] = [];
   const problems: string[] = [];
   const seen = new Set<string>();
@@ -162,7 +174,12 @@ export function parseIndex(text: string, url: string): WellKnownIndex {
       problems.push(`Skipped an entry of '${url}': ${(error as Error).message}.`);
     }
   }
-  return { version: version as string, skills, problems };
+  return {
+    version: version as string,
+    ...(sequence !== undefined ? { sequence: sequence as number } : {}),
+    skills,
+    problems,
+  };
 }
 
 /** The skill-level digest of the index: SHA-256 over sorted `path NUL hex LF` lines. */

@@ -1,0 +1,68 @@
+/**
+ * A skill installed from a signed index stays bound to it ([T-2], [HUB-6]): the lock
+ * records the key (its label and public key line) and the index's `sequence`, and what
+ * `hub check` and `hub update` fetch later replaces it only when signed by that same key,
+ * still trusted, and not older — a lower sequence is a rollback, the same sequence with
+ * other content is a second version under one number. Pure: decided on what one fetch
+ * verified, never on a second look.
+ *
+ * @module
+ */
+import type { Fetched } from "./fetch.ts";
+import type { LockRecord } from "./lockfile.ts";
+
+/** What a signed install records in the lock (nothing for an unsigned one). */
+export function bindingOf(
+  fetched: Fetched,
+): Pick<LockRecord, "signed_by" | "signing_key" | "index_sequence"> {
+  if (fetched.signedBy === undefined) return {};
+  return {
+    signed_by: fetched.signedBy,
+    ...(fetched.signingKey !== undefined ? { signing_key: fetched.signingKey } : {}),
+    ...(fetched.indexSequence !== undefined ? { index_sequence: fetched.indexSequence } : {}),
+  };
+}
+
+/** Why the key of `fetched` is not the one `record` is bound to, or undefined. */
+function keyRefusal(name: string, record: LockRecord, fetched: Fetched): string | undefined {
+  const bound = `'${name}' is bound to the key '${record.signed_by}' it was installed from`;
+  if (fetched.signingKey === undefined) return `${bound}; the index is no longer signed.`;
+  const sameKey = record.signing_key !== undefined
+    ? fetched.signingKey === record.signing_key
+    : fetched.signedBy === record.signed_by; // a lock from before keys were recorded
+  if (!sameKey) {
+    return `${bound}; the index is signed by ${
+      fetched.signedBy !== undefined ? `'${fetched.signedBy}'` : fetched.signingKey
+    } instead.`;
+  }
+  if (fetched.signedBy === undefined) {
+    return `${bound}; that key is no longer in skills.hub.trusted_keys.`;
+  }
+  return undefined;
+}
+
+/**
+ * Why `fetched` may not replace the installed skill `name` of `record` (whose content
+ * hash it would change to `hash`), or undefined when it may: a skill installed from a
+ * signed index takes only an index signed by the same trusted key whose sequence is
+ * higher, or equal with the same content. An unsigned install is bound to nothing.
+ */
+export function bindingRefusal(
+  name: string,
+  record: LockRecord,
+  fetched: Fetched,
+  hash: string,
+): string | undefined {
+  if (record.signed_by === undefined && record.signing_key === undefined) return undefined;
+  const key = keyRefusal(name, record, fetched);
+  if (key) return key;
+  const installed = record.index_sequence ?? 0;
+  const offered = fetched.indexSequence ?? 0;
+  if (offered < installed) {
+    return `'${name}': the index's sequence ${offered} is older than the installed ${installed} (a rollback).`;
+  }
+  if (offered === installed && hash !== record.content_hash) {
+    return `'${name}': the index has the installed sequence ${installed} but other content (a signed update raises the sequence).`;
+  }
+  return undefined;
+}
