@@ -1,6 +1,7 @@
 import { deepEqual, equal, ok } from "node:assert/strict";
 import { parseSource } from "../src/hub/source.ts";
 import { assertAbsent, cliJson, makeTree, REPO, tempDir } from "./helpers.ts";
+import { commitAll, git } from "./git_helpers.ts";
 
 async function archive(kind: string, ext: string): Promise<Uint8Array<ArrayBuffer>> {
   const out = `${tempDir()}/a.${ext}`;
@@ -150,26 +151,13 @@ Deno.test("[HUB-1] a git repository made in a temp folder, with #ref and //subpa
   const repo = makeTree({
     "skills/tool/SKILL.md": "---\nname: tool\ndescription: From git\n---\n\nv1\n",
   });
-  const git = (...args: string[]) =>
-    new Deno.Command("git", {
-      args,
-      cwd: repo,
-      env: {
-        GIT_AUTHOR_NAME: "t",
-        GIT_AUTHOR_EMAIL: "t@e",
-        GIT_COMMITTER_NAME: "t",
-        GIT_COMMITTER_EMAIL: "t@e",
-      },
-    }).outputSync();
-  git("init", "-q", "-b", "main");
-  git("add", ".");
-  git("commit", "-q", "-m", "v1");
-  git("tag", "v1");
+  commitAll(repo);
+  git(repo, "tag", "v1");
   Deno.writeTextFileSync(
     `${repo}/skills/tool/SKILL.md`,
     "---\nname: tool\ndescription: From git\n---\n\nv2\n",
   );
-  git("commit", "-q", "-am", "v2");
+  git(repo, "commit", "-q", "-am", "v2");
   const home = makeTree({ "skills/.keep": "" });
   const source = `git+file://${repo}#v1//skills/tool`;
   const plan = (await cliJson(["--home", home, "sandbox", "hub", "install", source])).json

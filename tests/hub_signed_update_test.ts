@@ -28,6 +28,19 @@ function siteOf(dir: string): Site {
   return site;
 }
 
+/** `site` with its index changed by `edit` and signed again with the key in `keyFile`. */
+async function resigned(
+  site: Site,
+  keyFile: string,
+  edit: (doc: Record<string, unknown>) => void,
+): Promise<Site> {
+  const doc = JSON.parse(new TextDecoder().decode(site.get(INDEX)));
+  edit(doc);
+  const bytes = new TextEncoder().encode(JSON.stringify(doc));
+  const signature = await signBytes(Deno.readTextFileSync(keyFile), bytes);
+  return new Map([...site, [INDEX, bytes], [`${INDEX}.sig`, new TextEncoder().encode(signature)]]);
+}
+
 const sequenceOf = (site: Site) =>
   JSON.parse(new TextDecoder().decode(site.get(INDEX))).sequence as number;
 
@@ -188,6 +201,10 @@ Deno.test("[T-2][HUB-6] no rollback: newer then older signed indexes, the same s
         "'alpha': the index has the installed sequence 3 but other content (a signed update raises the sequence).",
       ],
       [
+        await resigned(v2, `${t.work}/team.key`, (doc) => delete doc.sequence),
+        "'alpha': the signed index has no sequence, so a new version cannot be told from a rollback.",
+      ],
+      [
         await t.publish("v4\n", "site", "other"),
         "'alpha' is bound to the key 'team' it was installed from; the index is signed by 'other' instead.",
       ],
@@ -232,17 +249,17 @@ Deno.test("[T-2][HUB-6] no rollback: newer then older signed indexes, the same s
 Deno.test("[T-2] a signed index that does not bind an entry's files by digest gives it no trust", async () => {
   const t = await team(["team"]);
   try {
-    const site = await t.publish("v1\n", "site", "team");
-    const doc = JSON.parse(new TextDecoder().decode(site.get(INDEX)));
-    for (const entry of doc.skills) {
-      delete entry.digest;
-      delete entry.package;
-      entry.files = entry.files.map((f: { path: string }) => f.path);
-    }
-    const bytes = new TextEncoder().encode(JSON.stringify(doc));
-    site.set(INDEX, bytes);
-    const key = Deno.readTextFileSync(`${t.work}/team.key`);
-    site.set(`${INDEX}.sig`, new TextEncoder().encode(await signBytes(key, bytes)));
+    const site = await resigned(
+      await t.publish("v1\n", "site", "team"),
+      `${t.work}/team.key`,
+      (doc) => {
+        for (const entry of doc.skills as Record<string, unknown>[]) {
+          delete entry.digest;
+          delete entry.package;
+          entry.files = (entry.files as { path: string }[]).map((f) => f.path);
+        }
+      },
+    );
     t.served.answer(site);
     const r = await t.hub("install", `${t.served.url}#alpha`, "--yes");
     equal(r.code, 0, r.stderr);
@@ -264,4 +281,34 @@ Deno.test("[T-2] an index's sequence is a whole number from 0, or the index is r
   }
   equal(parseIndex('{"version":"0.2.0","sequence":7,"skills":[]}', "u").sequence, 7);
   equal(parseIndex('{"version":"0.2.0","skills":[]}', "u").sequence, undefined);
+});
+
+Deno.test("[T-2] hub publish --sequence N: a site rebuilt from nothing starts at N; the sequence never goes below what the site had", async () => {
+  const work = makeTree({ "home/skills/.keep": "", "src/alpha/SKILL.md": skill("alpha", "A") });
+  const publish = (...extra: string[]) =>
+    cliJson([
+      "--home",
+      `${work}/home`,
+      "hub",
+      "publish",
+      `${work}/src`,
+      "--out",
+      `${work}/site`,
+      ...extra,
+    ]);
+  const written = () => sequenceOf(siteOf(`${work}/site`));
+  try {
+    const bad = await publish("--sequence", "-3");
+    equal(bad.code, 2, bad.stdout);
+    equal(bad.json.error, "--sequence '-3' is not a whole number from 0.");
+    deepEqual([...Deno.readDirSync(work)].map((e) => e.name).sort(), ["home", "src"]);
+    const first = await publish("--sequence", "40");
+    deepEqual([first.code, first.json.sequence, written()], [0, 40, 40]);
+    equal((await publish()).json.sequence, 40, "the same entries keep it");
+    Deno.writeTextFileSync(`${work}/src/alpha/SKILL.md`, skill("alpha", "A, changed"));
+    equal((await publish("--sequence", "10")).json.sequence, 41, "never below the site's");
+    equal(written(), 41);
+  } finally {
+    removeTrees(work);
+  }
 });

@@ -6,6 +6,7 @@
 import { deepEqual, equal } from "node:assert/strict";
 import { showControls } from "../src/manage/file_names.ts";
 import { sha256Hex } from "../src/hash/sha256.ts";
+import { commitAll } from "./git_helpers.ts";
 import { assertAbsent, cliJson, makeTree, removeTrees, skill, tempDir } from "./helpers.ts";
 
 const WK = ".well-known/agent-skills";
@@ -223,20 +224,7 @@ Deno.test("[HUB-1] a git source's ref is never an option to git, and its URL and
   const repo = makeTree({ "SKILL.md": skill("tool", "From git") });
   const marker = `${tempDir()}/ran`;
   const home = makeTree({ "skills/.keep": "" });
-  const git = (...args: string[]) =>
-    new Deno.Command("git", {
-      args,
-      cwd: repo,
-      env: {
-        GIT_AUTHOR_NAME: "t",
-        GIT_AUTHOR_EMAIL: "t@e",
-        GIT_COMMITTER_NAME: "t",
-        GIT_COMMITTER_EMAIL: "t@e",
-      },
-    }).outputSync();
-  git("init", "-q", "-b", "main");
-  git("add", ".");
-  git("commit", "-q", "-m", "v1");
+  commitAll(repo);
   const install = (source: string) =>
     cliJson(["--home", home, "hub", "install", source, "--name", "tool", "--yes"]);
   try {

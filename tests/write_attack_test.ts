@@ -4,6 +4,7 @@
  * legitimate case next to each attack still works.
  */
 import { deepEqual, equal, match, ok } from "node:assert/strict";
+import { git } from "./git_helpers.ts";
 import {
   cli,
   cliJson,
@@ -113,20 +114,6 @@ Deno.test("[U-1][U-2] curator restore honours origin_path only inside the local 
     removeTrees(canary.dir, home);
   }
 });
-
-function git(repo: string, ...args: string[]): void {
-  const out = new Deno.Command("git", {
-    args,
-    cwd: repo,
-    env: {
-      GIT_AUTHOR_NAME: "t",
-      GIT_AUTHOR_EMAIL: "t@e",
-      GIT_COMMITTER_NAME: "t",
-      GIT_COMMITTER_EMAIL: "t@e",
-    },
-  }).outputSync();
-  equal(out.success, true, new TextDecoder().decode(out.stderr));
-}
 
 Deno.test("[S-9][HUB-1] a git //subpath that is a link cannot copy a local folder into the install", async () => {
   const canary = makeCanary();

@@ -133,6 +133,10 @@ export const HUB_OPTIONS: OptionSpec[] = [
     description: "publish: sign the index with this private key",
     complete: "file",
   },
+  {
+    flags: "--sequence <n>",
+    description: "publish: the least sequence the index gets (a site rebuilt from nothing)",
+  },
 ];
 
 /** The options of `mcp`. */

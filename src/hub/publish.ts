@@ -34,6 +34,8 @@ export interface PublishOptions {
   force?: boolean;
   /** A private key file to sign the index with. */
   signKey?: string;
+  /** The least `sequence` the index gets (a site rebuilt from nothing: say, the commit count). */
+  sequence?: number;
 }
 
 /** What a publish did. */
@@ -48,6 +50,8 @@ export interface PublishResult {
   packed: string[];
   /** Skills of the previous index that are no longer published (removed). */
   removed: string[];
+  /** The index's `sequence` ([T-2]). */
+  sequence: number;
   /** The signer's public key line, when signed. */
   signed_by?: string;
 }
@@ -116,14 +120,14 @@ function previousIndex(folder: string): Pick<Site, "before" | "beforeSkills"> {
 
 /**
  * The index's `sequence` ([T-2]): the one published before while the entries are the
- * same (the same input gives the same bytes), else one more — so a signed index can
- * never be replaced by an older one without the client seeing it go back.
+ * same (the same input gives the same bytes), else one more — and never below `least`
+ * (`--sequence`) — so a signed index can never be replaced by an older one without the
+ * client seeing it go back.
  */
-function nextSequence(at: Site, entries: unknown[]): number {
+function nextSequence(at: Site, entries: unknown[], least = 0): number {
   const previous = at.before?.sequence ?? 0;
-  return at.beforeSkills === JSON.stringify(entries) && at.before?.sequence !== undefined
-    ? previous
-    : previous + 1;
+  const same = at.beforeSkills === JSON.stringify(entries) && at.before?.sequence !== undefined;
+  return Math.max(least, same ? previous : previous + 1);
 }
 
 function packageUrl(name: string, baseUrl?: string): string {
@@ -195,7 +199,8 @@ export async function publishSite(options: PublishOptions): Promise<PublishResul
     removeInSite(at.site, `${at.rel}/${name}`);
     removeInSite(at.site, `${at.rel}/${name}.tar.gz`);
   }
-  const signedBy = await writeIndex(at, entries, keyText);
+  const sequence = nextSequence(at, entries, options.sequence);
+  const signedBy = await writeIndex(at, { version: "0.2.0", sequence, skills: entries }, keyText);
   return {
     success: true,
     index: joinPath(out, at.rel, "index.json"),
@@ -207,6 +212,7 @@ export async function publishSite(options: PublishOptions): Promise<PublishResul
     })),
     packed,
     removed,
+    sequence,
     ...(signedBy ? { signed_by: signedBy } : {}),
   };
 }
@@ -246,16 +252,10 @@ async function publishSkill(at: Site, skill: PublishSkill, packed: string[]): Pr
 /** Writes `index.json`, and its signature with a key (else removes a stale one); the signer's label. */
 async function writeIndex(
   at: Site,
-  entries: ReturnType<typeof entryOf>[],
+  index: { version: string; sequence: number; skills: ReturnType<typeof entryOf>[] },
   keyText?: string,
 ): Promise<string | undefined> {
-  const indexBytes = new TextEncoder().encode(
-    JSON.stringify(
-      { version: "0.2.0", sequence: nextSequence(at, entries), skills: entries },
-      null,
-      2,
-    ) + "\n",
-  );
+  const indexBytes = new TextEncoder().encode(JSON.stringify(index, null, 2) + "\n");
   writeInSite(at.site, `${at.rel}/index.json`, indexBytes);
   const signature = `${at.rel}/index.json${SIGNATURE_SUFFIX}`;
   if (keyText === undefined) {

@@ -56,8 +56,13 @@ export function bindingRefusal(
   if (record.signed_by === undefined && record.signing_key === undefined) return undefined;
   const key = keyRefusal(name, record, fetched);
   if (key) return key;
+  if (fetched.indexSequence === undefined) {
+    return hash === record.content_hash
+      ? undefined
+      : `'${name}': the signed index has no sequence, so a new version cannot be told from a rollback.`;
+  }
   const installed = record.index_sequence ?? 0;
-  const offered = fetched.indexSequence ?? 0;
+  const offered = fetched.indexSequence;
   if (offered < installed) {
     return `'${name}': the index's sequence ${offered} is older than the installed ${installed} (a rollback).`;
   }

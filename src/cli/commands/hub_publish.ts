@@ -81,12 +81,13 @@ export async function runPublish(runtime: SkillRuntime, request: CommandRequest)
     baseUrl: str(request.options.baseUrl),
     force: request.options.force === true,
     signKey: str(request.options.sign),
+    sequence: sequenceOption(request.options.sequence),
   });
   return respond(request.global, doc, () =>
     [
       `Published ${doc.skills.length} skill${doc.skills.length === 1 ? "" : "s"} to ${doc.index}${
         doc.signed_by ? ` (signed by ${doc.signed_by})` : ""
-      }.`,
+      }, sequence ${doc.sequence}.`,
       ...doc.skills.map((s) =>
         `  ${s.name}: ${s.verdict}, ${s.files} file${s.files === 1 ? "" : "s"}${
           doc.packed.includes(s.name) ? ", packed" : ""
@@ -94,4 +95,14 @@ export async function runPublish(runtime: SkillRuntime, request: CommandRequest)
       ),
       ...doc.removed.map((n) => `  ${n}: removed`),
     ].join("\n"));
+}
+
+/** `--sequence N`: a whole number, or a usage error. */
+function sequenceOption(value: unknown): number | undefined {
+  if (value === undefined) return undefined;
+  const n = typeof value === "string" && /^\d{1,15}$/.test(value) ? Number(value) : NaN;
+  if (!Number.isSafeInteger(n)) {
+    throw new UsageError(`--sequence '${String(value)}' is not a whole number from 0.`);
+  }
+  return n;
 }
