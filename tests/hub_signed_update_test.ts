@@ -241,6 +241,18 @@ Deno.test("[T-2][HUB-6] no rollback: newer then older signed indexes, the same s
       status: "unavailable",
       reason: "'alpha': the index's sequence 4 is older than the installed 5 (a rollback).",
     }]);
+    // The label now names another key: the skill stays bound to the key it came with.
+    t.served.answer(await t.publish("v4\n", "site", "other"));
+    Deno.writeTextFileSync(
+      `${t.work}/home/config.yaml`,
+      `skills:\n  hub:\n    trusted_keys:\n      team: "${t.keys.other}"\n`,
+    );
+    deepEqual((await t.hub("check", "alpha")).json.skills, [{
+      name: "alpha",
+      status: "unavailable",
+      reason:
+        "'alpha' is bound to the key 'team' it was installed from; the index is signed by another key that 'team' now names (reinstall with hub install --force to take it).",
+    }]);
   } finally {
     await t.close();
   }

@@ -7,6 +7,7 @@ import { deepEqual, equal } from "node:assert/strict";
 import { showControls } from "../src/manage/file_names.ts";
 import { sha256Hex } from "../src/hash/sha256.ts";
 import { commitAll } from "./git_helpers.ts";
+import { repositoryOfUrl } from "../src/hub/github.ts";
 import { assertAbsent, cliJson, makeTree, removeTrees, skill, tempDir } from "./helpers.ts";
 
 const WK = ".well-known/agent-skills";
@@ -257,4 +258,32 @@ Deno.test("[HUB-1] a git source's ref is never an option to git, and its URL and
   } finally {
     removeTrees(repo, home, marker.replace(/\/ran$/, ""));
   }
+});
+
+Deno.test("[HUB-5] the repository a tarball URL names: the API's own or codeload's, decoded and held to the grammar", () => {
+  const api = "https://api.github.com";
+  const cases: [string, string | undefined][] = [
+    [`${api}/repos/anthropics/skills/tarball/main`, "anthropics/skills"],
+    [`${api}/repos/anthropics/skills/tarball`, "anthropics/skills"],
+    [
+      "https://codeload.github.com/anthropics/skills/legacy.tar.gz/refs/heads/main",
+      "anthropics/skills",
+    ],
+    ["https://codeload.github.com/evil/repo/tar.gz/main", "evil/repo"],
+    [`${api}/repos/evil/repo/tarball/main`, "evil/repo"],
+    [`${api}/repositories/123/tarball/main`, undefined],
+    [`${api}/repos/%2e%2e/skills/tarball/main`, undefined],
+    [`${api}/repos/anthropics/skills/zipball/main`, undefined],
+    ["https://evil.example/repos/anthropics/skills/tarball/main", undefined],
+    ["http://codeload.github.com/anthropics/skills/tar.gz/main", undefined],
+  ];
+  for (const [url, repository] of cases) equal(repositoryOfUrl(url, api), repository, url);
+  equal(
+    repositoryOfUrl("http://127.0.0.1:9/api/v3/repos/o/r/tarball/x", "http://127.0.0.1:9/api/v3"),
+    "o/r",
+  );
+  equal(
+    repositoryOfUrl("http://127.0.0.1:9/repos/o/r/tarball/x", "http://127.0.0.1:9/api/v3"),
+    undefined,
+  );
 });

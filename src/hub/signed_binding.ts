@@ -30,6 +30,9 @@ function keyRefusal(name: string, record: LockRecord, fetched: Fetched): string 
   const sameKey = record.signing_key !== undefined
     ? fetched.signingKey === record.signing_key
     : fetched.signedBy === record.signed_by; // a lock from before keys were recorded
+  if (!sameKey && fetched.signedBy === record.signed_by) {
+    return `${bound}; the index is signed by another key that '${record.signed_by}' now names (reinstall with hub install --force to take it).`;
+  }
   if (!sameKey) {
     return `${bound}; the index is signed by ${
       fetched.signedBy !== undefined ? `'${fetched.signedBy}'` : fetched.signingKey
