@@ -106,6 +106,17 @@ Deno.test("[HUB-1][HUB-5] a ref that climbs out of the tarball URL is refused be
         `${source}: ${r.json.error}`,
       );
     }
+    // The same source as a configured collection: refused alike, for a bare-name install too.
+    const config = Deno.readTextFileSync(`${gh.home}/config.yaml`);
+    const attack2 = "anthropics/skills@../../../evil/repo/tarball/main";
+    Deno.writeTextFileSync(`${gh.home}/config.yaml`, `${config}    collections: ["${attack2}"]\n`);
+    const bare = await cliJson(["--home", gh.home, "hub", "install", "helper", "--yes"]);
+    equal(bare.code, 1, bare.stdout);
+    equal(
+      bare.json.error,
+      `No configured collection holds a skill named 'helper'. ${attack2}: Source '${attack2}': the ref '../../../evil/repo/tarball/main' is not a valid git ref.`,
+    );
+    Deno.writeTextFileSync(`${gh.home}/config.yaml`, config);
     assertAbsent(`${gh.home}/skills/helper`);
     deepEqual(gh.seen, [], "nothing was fetched");
     // The well-formed source still installs, trusted.

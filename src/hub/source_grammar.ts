@@ -35,7 +35,7 @@ const WHAT: Record<SourcePart, string> = {
   path: "a plain relative path",
   ref: "a valid git ref",
   "skill name": "a valid skill name",
-  URL: "a plain http(s) URL",
+  URL: "a plain URL",
 };
 
 /** The refusal of one part of a source. */
@@ -81,18 +81,22 @@ export function entryNameOk(name: string): boolean {
   return ENTRY.test(name);
 }
 
+/** The grammar of each part but URLs (checked by {@linkcode checkUrl}). */
+const GRAMMAR: Record<Exclude<SourcePart, "URL">, (value: string) => boolean> = {
+  owner: ownerOk,
+  repository: repositoryOk,
+  path: pathOk,
+  ref: refOk,
+  "skill name": entryNameOk,
+};
+
 /** Checks one part of `source` against its grammar; returns it. */
-export function checkPart(source: string, part: SourcePart, value: string): string {
-  const ok = part === "owner"
-    ? ownerOk(value)
-    : part === "repository"
-    ? repositoryOk(value)
-    : part === "path"
-    ? pathOk(value)
-    : part === "ref"
-    ? refOk(value)
-    : entryNameOk(value);
-  if (!ok) badPart(source, part, value);
+export function checkPart(
+  source: string,
+  part: Exclude<SourcePart, "URL">,
+  value: string,
+): string {
+  if (!GRAMMAR[part](value)) badPart(source, part, value);
   return value;
 }
 
