@@ -29,6 +29,7 @@ export {
   type ListOptions,
   type PromptOptions,
   type RuntimeOptions,
+  type SearchOptions,
   SkillRuntime,
   type ViewOptions,
 } from "./src/runtime.ts";
@@ -57,7 +58,14 @@ export {
   type SetupOptions,
 } from "./src/home/setup.ts";
 export type { SkillAbout, SkillRecord, SkillSource } from "./src/scan/record.ts";
-export type { CategoriesResult, CategoryInfo, ListedSkill, ListResult } from "./src/level0/list.ts";
+export type { Invocation } from "./src/scan/invocation.ts";
+export type {
+  Audience,
+  CategoriesResult,
+  CategoryInfo,
+  ListedSkill,
+  ListResult,
+} from "./src/level0/list.ts";
 export type { HiddenReason } from "./src/level0/visibility.ts";
 export type { PromptFormat, PromptResult } from "./src/level0/prompt.ts";
 export type { ViewResult } from "./src/view/view.ts";

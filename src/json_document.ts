@@ -59,6 +59,10 @@ export const JSON_NAMES: Readonly<Record<string, string>> = Object.freeze({
   storedEnv: "stored_env",
   storedConfig: "stored_config",
   stillMissing: "still_missing",
+  disableModelInvocation: "disable_model_invocation",
+  userInvocable: "user_invocable",
+  whenToUse: "when_to_use",
+  argumentHint: "argument_hint",
 });
 
 /** Fields whose values are data as written by someone else: never renamed inside. */

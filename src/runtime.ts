@@ -68,6 +68,7 @@ export type {
   ListOptions,
   PromptOptions,
   RuntimeOptions,
+  SearchOptions,
   ViewOptions,
 } from "./runtime_options.ts";
 import type {
@@ -75,6 +76,7 @@ import type {
   ListOptions,
   PromptOptions,
   RuntimeOptions,
+  SearchOptions,
   ViewOptions,
 } from "./runtime_options.ts";
 
@@ -224,7 +226,8 @@ export class SkillRuntime {
   /** Level 0: every visible skill, optionally of one category ([L0-1]). */
   async list(options: ListOptions = {}): Promise<ListResult> {
     const catalog = await this.#catalogOf(options, true);
-    return listSkills(catalog.index(), this.visibility(), options.category, options.all);
+    const { category, all, audience } = options;
+    return listSkills(catalog.index(), this.visibility(), category, all, audience);
   }
 
   /** Level 0, coarse: one entry per category with counts and descriptions ([L0-6]). */
@@ -246,9 +249,9 @@ export class SkillRuntime {
   }
 
   /** Level 0, ranked: skills matching a query, best first ([L0-7]). */
-  async search(query: string, options: CatalogOption = {}): Promise<ListResult> {
+  async search(query: string, options: SearchOptions = {}): Promise<ListResult> {
     const catalog = await this.#catalogOf(options, true);
-    return searchSkills(catalog.index(), this.visibility(), query);
+    return searchSkills(catalog.index(), this.visibility(), query, options.audience);
   }
 
   /** The Level-0 block for a system prompt ([L0-8]), then the preloaded skills ([L0-10]). */
@@ -258,7 +261,8 @@ export class SkillRuntime {
     // Preloading is not a view: nothing is counted ([U-1]; `prompt` never writes).
     const preloaded = await preloadSkills(options.preload ?? [], (n) => this.#read(n, { catalog }));
     const uses = readUsageCounts(this.setup.localRoot); // the home's counters ([U-1])
-    const skills = visibleSkills(index, this.visibility()).map((s) => ({
+    // The model's list ([IO-3]): no `disable-model-invocation` skill, `when_to_use` counted.
+    const skills = visibleSkills(index, this.visibility(), false, "model").map((s) => ({
       name: s.name,
       description: s.description,
       location: promptLocation(entryFor(index, s.name)!.record),

@@ -6,6 +6,7 @@
  */
 import type { Setup, SetupOptions } from "./home/setup.ts";
 import type { PromptFormat } from "./level0/prompt.ts";
+import type { Audience } from "./level0/list.ts";
 import type { Catalog } from "./scan/catalog.ts";
 import type { HelperSource } from "./scan/parallel.ts";
 import type { WatchOpener } from "./scan/watch_source.ts";
@@ -89,8 +90,14 @@ export interface CatalogOption {
   catalog?: Catalog;
 }
 
+/** Options of `SkillRuntime.search()`. */
+export interface SearchOptions extends CatalogOption {
+  /** Who reads the answer: `model` leaves out `disable-model-invocation` skills and puts `when_to_use` in the description ([IO-3]); `people` by default. */
+  audience?: Audience;
+}
+
 /** Options of `SkillRuntime.list()`. */
-export interface ListOptions extends CatalogOption {
+export interface ListOptions extends SearchOptions {
   /** Only skills of this top-level category. */
   category?: string;
   /** Also the skills Level 0 hides (platform, environment, disabled, conditions), each with `hidden` ([L0-9]). */

@@ -60,6 +60,7 @@ function unreadable(root: string, dir: string, why: string) {
     root,
     source: "local",
     about: {},
+    invocation: {},
     frontmatter: {},
     diagnostics: [{
       severity: "error",

@@ -149,7 +149,12 @@ async function runParsed(
     // The usual lines skip commander (and the Node layer it loads); the rest go through it.
     const parsed = quickParse(argv, readEnv, terminal) ??
       (await import("./program.ts")).parseArgs(argv, version, readEnv, terminal);
-    if (parsed.kind === "print") return { exitCode: 0, stdout: parsed.text, stderr: "" };
+    if (parsed.kind === "print") {
+      const help = await skillHelp(argv, parsed.text, version, terminal);
+      if (!help) return { exitCode: 0, stdout: parsed.text, stderr: "" };
+      request = seen.request = help;
+      return await runRequest(request, version, options);
+    }
     request = seen.request = parsed.request;
     return await runRequest(request, version, options);
   } catch (error) {
@@ -161,6 +166,33 @@ async function runParsed(
       options: {},
       global: { json, color: false },
     });
+  }
+}
+
+/**
+ * `invoke NAME --help` ([IO-3]): the command's help and the skill's `argument-hint`, which
+ * only a Worker may read — the line parsed again without the help flag, the help text
+ * handed to `invoke`. Undefined for any other help.
+ */
+async function skillHelp(
+  argv: string[],
+  text: string,
+  version: string,
+  terminal: boolean,
+): Promise<CommandRequest | undefined> {
+  const dash = argv.indexOf("--");
+  const before = dash === -1 ? argv : argv.slice(0, dash);
+  if (!before.includes("invoke") || !before.some((a) => a === "--help" || a === "-h")) {
+    return undefined;
+  }
+  const rest = argv.filter((a, i) => (dash !== -1 && i > dash) || (a !== "--help" && a !== "-h"));
+  try {
+    const parsed = (await import("./program.ts")).parseArgs(rest, version, readEnv, terminal);
+    if (parsed.kind !== "command" || parsed.request.command !== "invoke") return undefined;
+    if (parsed.request.args.length === 0) return undefined;
+    return { ...parsed.request, options: { ...parsed.request.options, helpText: text } };
+  } catch {
+    return undefined;
   }
 }
 

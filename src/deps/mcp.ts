@@ -1,3 +1,4 @@
+// deno-lint-ignore-file no-import-prefix -- full npm: specifiers, so the module imports with no import map ([C-7])
 /**
  * The one place skillrt touches the MCP TypeScript SDK (server side).
  *
@@ -8,11 +9,15 @@ export { WebStandardStreamableHTTPServerTransport } from "npm:@modelcontextproto
 export type { Transport } from "npm:@modelcontextprotocol/sdk@^1.32.2/shared/transport.js";
 export type {
   CallToolRequest,
+  CompleteRequest,
   GetPromptRequest,
+  ListPromptsRequest,
+  ListResourcesRequest,
   ReadResourceRequest,
 } from "npm:@modelcontextprotocol/sdk@^1.32.2/types.js";
 export {
   CallToolRequestSchema,
+  CompleteRequestSchema,
   ErrorCode,
   GetPromptRequestSchema,
   isInitializeRequest,
@@ -24,3 +29,15 @@ export {
   McpError,
   ReadResourceRequestSchema,
 } from "npm:@modelcontextprotocol/sdk@^1.32.2/types.js";
+import {
+  RequestSchema,
+  SetLevelRequestSchema,
+} from "npm:@modelcontextprotocol/sdk@^1.32.2/types.js";
+
+/**
+ * `logging/setLevel` with its params unchecked: the server checks the level itself, so an
+ * unknown one is the protocol's invalid-params error, not an internal one.
+ */
+export const SetLevelAnyRequestSchema = RequestSchema.extend({
+  method: SetLevelRequestSchema.shape.method,
+});

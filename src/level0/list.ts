@@ -7,10 +7,11 @@
 import { ValidationError } from "../errors.ts";
 import type { SkillIndex } from "../scan/skill_index.ts";
 import type { SkillRecord } from "../scan/record.ts";
+import { type Invocation, modelDescription } from "../scan/invocation.ts";
 import { type HiddenReason, hiddenReason, isVisible, type VisibilityFacts } from "./visibility.ts";
 
-/** One skill as `list` shows it. */
-export interface ListedSkill {
+/** One skill as `list` shows it; Claude Code's invocation fields when set ([IO-3]). */
+export interface ListedSkill extends Invocation {
   /** Name. */
   name: string;
   /** Description. */
@@ -67,19 +68,37 @@ export interface ListResult {
 export const LIST_HINT = "Use skill_view(name) to see full content, tags, and linked files";
 
 /**
+ * Who a list is for ([IO-3]): `people` see every visible skill with its invocation fields;
+ * the `model` (the `prompt` block, MCP `skills_list` and `skills_search`) never sees a
+ * skill with `disable-model-invocation`, and reads `when_to_use` in the description.
+ */
+export type Audience = "people" | "model";
+
+/** The skill as the model reads it: `when_to_use` in its description, no invocation fields. */
+function forModel(item: ListedSkill): ListedSkill {
+  const { disableModelInvocation: _d, userInvocable: _u, whenToUse, argumentHint: _a, ...rest } =
+    item;
+  return { ...rest, description: modelDescription(item.description, { whenToUse }) };
+}
+
+/**
  * The visible entries of an index, each with its record; with `all`, the hidden ones
- * too, each saying why it is hidden ([L0-9]).
+ * too, each saying why it is hidden ([L0-9]); for the `model`, as {@linkcode Audience} says.
  */
 export function visibleSkills(
   index: SkillIndex,
   facts: VisibilityFacts,
   all = false,
+  audience: Audience = "people",
 ): ListedSkill[] {
   const out: ListedSkill[] = [];
   for (const entry of index.entries.values()) {
     const hidden = hiddenReason(entry.record, facts);
     if (hidden !== null && !all) continue;
-    const item = listed(entry.record, entry.ambiguous ? entry.matches : undefined);
+    if (audience === "model" && entry.record.invocation.disableModelInvocation) continue;
+    const matches = entry.ambiguous ? entry.matches : undefined;
+    const mine = listed(entry.record, matches);
+    const item = audience === "model" ? forModel(mine) : mine;
     if (hidden !== null) item.hidden = hidden;
     out.push(item);
   }
@@ -111,6 +130,7 @@ function listed(record: SkillRecord, matches?: SkillRecord[]): ListedSkill {
     category: record.category,
     tags: record.tags,
     ...record.about,
+    ...record.invocation,
   };
   if (matches) {
     item.ambiguous = true;
@@ -146,8 +166,9 @@ export function listSkills(
   facts: VisibilityFacts,
   category?: string,
   hidden = false,
+  audience: Audience = "people",
 ): ListResult {
-  const all = visibleSkills(index, facts, hidden);
+  const all = visibleSkills(index, facts, hidden, audience);
   if (category === undefined) return listDocument(all);
   const doc = listDocument(all.filter((s) => s.category === category));
   if (doc.count > 0) return doc;
@@ -276,14 +297,19 @@ function scoreOf(skill: ListedSkill, { q, terms }: Query): number {
  * `search QUERY`: visible skills that match, best first, with their scores ([L0-7]).
  * @throws {ValidationError} for a query over {@linkcode MAX_QUERY_CHARS} characters.
  */
-export function searchSkills(index: SkillIndex, facts: VisibilityFacts, query: string): ListResult {
+export function searchSkills(
+  index: SkillIndex,
+  facts: VisibilityFacts,
+  query: string,
+  audience: Audience = "people",
+): ListResult {
   if (query.length > MAX_QUERY_CHARS) {
     throw new ValidationError(
       `Search query is ${query.length} characters long; the limit is ${MAX_QUERY_CHARS}.`,
     );
   }
   const parsed = queryOf(query);
-  const scored = visibleSkills(index, facts)
+  const scored = visibleSkills(index, facts, false, audience)
     .map((s) => ({ ...s, score: scoreOf(s, parsed) }))
     .filter((s) => s.score > 0)
     .sort((a, b) => b.score - a.score || byCategoryThenName(a, b));

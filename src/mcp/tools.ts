@@ -1,13 +1,17 @@
 /**
- * The MCP tools of [MCP-1] as data: their JSON Schemas, the check of a call's arguments
- * against them (a bad call is a JSON-RPC `-32602` naming the field), and the names Hermes
- * uses for `skill_manage` (`write_file`, `old_string`, …) mapped to skillrt's.
+ * The MCP tools of [MCP-1] as data: each one's declaration — name, `title`, description,
+ * `annotations` and JSON Schemas in and out ([IO-4]); a new tool fills in every field
+ * (the type requires them, and `tests/mcp_tools_test.ts` holds every listed tool to
+ * them) —, the check of a call's arguments against them (a bad call is a JSON-RPC
+ * `-32602` naming the field), and the names Hermes uses for `skill_manage`
+ * (`write_file`, `old_string`, …) mapped to skillrt's.
  *
  * @module
  */
 import type { ManageAction } from "../manage/actions.ts";
 import { MANAGE_COMMANDS } from "../cli/command_table.ts";
 import { BUNDLE_ACTIONS } from "../manage/bundle_actions.ts";
+import { type JsonSchema, OUTPUT_SCHEMAS } from "./output_schemas.ts";
 
 /** A JSON-RPC error with its code and a message without any prefix (clients add their own). */
 export class RpcError extends Error {
@@ -48,15 +52,44 @@ interface Property {
   minItems?: number;
 }
 
+/**
+ * What a client may assume of a tool ([IO-4]; MCP 2025-11-25 `ToolAnnotations`), every
+ * hint said outright so no client falls back to the protocol's cautious defaults.
+ */
+export interface ToolAnnotations {
+  /** True when the tool changes nothing a user would call a change. */
+  readOnlyHint: boolean;
+  /** True when a change may remove or overwrite what was there. */
+  destructiveHint: boolean;
+  /** True when calling it twice with the same arguments does no more than once. */
+  idempotentHint: boolean;
+  /** True when it reaches beyond this machine (false: nothing leaves it). */
+  openWorldHint: boolean;
+}
+
 /** A tool as `tools/list` shows it. */
 export interface ToolSpec {
   /** The tool's name. */
   name: string;
+  /** Its name for people ([IO-4]). */
+  title: string;
   /** What it does. */
   description: string;
   /** Its arguments. */
   inputSchema: { type: "object"; properties: Record<string, Property>; required?: string[] };
+  /** The JSON Schema of the `structuredContent` it returns ([IO-4]). */
+  outputSchema: JsonSchema;
+  /** Its hints ([IO-4]). */
+  annotations: ToolAnnotations;
 }
+
+/** The hints of a tool that reads the home and changes nothing ([IO-4]). */
+const READS: ToolAnnotations = {
+  readOnlyHint: true,
+  destructiveHint: false,
+  idempotentHint: true,
+  openWorldHint: false,
+};
 
 const str = (description: string): Property => ({ type: "string", description });
 
@@ -109,6 +142,9 @@ export function toolList(allowWrites: boolean): ToolSpec[] {
   const tools: ToolSpec[] = [
     {
       name: "skills_list",
+      title: "List skills",
+      annotations: READS,
+      outputSchema: OUTPUT_SCHEMAS.skills_list,
       description:
         "List available skills (Level 0): name, description, category, tags. On a large home, without a category it returns the categories with their counts; ask for one category, or search.",
       inputSchema: {
@@ -118,6 +154,9 @@ export function toolList(allowWrites: boolean): ToolSpec[] {
     },
     {
       name: "skill_view",
+      title: "View a skill",
+      annotations: READS,
+      outputSchema: OUTPUT_SCHEMAS.skill_view,
       description:
         "Load one skill in full (Level 1), or one file inside it with file_path (Level 2). For a long skill ask for the brief first, then only the sections you need.",
       inputSchema: {
@@ -140,6 +179,9 @@ export function toolList(allowWrites: boolean): ToolSpec[] {
     },
     {
       name: "skills_search",
+      title: "Search skills",
+      annotations: READS,
+      outputSchema: OUTPUT_SCHEMAS.skills_search,
       description: "Rank skills by a query over names, tags and descriptions.",
       inputSchema: {
         type: "object",
@@ -151,6 +193,14 @@ export function toolList(allowWrites: boolean): ToolSpec[] {
   if (allowWrites) {
     tools.push({
       name: "skill_manage",
+      title: "Manage skills",
+      annotations: {
+        readOnlyHint: false,
+        destructiveHint: true,
+        idempotentHint: false,
+        openWorldHint: false,
+      },
+      outputSchema: OUTPUT_SCHEMAS.skill_manage,
       description:
         "Create, edit, patch or delete a skill, or write or remove one of its files; create, edit or delete a skill bundle (staged when write approval is on).",
       inputSchema: { type: "object", properties: MANAGE_PROPERTIES, required: ["action", "name"] },

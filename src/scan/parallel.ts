@@ -15,6 +15,7 @@ import type { ScannedRoot } from "./scanned.ts";
 import { reachOf } from "./containment.ts";
 import { readRecord, rootSource } from "./scan_root.ts";
 import { aboutOf, type SkillRecord } from "./record.ts";
+import { invocationOf } from "./invocation.ts";
 import { type FoundSkill, type WalkLimits, type WalkResult, walkRoot } from "./walk.ts";
 import { joinPath } from "../home/paths.ts";
 
@@ -117,6 +118,7 @@ export function wholeRecord(batch: HelperBatch, i: number, slim: SlimRecord): Sk
     source: batch.source,
     ...(batch.namespace ? { namespace: batch.namespace } : {}),
     about: aboutOf(frontmatter), // derived from the frontmatter, so not sent
+    invocation: invocationOf(frontmatter),
     frontmatter,
     diagnostics,
   };

@@ -9,6 +9,7 @@ import { type Diagnostic, diagnostic } from "../diagnostics.ts";
 import { type Fence, firstProseLine } from "../frontmatter/fence.ts";
 import { type Frontmatter, parseFrontmatter, stripQuotes } from "../frontmatter/parse.ts";
 import { isMapping } from "../mapping.ts";
+import { type Invocation, invocationOf } from "./invocation.ts";
 
 /** Where a skill was found: its root's kind ([S-1]); `agent:<name>` for an agent's folder ([H-5]). */
 export type SkillSource = "project" | "local" | "external" | "plugin" | `agent:${string}`;
@@ -39,6 +40,8 @@ export interface SkillRecord {
   namespace?: string;
   /** Its version, author and licence, when the frontmatter names them ([V-10]). */
   about: SkillAbout;
+  /** Claude Code's invocation fields, when the frontmatter sets them ([IO-3]). */
+  invocation: Invocation;
   /** The parsed frontmatter mapping. */
   frontmatter: Frontmatter;
   /** What was repaired or cut while reading it. */
@@ -189,6 +192,7 @@ export function buildRecord(place: RecordPlace, fence: Fence, invalidUtf8 = fals
     source: place.source,
     ...(place.namespace ? { namespace: place.namespace } : {}),
     about: aboutOf(data),
+    invocation: invocationOf(data),
     frontmatter: data,
     diagnostics,
   };

@@ -63,6 +63,14 @@ export interface ViewResult {
   author: string | null;
   /** `license` from the frontmatter, or null. */
   license: string | null;
+  /** `disable-model-invocation: true`: never shown to the model, invoked by name only ([IO-3]). */
+  disableModelInvocation: boolean;
+  /** False with `user-invocable: false`: not offered as a slash command (MCP prompt). */
+  userInvocable: boolean;
+  /** `when_to_use`, or null (the model reads it after the description). */
+  whenToUse: string | null;
+  /** `argument-hint`, or null (shown with the skill's MCP prompt and `invoke NAME --help`). */
+  argumentHint: string | null;
   /** The root's kind. */
   source: string;
   /** The whole SKILL.md, preprocessed. */
@@ -364,6 +372,10 @@ export async function loadSkill(resolved: Resolved, ctx: ViewContext): Promise<L
     version: record.about.version ?? null,
     author: record.about.author ?? null,
     license: record.about.license ?? null,
+    disableModelInvocation: record.invocation.disableModelInvocation === true,
+    userInvocable: record.invocation.userInvocable !== false,
+    whenToUse: record.invocation.whenToUse ?? null,
+    argumentHint: record.invocation.argumentHint ?? null,
     source: record.source,
     content: banner + (block ? `${block}\n\n` : "") + body,
     path: record.path,

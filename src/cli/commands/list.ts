@@ -4,17 +4,26 @@
  * @module
  */
 import type { SkillRuntime } from "../../runtime.ts";
-import type { ListResult } from "../../level0/list.ts";
+import type { ListedSkill, ListResult } from "../../level0/list.ts";
 import { clip, paint, plural, respond, table } from "../render.ts";
 import type { CommandRequest, GlobalOptions, Outcome } from "../request.ts";
+
+/** What a person is told beside a skill's name: ambiguity, why it is hidden, who may invoke it ([IO-3]). */
+function marks(s: ListedSkill): string[] {
+  return [
+    ...(s.ambiguous ? ["ambiguous"] : []),
+    ...(s.hidden ? [`hidden: ${s.hidden}`] : []),
+    ...(s.disableModelInvocation ? ["by name only: not shown to the model"] : []),
+    ...(s.userInvocable === false ? ["not a slash command"] : []),
+  ];
+}
 
 /** Renders a list document as a table for people. */
 export function listText(doc: ListResult, global: GlobalOptions, withScore = false): string {
   if (doc.count === 0) return doc.message ?? "No skills found.";
   const rows = doc.skills.map((s) => [
     ...(withScore ? [String(s.score ?? 0)] : []),
-    s.name + (s.ambiguous ? ` ${paint(global.color, "yellow", "(ambiguous)")}` : "") +
-    (s.hidden ? ` ${paint(global.color, "yellow", `(hidden: ${s.hidden})`)}` : ""),
+    s.name + marks(s).map((m) => ` ${paint(global.color, "yellow", `(${m})`)}`).join(""),
     s.category ?? "-",
     clip(s.ambiguous ? `matches: ${s.matches!.join(", ")}` : s.description, 80),
   ]);

@@ -1,0 +1,70 @@
+/**
+ * What the request handlers of one MCP server (one session) share: the runtime, the
+ * server's options, its log ([IO-4]) and the list budget; the current catalog, with what
+ * it holds worth telling the client logged first; and the error conversions.
+ *
+ * @module
+ */
+import type { Server } from "../deps/mcp.ts";
+import { SkillrtError } from "../errors.ts";
+import { toJsonDocument } from "../json_document.ts";
+import type { SkillRuntime } from "../runtime.ts";
+import type { Catalog } from "../scan/catalog.ts";
+import type { ListBudget } from "./list_budget.ts";
+import { SessionLog } from "./logging.ts";
+import { RPC, RpcError } from "./tools.ts";
+
+/** How the server is set up. */
+export interface SkillServerOptions {
+  /** The runtime every request reads (made with `watch: true` for a long-lived server). */
+  runtime: SkillRuntime;
+  /** Offer `skill_manage` (subject to write approval). */
+  allowWrites: boolean;
+  /** The server's version. */
+  version: string;
+}
+
+/** One session's shared state. */
+export interface Session {
+  /** The runtime. */
+  rt: SkillRuntime;
+  /** The server's options. */
+  options: SkillServerOptions;
+  /** The SDK server, for notifications. */
+  server: Server;
+  /** The session's logging level and what it was sent. */
+  log: SessionLog;
+}
+
+/** Opens the shared state of one server. */
+export function openSession(server: Server, options: SkillServerOptions): Session {
+  return { rt: options.runtime, options, server, log: new SessionLog() };
+}
+
+/** The list budget of the home's config ([PERF-5], [IO-4]). */
+export function budgetOf(rt: SkillRuntime): ListBudget {
+  return { skills: rt.setup.config.mcp_list_max_skills, chars: rt.setup.config.mcp_list_max_chars };
+}
+
+/** The current catalog; the diagnostics it holds that the client was not told yet are logged first. */
+export async function catalogOf(session: Session): Promise<Catalog> {
+  const catalog = await session.rt.currentCatalog();
+  try {
+    const due = await session.log.due(catalog.index(), () => session.rt.watchStatus());
+    for (const params of due) {
+      await session.server.notification({ method: "notifications/message", params });
+    }
+  } catch {
+    // A client gone, or one that cannot take notifications now: the answer still goes.
+  }
+  return catalog;
+}
+
+/** An error of the runtime as a protocol error: `notFound` when nothing is there, else invalid params. */
+export function protocolError(error: unknown, notFound: number): RpcError {
+  if (error instanceof RpcError) return error;
+  const message = error instanceof Error ? error.message.split("\n")[0] : String(error);
+  const missing = /not found/i.test(message);
+  const data = error instanceof SkillrtError ? toJsonDocument(error.toJSON()) : undefined;
+  return new RpcError(missing ? notFound : RPC.invalidParams, message, data);
+}
