@@ -54,6 +54,10 @@ Deno.test("[IO-3] the record reads the invocation fields in kebab-case and snake
     {},
   );
   equal(invocationOf({ when_to_use: "w".repeat(2000) }).whenToUse!.length, 1024);
+  // Claude Code's documented `argument-hint: [issue-number]`, unquoted, is a YAML list.
+  deepEqual(record("argument-hint: [issue-number]\n"), { argumentHint: "[issue-number]" });
+  deepEqual(record("argument-hint: [a, 2]\n"), { argumentHint: "[a] [2]" });
+  deepEqual(record("argument-hint: [{a: 1}]\n"), {});
 });
 
 Deno.test("[IO-3] list --json and view --json report the fields; list marks them for people", async () => {

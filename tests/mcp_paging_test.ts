@@ -221,6 +221,16 @@ Deno.test("[IO-3] hint arguments: named from [x], <x>, --flag; their values one 
   ]);
   deepEqual(promptArguments("[a] [a]").map((a) => a.name), ["arguments", "instruction"]);
   deepEqual(promptArguments(undefined).map((a) => a.name), ["instruction"]);
+  // A downloaded skill's hint names plain arguments; a client's keys are only its own.
+  deepEqual(promptArguments("[__proto__] [constructor] [Ünïcøde]").map((a) => a.name), [
+    "proto",
+    "constructor",
+    "n_c_de",
+    "instruction",
+  ]);
+  const given = JSON.parse('{"__proto__": "x", "constructor": "y"}');
+  deepEqual(argumentsText("[__proto__] [constructor]", given), { text: "y" });
+  deepEqual(argumentsText("[constructor]", {}), {}); // not Object's own constructor
   const hint = "<file> [--dry-run] [--out DIR] [rest...]";
   deepEqual(argumentsText(hint, { "dry-run": "true" }), { missing: "file" });
   deepEqual(argumentsText("[x]", {}), {});

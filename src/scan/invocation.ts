@@ -53,6 +53,16 @@ function line(value: unknown, max: number): string | undefined {
   return text.length > max ? text.slice(0, max - 3) + "..." : text;
 }
 
+/**
+ * `argument-hint` as written: Claude Code's own examples leave `[issue-number]` unquoted,
+ * which YAML reads as a list; its items are put back in brackets.
+ */
+function hintText(value: unknown): unknown {
+  if (!Array.isArray(value)) return value;
+  const items = value.filter((v) => typeof v === "string" || typeof v === "number");
+  return items.length === value.length ? items.map((v) => `[${v}]`).join(" ") : undefined;
+}
+
 /** The invocation fields of a frontmatter ([IO-3]). */
 export function invocationOf(data: Frontmatter): Invocation {
   const out: Invocation = {};
@@ -60,7 +70,7 @@ export function invocationOf(data: Frontmatter): Invocation {
   if (flag(field(data, "user-invocable")) === false) out.userInvocable = false;
   const whenToUse = line(field(data, "when-to-use"), MAX_WHEN_TO_USE);
   if (whenToUse !== undefined) out.whenToUse = whenToUse;
-  const hint = line(field(data, "argument-hint"), MAX_ARGUMENT_HINT);
+  const hint = line(hintText(field(data, "argument-hint")), MAX_ARGUMENT_HINT);
   if (hint !== undefined) out.argumentHint = hint;
   return out;
 }
