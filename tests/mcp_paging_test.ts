@@ -14,6 +14,10 @@ import { decodeCursor, pageAfter } from "../src/mcp/paging.ts";
 import { argumentsText, promptArguments } from "../src/mcp/prompt_arguments.ts";
 import { splitArguments } from "../src/preprocess/shell_words.ts";
 import { RpcError } from "../src/mcp/tools.ts";
+import { homeMessages, MAX_MESSAGES, SessionLog } from "../src/mcp/logging.ts";
+import { splitFrontmatter } from "../src/frontmatter/fence.ts";
+import { buildRecord } from "../src/scan/record.ts";
+import { indexRecords } from "../src/scan/skill_index.ts";
 
 const N = 130;
 const pad = (i: number) => String(i).padStart(3, "0");
@@ -247,4 +251,43 @@ Deno.test("[IO-3] hint arguments: named from [x], <x>, --flag; their values one 
     const one = argumentsText("[v]", { v: value });
     deepEqual(splitArguments((one as { text: string }).text), [value], JSON.stringify(value));
   }
+});
+
+Deno.test("[IO-4] the session log: a watcher fallback is a warning; at most 50 messages at once, then one line counting the rest, none sent twice", async () => {
+  const records = Array.from({ length: 60 }, (_, i) =>
+    buildRecord(
+      {
+        file: `/r/s${i}/SKILL.md`,
+        dir: `/r/s${i}`,
+        rel: `s${i}`,
+        root: "/r",
+        source: "local",
+        fallbackName: `s${i}`,
+      },
+      splitFrontmatter(`---\nname: s${i}\n`), // never closed: an error each
+    ));
+  const index = indexRecords(records);
+  const watch = () =>
+    Promise.resolve([
+      { root: "/r", state: "fallback" as const, reason: "no watcher here" },
+      { root: "/w", state: "watched" as const },
+    ]);
+  const fallback = homeMessages(index, await watch()).filter((m) => m.logger === "skillrt.watch");
+  deepEqual(fallback.map((m) => [m.level, m.data.code, m.data.path]), [
+    ["warning", "watch.fallback", "/r"],
+  ]);
+  match(fallback[0].data.message, /Root \/r is not watched \(no watcher here\)/);
+  const log = new SessionLog();
+  const first = await log.due(index, watch);
+  equal(first.length, MAX_MESSAGES + 1);
+  deepEqual(first.at(-1)!.data, {
+    message: "11 more diagnostics; run 'skillrt validate' to see them all.",
+    code: "log.more",
+  });
+  deepEqual(await log.due(index, watch), []); // the same index, the same level: nothing new
+  log.setLevel("debug");
+  deepEqual(await log.due(indexRecords(records), watch), []); // all were counted as told
+  log.setLevel("emergency");
+  equal(log.sends("error"), false);
+  equal(log.sends("emergency"), true);
 });
