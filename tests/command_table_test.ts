@@ -15,6 +15,7 @@ import {
   MANAGE_COMMANDS,
   PLANNED_COMMANDS,
   PREPROCESSING_COMMANDS,
+  SKILL_HELP_COMMANDS,
   USER_FILE_COMMANDS,
   WRITING_ACTIONS,
   WRITING_COMMANDS,
@@ -67,6 +68,10 @@ Deno.test("[C-1][M-1] the lists derived from the table: planned, writing, prepro
   deepEqual(MANAGE_COMMANDS, ["create", "edit", "patch", "delete", "write-file", "remove-file"]);
   deepEqual(CONTENT_COMMANDS, ["create", "edit", "write-file"]);
   deepEqual(USER_FILE_COMMANDS, ["enable", "disable", "setup"]);
+  // [IO-3] a skill's help is read in the command's Worker: the command reads skills.
+  deepEqual(SKILL_HELP_COMMANDS, ["invoke"]);
+  const planned: readonly string[] = PLANNED_COMMANDS;
+  for (const name of SKILL_HELP_COMMANDS) ok(planned.includes(name), `${name} reads`);
   deepEqual(WRITING_ACTIONS, { bundle: ["create", "edit", "delete"] });
   equal(isWriting("bundle", ["create", "x"]), true);
   equal(isWriting("bundle", ["list"]), false);

@@ -41,6 +41,11 @@ export interface CommandRow {
   writingActions?: readonly string[];
   /** It may write the user's own files, config.yaml and `<home>/.env` ([V-9], [V-10]). */
   userFiles?: true;
+  /**
+   * `COMMAND NAME --help` adds the named skill's `argument-hint` to the help ([IO-3]); the
+   * skill is read in the command's Worker, which gets the help text as `helpText`.
+   */
+  skillHelp?: true;
   /** Its grammar; absent for the Worker's internal steps, which no command line names. */
   grammar?: Omit<CommandSpec, "name">;
   /** Its implementation module, loaded when it runs in its Worker. */

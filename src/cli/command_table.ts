@@ -71,6 +71,7 @@ const TABLE = {
   invoke: {
     plan: "reads",
     preprocesses: true,
+    skillHelp: true,
     load: () => import("./commands/invoke.ts"),
     grammar: {
       description: "the message for a slash-command invocation of a skill",
@@ -385,6 +386,8 @@ export const CONTENT_COMMANDS: readonly string[] = names((row) => row.content ==
  * these, run by the user at the CLI ([V-9], [V-10]); never MCP.
  */
 export const USER_FILE_COMMANDS: readonly string[] = names((row) => row.userFiles === true);
+/** Commands whose help for a named skill shows its `argument-hint` ([IO-3]). */
+export const SKILL_HELP_COMMANDS: readonly string[] = names((row) => row.skillHelp === true);
 /** Actions that make a reading command write ([B-3]: `bundle create|edit|delete`). */
 export const WRITING_ACTIONS: Readonly<Record<string, readonly string[]>> = Object.fromEntries(
   COMMAND_ROWS.flatMap((row) => row.writingActions ? [[row.name, row.writingActions]] : []),

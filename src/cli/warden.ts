@@ -15,6 +15,7 @@ import {
   CONTENT_COMMANDS,
   isWriting,
   PLANNED_COMMANDS,
+  SKILL_HELP_COMMANDS,
   type WardenCommandName,
 } from "./command_table.ts";
 import { parseSource } from "../hub/source.ts";
@@ -170,9 +171,9 @@ async function runParsed(
 }
 
 /**
- * `invoke NAME --help` ([IO-3]): the command's help and the skill's `argument-hint`, which
- * only a Worker may read — the line parsed again without the help flag, the help text
- * handed to `invoke`. Undefined for any other help.
+ * `invoke NAME --help` ([IO-3]; a row with `skillHelp`): the command's help and the skill's
+ * `argument-hint`, which only a Worker may read — the line parsed again without the help
+ * flag, the help text handed to the command. Undefined for any other help.
  */
 async function skillHelp(
   argv: string[],
@@ -182,13 +183,13 @@ async function skillHelp(
 ): Promise<CommandRequest | undefined> {
   const dash = argv.indexOf("--");
   const before = dash === -1 ? argv : argv.slice(0, dash);
-  if (!before.includes("invoke") || !before.some((a) => a === "--help" || a === "-h")) {
-    return undefined;
-  }
+  if (!before.some((a) => a === "--help" || a === "-h")) return undefined;
   const rest = argv.filter((a, i) => (dash !== -1 && i > dash) || (a !== "--help" && a !== "-h"));
   try {
     const parsed = (await import("./program.ts")).parseArgs(rest, version, readEnv, terminal);
-    if (parsed.kind !== "command" || parsed.request.command !== "invoke") return undefined;
+    if (parsed.kind !== "command" || !SKILL_HELP_COMMANDS.includes(parsed.request.command)) {
+      return undefined;
+    }
     if (parsed.request.args.length === 0) return undefined;
     return { ...parsed.request, options: { ...parsed.request.options, helpText: text } };
   } catch {

@@ -7,7 +7,7 @@
  * @module
  */
 import type { JSONRPCMessage } from "../deps/mcp.ts";
-import { RPC } from "./tools.ts";
+import { RPC } from "./rpc_error.ts";
 
 /** What to do with a line: pass the message on, or send this error reply. */
 export type LineVerdict = { message: JSONRPCMessage } | { reply: JSONRPCMessage };

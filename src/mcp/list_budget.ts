@@ -7,7 +7,7 @@
  * @module
  */
 import type { CategoryInfo, ListedSkill, ListResult } from "../level0/list.ts";
-import { RPC, RpcError } from "./tools.ts";
+import { RPC, RpcError } from "./rpc_error.ts";
 
 /** How much one answer may hold. */
 export interface ListBudget {

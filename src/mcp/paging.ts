@@ -10,7 +10,7 @@
  * @module
  */
 import type { ListBudget } from "./list_budget.ts";
-import { RPC, RpcError } from "./tools.ts";
+import { RPC, RpcError } from "./rpc_error.ts";
 
 /** One page of entries, and the cursor of the next when more follow. */
 export interface Page<T> {

@@ -20,7 +20,7 @@ import type { Catalog } from "../scan/catalog.ts";
 import { pageAfter } from "./paging.ts";
 import { argumentsText, promptArguments } from "./prompt_arguments.ts";
 import { budgetOf, catalogOf, protocolError, type Session } from "./session.ts";
-import { RPC, RpcError } from "./tools.ts";
+import { RPC, RpcError } from "./rpc_error.ts";
 
 const byName = (a: ListedSkill, b: ListedSkill) => a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
 

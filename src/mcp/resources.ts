@@ -20,7 +20,7 @@ import type { SkillRuntime } from "../runtime.ts";
 import type { Catalog } from "../scan/catalog.ts";
 import { pageAfter } from "./paging.ts";
 import { budgetOf, catalogOf, protocolError, type Session } from "./session.ts";
-import { RPC, RpcError } from "./tools.ts";
+import { RPC, RpcError } from "./rpc_error.ts";
 
 /**
  * Splits `skill://<name>[/<path>]` or `skill://<name>#<slug>[,<slug>…]` ([V-8]); the parts

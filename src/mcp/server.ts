@@ -33,7 +33,8 @@ import { LOG_LEVELS, type LogLevel } from "./logging.ts";
 import { servePrompts, slashSkills } from "./prompts.ts";
 import { RESOURCE_TEMPLATES, resourceSkills, serveResources } from "./resources.ts";
 import { budgetOf, catalogOf, openSession, type Session } from "./session.ts";
-import { checkArguments, manageAction, RPC, RpcError, toolList } from "./tools.ts";
+import { checkArguments, manageAction, toolList } from "./tools.ts";
+import { RPC, RpcError } from "./rpc_error.ts";
 
 export { toolList } from "./tools.ts";
 export { parseSkillUri } from "./resources.ts";

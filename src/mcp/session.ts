@@ -12,7 +12,7 @@ import type { SkillRuntime } from "../runtime.ts";
 import type { Catalog } from "../scan/catalog.ts";
 import type { ListBudget } from "./list_budget.ts";
 import { SessionLog } from "./logging.ts";
-import { RPC, RpcError } from "./tools.ts";
+import { RPC, RpcError } from "./rpc_error.ts";
 
 /** How the server is set up. */
 export interface SkillServerOptions {

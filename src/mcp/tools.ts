@@ -13,31 +13,8 @@ import { MANAGE_COMMANDS } from "../cli/command_table.ts";
 import { BUNDLE_ACTIONS } from "../manage/bundle_actions.ts";
 import { type JsonSchema, OUTPUT_SCHEMAS } from "./output_schemas.ts";
 
-/** A JSON-RPC error with its code and a message without any prefix (clients add their own). */
-export class RpcError extends Error {
-  /** The JSON-RPC error code. */
-  readonly code: number;
-  /** Extra data for the client. */
-  readonly data?: unknown;
-
-  /** Creates the error. */
-  constructor(code: number, message: string, data?: unknown) {
-    super(message);
-    this.name = "RpcError";
-    this.code = code;
-    this.data = data;
-  }
-}
-
-/** JSON-RPC and MCP error codes used by the server. */
-export const RPC = {
-  parseError: -32700,
-  invalidRequest: -32600,
-  methodNotFound: -32601,
-  invalidParams: -32602,
-  internalError: -32603,
-  resourceNotFound: -32002,
-} as const;
+export { RPC, RpcError } from "./rpc_error.ts";
+import { RPC, RpcError } from "./rpc_error.ts";
 
 /** One property of a tool's input schema. */
 interface Property {
