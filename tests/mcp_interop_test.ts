@@ -214,3 +214,30 @@ Deno.test("[IO-3] a prompt whose hint has a <required> argument refuses a call w
     await client.close();
   }
 });
+
+Deno.test("[IO-3] the category map of a list over the budget counts only the skills the model may see", async () => {
+  const home = makeTree({
+    "config.yaml": "skills:\n  mcp_list_max_skills: 1\n",
+    "skills/ops/deploy/SKILL.md": skill("deploy", "Ship.", "disable-model-invocation: true\n"),
+    "skills/ops/rollback/SKILL.md": skill("rollback", "Undo."),
+    "skills/ops/release/SKILL.md": skill("release", "Tag.", "disable-model-invocation: true\n"),
+    "skills/secret/launch/SKILL.md": skill("launch", "Go.", "disable-model-invocation: true\n"),
+    "skills/docs/readme/SKILL.md": skill("readme", "Write."),
+    "skills/loose/SKILL.md": skill("loose", "No category."),
+  });
+  const client = await connectStdio(home);
+  try {
+    const map = firstText(await client.callTool({ name: "skills_list", arguments: {} }));
+    equal(map.count, 3);
+    deepEqual(
+      map.categories.map((c: { category: string; count: number }) => [c.category, c.count]),
+      [
+        ["docs", 1],
+        ["ops", 1],
+      ],
+    );
+    equal(map.uncategorized, 1);
+  } finally {
+    await client.close();
+  }
+});

@@ -90,7 +90,14 @@ export async function budgetedList(
   if (list.count <= budget.skills && JSON.stringify(list).length <= budget.chars) {
     return list;
   }
-  const map = await categories(); // read only when the map is the answer
+  // Read only when the map is the answer; counted from the list itself, which may hold
+  // fewer skills than a person's categories (the model's list, [IO-3]).
+  const counts = new Map<string, number>();
+  for (const s of list.skills) {
+    if (s.category !== null) counts.set(s.category, (counts.get(s.category) ?? 0) + 1);
+  }
+  const map = (await categories()).filter((c) => counts.has(c.category))
+    .map((c) => ({ ...c, count: counts.get(c.category)! }));
   const categorized = map.reduce((n, c) => n + c.count, 0);
   return {
     success: true,
