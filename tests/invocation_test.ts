@@ -9,6 +9,7 @@ import { deepEqual, equal, match, ok } from "node:assert/strict";
 import { splitFrontmatter } from "../src/frontmatter/fence.ts";
 import { buildRecord } from "../src/scan/record.ts";
 import { invocationOf } from "../src/scan/invocation.ts";
+import { SkillRuntime } from "../mod.ts";
 import { cli, cliJson, snapshot } from "./helpers.ts";
 import { invocationHome } from "./invocation_helpers.ts";
 
@@ -154,4 +155,19 @@ Deno.test("[IO-3] invoke NAME --help shows the skill's argument-hint; invoke --h
   const word = await cli(["--home", home, "invoke", "plain", "--", "--help"]);
   equal(word.code, 0);
   match(word.stdout, /alongside the skill invocation: --help/);
+});
+
+Deno.test("[IO-3] the library: list and search for the model leave out disable-model-invocation skills; for people (the default) they list them", async () => {
+  const runtime = new SkillRuntime({ home: invocationHome() });
+  try {
+    const names = (r: { skills: { name: string }[] }) => r.skills.map((s) => s.name);
+    deepEqual(names(await runtime.list()), ["deploy", "fix-issue", "legacy-notes", "plain"]);
+    const model = await runtime.list({ audience: "model" });
+    deepEqual(names(model), ["fix-issue", "legacy-notes", "plain"]);
+    equal(model.skills[0].description, "Fix a GitHub issue. When the user names an issue number.");
+    deepEqual(names(await runtime.search("production")), ["deploy"]);
+    deepEqual(names(await runtime.search("production", { audience: "model" })), []);
+  } finally {
+    await runtime.close();
+  }
 });
