@@ -111,10 +111,17 @@ async function waitFor(url: string, child: Deno.ChildProcess, seconds: number): 
 /** The suite's verdict on one scenario: passed when a check succeeded and none failed. */
 async function runScenario(url: string, scenario: string, out: string): Promise<string[]> {
   const dir = `${out}/${scenario}`;
+  const { host } = new URL(url);
   const { code } = await new Deno.Command(Deno.execPath(), {
     args: [
       "run",
-      "-A",
+      // Third-party code: the server's address, its own output folder, nothing more.
+      `--allow-net=${host}`,
+      "--allow-read",
+      `--allow-write=${out}`,
+      "--allow-env",
+      "--allow-sys",
+      "--no-prompt",
       "--no-config",
       "--no-lock",
       SUITE,
@@ -143,6 +150,23 @@ async function runScenario(url: string, scenario: string, out: string): Promise<
   }
   if (!checks.some((c) => c.status === "SUCCESS")) problems.push("no check succeeded");
   return problems;
+}
+
+/** Stops the server by its PID: SIGTERM, then SIGKILL should it still run after 10 s. */
+async function stop(server: Deno.ChildProcess): Promise<void> {
+  const signal = (name: Deno.Signal) => {
+    try {
+      Deno.kill(server.pid, name);
+    } catch {
+      // already gone
+    }
+  };
+  signal("SIGTERM");
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<"late">((r) => (timer = setTimeout(() => r("late"), 10_000)));
+  if (await Promise.race([server.status, late]) === "late") signal("SIGKILL");
+  clearTimeout(timer);
+  await server.status;
 }
 
 async function main(): Promise<number> {
@@ -190,12 +214,7 @@ async function main(): Promise<number> {
     console.log(`FAIL starting the server: ${error instanceof Error ? error.message : error}`);
     console.log(log.join("").split("\n").slice(-20).join("\n"));
   } finally {
-    try {
-      Deno.kill(server.pid, "SIGTERM");
-    } catch {
-      // already gone
-    }
-    await server.status;
+    await stop(server);
     await drained;
     Deno.removeSync(home, { recursive: true });
     Deno.removeSync(out, { recursive: true });
