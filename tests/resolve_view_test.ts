@@ -116,6 +116,10 @@ Deno.test("[V-1] view: every field, content is the whole SKILL.md", async () => 
     version: null,
     author: null,
     license: null,
+    disableModelInvocation: false,
+    userInvocable: true,
+    whenToUse: null,
+    argumentHint: null,
     source: "local",
     content:
       `[Skill config (from ${home}/config.yaml):\n  release.channel = stable\n  release.audience = devs\n]\n\n${text}`,
