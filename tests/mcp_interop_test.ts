@@ -30,8 +30,11 @@ const refusal = (call: Promise<unknown>) =>
 
 const HINTS = ["readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"];
 
+/** The flags that offer every tool: a flag that adds a tool goes here, so its tool is held to all of this. */
+const EVERY_TOOL = ["--allow-writes"];
+
 Deno.test("[IO-4] every tool has a title, all four annotations and an object outputSchema; reads are read-only, skill_manage destructive", async () => {
-  const client = await connectStdio(copyTree(`${REPO}/examples/home`), ["--allow-writes"]);
+  const client = await connectStdio(copyTree(`${REPO}/examples/home`), EVERY_TOOL);
   try {
     const { tools } = await client.listTools() as { tools: Tool[] };
     ok(tools.length >= 4);
@@ -64,7 +67,7 @@ Deno.test("[IO-4] every tool has a title, all four annotations and an object out
 Deno.test("[IO-4] every tool's structuredContent validates against its outputSchema and equals the text (kept for old clients)", async () => {
   const home = copyTree(`${REPO}/examples/home`);
   Deno.writeTextFileSync(`${home}/config.yaml`, "skills:\n  mcp_list_max_skills: 3\n");
-  const client = await connectStdio(home, ["--allow-writes"]);
+  const client = await connectStdio(home, EVERY_TOOL);
   const validator = new AjvJsonSchemaValidator();
   try {
     const { tools } = await client.listTools() as { tools: Tool[] };
