@@ -129,7 +129,7 @@ export function quoteColonValues(yaml: string): string {
   return yaml.split("\n").map((line) => {
     const m = COLON_VALUE.exec(line);
     if (!m) return line;
-    const value = m[2].replace(/\s+$/, "").replace(/\\/g, "\\\\").replace(/"/g, '\\"');
+    const value = m[2].trimEnd().replace(/\\/g, "\\\\").replace(/"/g, '\\"');
     return `${m[1]}"${value}"`;
   }).join("\n");
 }

@@ -21,7 +21,14 @@ export {
   type Verdict,
   verdictOf,
 } from "./scanner.ts";
-export { ALL_RULES, type Judge, type Rule, type RuleCategory, type RuleSeverity } from "./rules.ts";
+export {
+  ALL_RULES,
+  type Judge,
+  type Rule,
+  type RuleCategory,
+  type RuleSeverity,
+  type Sequence,
+} from "./rules.ts";
 export type { FindingContext } from "./scan/context.ts";
 export type { ScanTextOptions } from "./scan/engine.ts";
 export {

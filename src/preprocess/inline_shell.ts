@@ -44,7 +44,9 @@ export interface InlineShellOptions {
 
 /** Trims trailing newlines and cuts at {@linkcode MAX_OUTPUT_CHARS} characters. */
 export function shapeOutput(text: string): string {
-  const trimmed = text.replace(/[\r\n]+$/, "");
+  let end = text.length;
+  while (end > 0 && (text[end - 1] === "\n" || text[end - 1] === "\r")) end--;
+  const trimmed = text.slice(0, end);
   return trimmed.length > MAX_OUTPUT_CHARS
     ? trimmed.slice(0, MAX_OUTPUT_CHARS) + "...[truncated]"
     : trimmed;

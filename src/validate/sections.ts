@@ -26,7 +26,16 @@ const SYNONYMS: Readonly<Record<string, readonly string[]>> = {
 };
 
 const FENCE = /^\s{0,3}(`{3,}|~{3,})/;
-const HEADING = /^\s{0,3}(#{1,6})\s+(.*?)\s*#*\s*$/;
+const HEADING = /^\s{0,3}(#{1,6})\s+(.*)$/;
+
+/** A heading's text without its closing `#`s and spaces (by hand: `(.*?)\s*#*\s*$` is quadratic). */
+function headingText(rest: string): string {
+  let text = rest.trimEnd();
+  let end = text.length;
+  while (end > 0 && text[end - 1] === "#") end--;
+  text = text.slice(0, end);
+  return text.trimEnd();
+}
 
 /** The headings of a Markdown body (those inside code fences are not headings). */
 export function headings(body: string): string[] {
@@ -41,7 +50,7 @@ export function headings(body: string): string[] {
     }
     if (fence !== undefined) continue;
     const h = HEADING.exec(line);
-    if (h) out.push(h[2]);
+    if (h) out.push(headingText(h[2]));
   }
   return out;
 }

@@ -80,7 +80,13 @@ const NOT_PLAIN = /^ {0,3}(?:[-*+](?:[ \t]|$)|\d{1,9}[.)](?:[ \t]|$)|>|\||<)/;
 
 /** The text of an ATX heading: without its closing `#` sequence. */
 function atxText(raw: string | undefined): string {
-  return (raw ?? "").replace(/(?:^|[ \t]+)#+$/, "").trim();
+  // By hand: `(?:^|[ \t]+)#+$` retries every position of a long run of spaces or hashes.
+  const text = raw ?? "";
+  let end = text.length;
+  while (end > 0 && text[end - 1] === "#") end--;
+  const closing = end < text.length &&
+    (end === 0 || text[end - 1] === " " || text[end - 1] === "\t");
+  return (closing ? text.slice(0, end) : text).trim();
 }
 
 /** Whether `line` closes a fence opened by `open` (same character, at least as long). */
@@ -142,8 +148,8 @@ function scanBlocks(lines: Line[]): Block[] {
 /** A heading's text as GitHub renders it: links and images by their text, no inline HTML. */
 function plainTitle(text: string): string {
   return text
-    .replace(/!?\[([^\]]*)\]\([^)]*\)/g, "$1")
-    .replace(/<[^>]*>/g, "")
+    .replace(/!?\[([^\]]{0,512})\]\([^)]{0,2048}\)/g, "$1")
+    .replace(/<[^<>]*>/g, "")
     .trim();
 }
 
@@ -238,7 +244,7 @@ export function selectSections(markdown: string, slugs: readonly string[]): Sele
   );
   return {
     kind: "ok",
-    text: kept.map((h) => markdown.slice(h.start, h.end).replace(/\s+$/, "")).join("\n\n") + "\n",
+    text: kept.map((h) => markdown.slice(h.start, h.end).trimEnd()).join("\n\n") + "\n",
     slugs: kept.map((h) => h.slug),
   };
 }

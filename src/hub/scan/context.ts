@@ -18,7 +18,9 @@
 import type { Rule, RuleSeverity } from "../rules.ts";
 import type { LineInfo } from "./lines.ts";
 import { isMarkdown } from "./lines.ts";
-import { type QuoteRegion, quoteRegions, regionsHolding } from "./quotes.ts";
+import { type QuoteRegion, quoteRegions, regionsHolding, replaceQuoted } from "./quotes.ts";
+import { endsWith, startsWith, wholeText } from "./linear.ts";
+import type { LineView } from "./line_view.ts";
 
 /** Where a finding stands. */
 export type FindingContext = "code" | "instruction" | "mention" | "detect" | "example";
@@ -57,55 +59,93 @@ export function isSecurityText(text: string): boolean {
   return false;
 }
 
-const MATCHER_BEFORE = new RegExp(
-  [
-    String
-      .raw`\b(?:grep|egrep|fgrep|zgrep|rg|ag|ack|findstr|Select-String|sed|awk)\b(?:\s+-{1,2}[\w-]+(?:=\S+)?)*\s+(?:-e\s+|--regexp[= ]|-P\s+|-E\s+|-F\s+|-i\s+)?`,
-    String
-      .raw`\b(?:re\.(?:compile|search|match|fullmatch|findall|finditer|sub|split)|RegExp|Regex|regexp\.MustCompile|regexp\.MatchString|fnmatch(?:\.fnmatch)?|\.(?:match|test|search|matches|contains|includes|startswith|endswith|startsWith|endsWith|indexOf|find|count|has))\s*\(\s*(?:[rbuRBU]{1,2})?`,
-    String.raw`=~\s*`,
-    String
-      .raw`\b\w*(?:block|deny|denied|danger|forbid|reject|detect|unsafe|malicious|suspicious|blacklist|disallow)\w*\s*\(\s*`,
-    String.raw`\[\[[^\]]*(?:==|!=)\s*\*?`,
-    String.raw`-(?:match|like|cmatch|imatch|notmatch)\s+`,
-  ].map((s) => `(?:${s})`).join("|") + "$",
+const SP = String.raw`\s{1,16}`;
+const MATCHER_BEFORE = endsWith(
+  new RegExp(
+    [
+      String
+        .raw`\b(?:grep|egrep|fgrep|zgrep|rg|ag|ack|findstr|Select-String|sed|awk)\b(?:${SP}-[\w-]{1,32}(?:=\S{1,64})?){0,8}${SP}(?:-e${SP}|--regexp[= ]|-P${SP}|-E${SP}|-F${SP}|-i${SP})?`,
+      String
+        .raw`\b(?:re\.(?:compile|search|match|fullmatch|findall|finditer|sub|split)|RegExp|Regex|regexp\.MustCompile|regexp\.MatchString|fnmatch(?:\.fnmatch)?|\.(?:match|test|search|matches|contains|includes|startswith|endswith|startsWith|endsWith|indexOf|find|count|has))\s{0,16}\(\s{0,16}(?:[rbuRBU]{1,2})?`,
+      String.raw`=~\s{0,16}`,
+      String
+        .raw`(?:block|deny|denied|danger|forbid|reject|detect|unsafe|malicious|suspicious|blacklist|disallow)\w{0,64}\s{0,16}\(\s{0,16}`,
+      String.raw`\[\[[^\]]{0,256}(?:==|!=)\s{0,16}\*?`,
+      String.raw`-(?:match|like|cmatch|imatch|notmatch)${SP}`,
+    ].map((s) => `(?:${s})`).join("|") + "$",
+  ),
 );
-const MEMBERSHIP_AFTER = /^\s+(?:not\s+)?in\s+[\w.]+/;
+const MEMBERSHIP_AFTER = startsWith(/^\s{1,16}(?:not\s{1,16})?in\s{1,16}[\w.]/);
+const YARA_STRING = wholeText(/^\s{0,16}\$\w{0,64}\s{0,16}=\s{0,16}$/);
+const LIST_ITEM = endsWith(/(^|[\[(,{:=]|^\s{0,16}-)\s{0,64}$/);
 const DENYISH =
   /(block|deny|denied|forbid|\bban|banned|danger|reject|disallow|prohibit|blacklist|suspicious|malicious|pattern|signature|indicator|ioc|rule|regex|detect|matcher|keyword|trigger|injection|attack|unsafe|risky|threat|test_?cases?|samples|fixtures|\|(contains|startswith|endswith|re)\b)/i;
 const SAME_LINE_OWNER =
-  /^\s*(?:-\s+)?(?:(?:export|const|let|var|readonly|local|static|final|public|private|declare\s+-a)\s+)*["']?([\w.|-]+)["']?\s*[:=]/;
-const MENTION_CUE =
-  /\b(like|such as|e\.g\.|for example|phrases?|patterns?|payloads?|attempts?|attacks?|injections?|jailbreaks?|rejects?|refuses?|blocks?|blocked|detects?|flags?|filters?|catch(es)?|contains?|containing|suspicious|malicious)\b/i;
+  /^\s{0,64}(?:-\s{1,16})?(?:(?:export|const|let|var|readonly|local|static|final|public|private|declare\s{1,16}-a)\s{1,16}){0,8}["']?([\w.|-]{1,128})["']?\s{0,16}[:=]/;
+const MENTION_CUES =
+  /\b(like|such as|e\.g\.|for example|phrases?|patterns?|payloads?|attempts?|attacks?|injections?|jailbreaks?|rejects?|refuses?|blocks?|blocked|detects?|flags?|filters?|catch(es)?|contains?|containing|suspicious|malicious)\b/gi;
+
+/** What one quoted region says about a match inside it (worked out once per region). */
+interface RegionFacts {
+  /** It holds a command substitution (a `"$(…)"` runs). */
+  runs: boolean;
+  /** A matcher receives it as its pattern (grep, regex, `case`, a deny list, YARA). */
+  pattern: boolean;
+}
+
+/** What the tests of a region read besides its body: bounded windows on either side. */
+const REGION_READS = 4096;
+
+/** Case-block text as far as it is read on either side of a pattern. */
+const CASE_WINDOW = 256;
+
+/** True when the region is a `case` pattern: at the line's start, closed by `)` after it. */
+function casePattern(before: string, after: string): boolean {
+  if (before.length > CASE_WINDOW) return false;
+  const next = after.slice(0, CASE_WINDOW).replace(/"[^"]*"|'[^']*'/g, "");
+  return !/[;]|\)/.test(before.replace(/"[^"]*"|'[^']*'/g, "")) && /^[^;\s]*\)/.test(next);
+}
+
+function regionFacts(
+  view: LineView,
+  region: QuoteRegion,
+  parent: QuoteRegion | undefined,
+  info: LineInfo,
+): RegionFacts {
+  return view.memo(region, () => {
+    const line = view.text;
+    const body = line.slice(region.open + 1, region.close);
+    const before = line.slice(parent ? parent.open + 1 : 0, region.open);
+    const after = line.slice(region.close + 1);
+    const pattern = MATCHER_BEFORE(before) || MEMBERSHIP_AFTER(after) ||
+      (info.yara && YARA_STRING(before)) ||
+      (info.caseBlock && !parent && casePattern(before, after)) ||
+      (denyOwner(view, info) && LIST_ITEM(before));
+    return { runs: region.quote !== "'" && /\$\(|`/.test(body), pattern };
+  }, region.close - region.open + REGION_READS);
+}
+
+/** True when the list or key the line belongs to is a deny list (its name says so). */
+function denyOwner(view: LineView, info: LineInfo): boolean {
+  return view.memo(SAME_LINE_OWNER, () => {
+    const owner = SAME_LINE_OWNER.exec(view.text)?.[1] ?? info.owner;
+    return owner !== "" && DENYISH.test(owner);
+  });
+}
 
 /** True when the match sits in a quoted string that some matcher receives as its pattern. */
-function isMatcherArgument(
-  line: string,
-  chain: readonly QuoteRegion[],
-  info: LineInfo,
-): boolean {
-  const owner = SAME_LINE_OWNER.exec(line)?.[1] ?? info.owner;
-  let base = 0;
-  for (const region of chain) {
-    const body = line.slice(region.open + 1, region.close);
-    if (region.quote !== "'" && /\$\(|`/.test(body)) return false;
-    const before = line.slice(base, region.open);
-    const after = line.slice(region.close + 1);
-    if (MATCHER_BEFORE.test(before) || MEMBERSHIP_AFTER.test(after)) return true;
-    if (info.yara && /^\s*\$\w*\s*=\s*$/.test(before)) return true;
-    if (
-      info.caseBlock && base === 0 && !/[;]|\)/.test(before.replace(/"[^"]*"|'[^']*'/g, "")) &&
-      /^[^;\s]*\)/.test(after.replace(/"[^"]*"|'[^']*'/g, ""))
-    ) return true;
-    if (owner && DENYISH.test(owner) && /(^|[\[(,{:=]|^\s*-)\s*$/.test(before)) return true;
-    base = region.open + 1;
+function isMatcherArgument(view: LineView, chain: readonly QuoteRegion[], info: LineInfo): boolean {
+  for (let i = 0; i < chain.length; i++) {
+    const facts = regionFacts(view, chain[i], chain[i - 1], info);
+    if (facts.runs) return false;
+    if (facts.pattern) return true;
   }
   return false;
 }
 
 /** A line that runs what it holds: a pattern on it is never only a pattern. */
 const EXEC_SINK =
-  /\b(?:eval|exec(?:Sync|File|FileSync|vp?e?)?|system|popen|spawn(?:Sync)?|subprocess\.\w+|child_process|Invoke-Expression|iex)\b\s*[(\s"'`$]|\b(?:sh|bash|zsh|dash)\s+-c\b|\|\s*(?:sudo\s+)?(?:sh|bash|zsh|dash)\b/;
+  /\b(?:eval|exec(?:Sync|File|FileSync|vp?e?)?|system|popen|spawn(?:Sync)?|subprocess\.\w{1,32}|child_process|Invoke-Expression|iex)\b\s{0,16}[(\s"'`$]|\b(?:sh|bash|zsh|dash)\s{1,16}-c\b|\|\s{0,16}(?:sudo\s{1,16})?(?:sh|bash|zsh|dash)\b/;
 
 /**
  * True where no label can lower a finding ([HUB-4]: an attacker gains nothing by adding
@@ -115,23 +155,62 @@ const EXEC_SINK =
 function toldOrRun(
   kind: FileKind,
   info: LineInfo,
-  line: string,
+  view: LineView,
   chain: readonly QuoteRegion[],
 ): boolean {
   const prose = kind === "skill" && !info.fenced && !info.indented && !info.table && !info.owner;
   if (prose && chain[0].quote === "`") return true;
   // What the line runs, outside its quoted strings (a pattern that names `| bash` runs nothing).
-  const code = line.replace(/"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|`[^`]*`/g, '""');
-  return EXEC_SINK.test(code);
+  return view.memo(EXEC_SINK, () => EXEC_SINK.test(replaceQuoted(view.text, '""')));
+}
+
+/** The offsets of `|` on the line, in order. */
+function pipesOf(view: LineView): number[] {
+  return view.memo(pipesOf, () => {
+    const out: number[] = [];
+    for (let i = view.text.indexOf("|"); i >= 0; i = view.text.indexOf("|", i + 1)) out.push(i);
+    return out;
+  });
+}
+
+/** Index of the first of the sorted `values` that is at least `at` (`values.length` if none). */
+function firstAtLeast(values: readonly number[], at: number): number {
+  let lo = 0;
+  let hi = values.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (values[mid] < at) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 /** True when the table cell holding `[start, end)` holds little besides it (a list of phrases). */
-function phraseCell(line: string, start: number, end: number): boolean {
-  const open = line.lastIndexOf("|", start);
-  const close = line.indexOf("|", end);
-  if (open < 0 || close < 0) return false;
-  const cell = line.slice(open + 1, close).replace(/[`"'\u201C\u201D*_\s]/g, "");
-  return cell.length <= end - start + 24;
+function phraseCell(view: LineView, start: number, end: number): boolean {
+  const pipes = pipesOf(view);
+  const open = pipes[firstAtLeast(pipes, start + 1) - 1];
+  const close = pipes[firstAtLeast(pipes, end)];
+  if (open === undefined || close === undefined) return false;
+  const cell = view.memo(
+    `cell ${open}`,
+    () => view.text.slice(open + 1, close).replace(/[`"'\u201C\u201D*_\s]/g, "").length,
+    close - open,
+  );
+  return cell <= end - start + 24;
+}
+
+/** Spans of the line's words that say a phrase is being named, and of its two-letter words. */
+function cuesOf(view: LineView): { cues: [number, number][]; words: [number, number][] } {
+  return view.memo(cuesOf, () => {
+    const spans = (re: RegExp) =>
+      [...view.text.matchAll(re)].map((m): [number, number] => [m.index, m.index + m[0].length]);
+    return { cues: spans(MENTION_CUES), words: spans(/\p{L}{2}/gu) };
+  });
+}
+
+/** True when one of `spans` (in order, apart) lies wholly outside `[open, close]`. */
+function anyOutside(spans: readonly [number, number][], open: number, close: number): boolean {
+  return spans.length > 0 && (spans[0][1] <= open || spans[spans.length - 1][0] > close);
 }
 
 /**
@@ -139,17 +218,17 @@ function phraseCell(line: string, start: number, end: number): boolean {
  * a table cell that holds little else (a cell that goes on to give orders is spoken).
  */
 function isMention(
-  line: string,
+  view: LineView,
   chain: readonly QuoteRegion[],
   info: LineInfo,
   start: number,
   end: number,
 ): boolean {
-  if (info.table) return phraseCell(line, start, end);
+  if (info.table) return phraseCell(view, start, end);
   if (!chain.length) return false;
-  const outer = chain[0];
-  const outside = (line.slice(0, outer.open) + " " + line.slice(outer.close + 1)).trim();
-  return /[\p{L}]{2,}/u.test(outside) && MENTION_CUE.test(outside);
+  const { open, close } = chain[0];
+  const { cues, words } = cuesOf(view);
+  return anyOutside(words, open, close) && anyOutside(cues, open, close);
 }
 
 /** A finding's context and the most severe it may be there (undefined: no cap). */
@@ -162,25 +241,26 @@ export interface ContextResult {
   reason?: string;
 }
 
-/** The context of a match of `rule` at `[start, end)` of `line` in a file of `kind`. */
+/** The context of a match of `rule` at `[start, end)` of a line (its view) in a file of `kind`. */
 export function contextOf(
   rule: Rule,
   kind: FileKind,
   securityDoc: boolean,
   info: LineInfo,
-  line: string,
+  view: LineView,
   start: number,
   end: number,
 ): ContextResult {
-  const chain = regionsHolding(quoteRegions(line), start, end);
-  if (chain.length && !toldOrRun(kind, info, line, chain) && isMatcherArgument(line, chain, info)) {
+  const regions = view.memo(quoteRegions, () => quoteRegions(view.text));
+  const chain = regionsHolding(regions, start, end);
+  if (chain.length && !toldOrRun(kind, info, view, chain) && isMatcherArgument(view, chain, info)) {
     return {
       context: "detect",
       cap: "low",
       reason: "the pattern is what a matcher looks for (grep, regex, case, deny list, YARA)",
     };
   }
-  if (rule.category === "prompt_injection" && isMention(line, chain, info, start, end)) {
+  if (rule.category === "prompt_injection" && isMention(view, chain, info, start, end)) {
     return { context: "mention", cap: "low", reason: "the phrase is quoted, not spoken" };
   }
   if (rule.category === "prompt_injection" && kind !== "script") {

@@ -11,6 +11,8 @@ import { contextOf, type FileKind, fileKind, isSecurityDoc } from "./context.ts"
 import type { ScanFinding } from "./finding.ts";
 import { invisibleIn } from "./invisible.ts";
 import { type LineInfo, lineInfos } from "./lines.ts";
+import { compile, type Compiled, endsWith, hitsOf, wholeText } from "./linear.ts";
+import { LineView } from "./line_view.ts";
 import { normalForm } from "./normalize.ts";
 import { hostsOf, isLoopback } from "./secrets.ts";
 
@@ -19,11 +21,17 @@ export const SEVERITY_ORDER: readonly RuleSeverity[] = ["low", "medium", "high",
 
 const rank = (s: RuleSeverity) => SEVERITY_ORDER.indexOf(s);
 const STRUCTURAL = new Map(STRUCTURAL_RULES.map((rule) => [rule.id, rule]));
-const GLOBAL = new Map<Rule, RegExp>(
-  TEXT_RULES.map((rule) => {
-    const flags = new Set([...rule.pattern!.flags, "g", "m"]);
-    return [rule, new RegExp(rule.pattern!.source, [...flags].join(""))];
-  }),
+const COMPILED = new Map<Rule, Compiled[]>(
+  TEXT_RULES.map((rule) => [rule, rule.patterns!.map(compile)]),
+);
+type Test = (text: string) => boolean;
+/** A rule's `notAfter`/`onlyAfter` (they end at `$`) and `next` (a whole line), reading no further. */
+const TESTS = new Map<Rule, { notAfter?: Test; onlyAfter?: Test; next?: Test }>(
+  TEXT_RULES.map((rule) => [rule, {
+    notAfter: rule.notAfter && endsWith(rule.notAfter),
+    onlyAfter: rule.onlyAfter && endsWith(rule.onlyAfter),
+    next: rule.next && wholeText(rule.next),
+  }]),
 );
 
 /** A view of a file's text to match on: its text, where each piece starts, and the line it names. */
@@ -36,6 +44,8 @@ interface Form {
   lines: number[];
   /** True for the joined-paragraph form (only phrase rules, only matches spanning lines). */
   flow: boolean;
+  /** Each piece's view, made when a match first lands on it. */
+  views: (LineView | undefined)[];
 }
 
 function lastAtOrBefore(sorted: readonly number[], value: number): number {
@@ -50,7 +60,7 @@ function lastAtOrBefore(sorted: readonly number[], value: number): number {
 }
 
 function buildForm(parts: { text: string; lines: number[]; offsets: number[] }[], flow: boolean) {
-  const form: Form = { text: "", pieces: [], marks: [], lines: [], flow };
+  const form: Form = { text: "", pieces: [], marks: [], lines: [], flow, views: [] };
   const chunks: string[] = [];
   let at = 0;
   for (const part of parts) {
@@ -76,7 +86,7 @@ function wholeForm(original: readonly string[]): Form {
     lines[i] = i + 1;
     at += original[i].length + 1;
   }
-  return { text: original.join("\n"), pieces, marks: pieces, lines, flow: false };
+  return { text: original.join("\n"), pieces, marks: pieces, lines, flow: false, views: [] };
 }
 
 const LEAD = /^\s*(?:[>#*+-]+|\/\/+|\d+\.|--|;+)?\s*/;
@@ -86,7 +96,7 @@ function formsOf(original: readonly string[], normal: readonly (string | null)[]
   const whole = wholeForm(original);
   const changed = buildForm(
     normal.flatMap((text, i) =>
-      text !== null && text !== original[i].replace(/\s+$/, "")
+      text !== null && text !== original[i].trimEnd()
         ? [{ text, lines: [i + 1], offsets: [0] }]
         : []
     ),
@@ -120,11 +130,14 @@ interface FileFacts {
   infos: LineInfo[];
   original: string[];
   normal: (string | null)[];
+  /** Each line's excerpt, made when a finding first names the line. */
+  excerpts: string[];
 }
 
 /** Where a match sits: its piece of text, its offset there, and the original line it names. */
 interface Place {
   segment: string;
+  view: LineView;
   start: number;
   line: number;
 }
@@ -138,18 +151,20 @@ function locate(form: Form, index: number, matched: string): Place | null {
   if (form.flow && form.lines[lastAtOrBefore(form.marks, index + matched.length - 1)] === line) {
     return null;
   }
-  return { segment: form.text.slice(pieceStart, pieceEnd), start: index - pieceStart, line };
+  const view = form.views[piece] ??= new LineView(form.text.slice(pieceStart, pieceEnd));
+  return { segment: view.text, view, start: index - pieceStart, line };
 }
 
 /** The rule's own conditions beyond its pattern: placeholders, what comes before, the next line. */
 function conditionsHold(facts: FileFacts, rule: Rule, at: Place, matched: string): boolean {
+  const tests = TESTS.get(rule)!;
   const before = at.segment.slice(0, at.start);
   if (rule.unless?.test(matched)) return false;
-  if (rule.notAfter?.test(before)) return false;
-  if (rule.onlyAfter && !rule.onlyAfter.test(before)) return false;
-  if (!rule.next) return true;
+  if (tests.notAfter?.(before)) return false;
+  if (tests.onlyAfter && !tests.onlyAfter(before)) return false;
+  if (!tests.next) return true;
   const next = [facts.original[at.line] ?? "", facts.normal[at.line] ?? ""];
-  return next.some((t) => rule.next!.test(t));
+  return next.some((t) => tests.next!(t));
 }
 
 /** The finding (or null) of one match. */
@@ -162,20 +177,22 @@ function judgeMatch(
 ): ScanFinding | null {
   const at = locate(form, index, matched);
   if (!at || !conditionsHold(facts, rule, at, matched)) return null;
-  const judged = rule.judge ? rule.judge(at.segment) : { severity: rule.severity };
+  const judged = rule.judge
+    ? at.view.memo(rule, () => rule.judge!(at.segment))
+    : { severity: rule.severity };
   if (!judged) return null;
   let severity = judged.severity;
   let reason = "reason" in judged ? judged.reason : undefined;
   const info = facts.infos[at.line - 1];
   const end = at.start + matched.length;
-  const ctx = contextOf(rule, facts.kind, facts.securityDoc, info, at.segment, at.start, end);
+  const ctx = contextOf(rule, facts.kind, facts.securityDoc, info, at.view, at.start, end);
   if (ctx.cap && rank(severity) > rank(ctx.cap)) {
     severity = ctx.cap;
     reason = ctx.reason;
   }
   if (
     (rule.category === "exfiltration" || rule.category === "network") &&
-    rank(severity) > rank("low") && onLoopback(at.segment)
+    rank(severity) > rank("low") && at.view.memo(onLoopback, () => onLoopback(at.segment))
   ) {
     severity = "low";
     reason = "the target is on loopback";
@@ -186,11 +203,17 @@ function judgeMatch(
     severity,
     file: facts.file,
     line: at.line,
-    excerpt: facts.original[at.line - 1].trim().slice(0, 120),
+    excerpt: facts.excerpts[at.line - 1] ??= excerptOf(facts.original[at.line - 1]),
     context: ctx.context,
     ...(severity !== rule.severity ? { original_severity: rule.severity } : {}),
     ...(reason ? { reason } : {}),
   };
+}
+
+/** A line as a finding quotes it: trimmed, at most 120 characters (read no further than that). */
+function excerptOf(line: string): string {
+  const lead = line.length - line.trimStart().length;
+  return line.slice(lead, lead + 240).trim().slice(0, 120);
 }
 
 /** True when every host a line talks to is on loopback (and it names at least one). */
@@ -213,7 +236,7 @@ export function structuralFinding(
     severity: rule.severity,
     file,
     line,
-    excerpt: excerpt.trim().slice(0, 120),
+    excerpt: excerptOf(excerpt),
     context: "code",
   };
 }
@@ -233,12 +256,11 @@ export function keepWorst(findings: Iterable<ScanFinding>): ScanFinding[] {
 function matchForm(facts: FileFacts, rule: Rule, form: Form): ScanFinding[] {
   const out: ScanFinding[] = [];
   if ((form.flow && !rule.flow) || form.text === "") return out;
-  const regex = GLOBAL.get(rule)!;
-  regex.lastIndex = 0;
-  for (let m = regex.exec(form.text); m; m = regex.exec(form.text)) {
-    if (m[0] === "") regex.lastIndex++;
-    const f = judgeMatch(facts, rule, form, m.index, m[0]);
-    if (f) out.push(f);
+  for (const pattern of COMPILED.get(rule)!) {
+    for (const hit of hitsOf(pattern, form.text)) {
+      const f = judgeMatch(facts, rule, form, hit.index, hit.text);
+      if (f) out.push(f);
+    }
   }
   return out;
 }
@@ -276,6 +298,7 @@ export function scanText(file: string, text: string, options: ScanTextOptions = 
     infos: lineInfos(file, original),
     original,
     normal,
+    excerpts: [],
   };
   facts.securityDoc = facts.kind === "doc" &&
     isSecurityDoc(

@@ -7,6 +7,8 @@
  * @module
  */
 
+import { replaceQuoted } from "./quotes.ts";
+
 /** Facts about one line. */
 export interface LineInfo {
   /** Inside a fenced code block (Markdown). */
@@ -36,14 +38,27 @@ export function isMarkdown(file: string): boolean {
 
 const FENCE = /^\s*(```+|~~~+)\s*([\w+-]*)/;
 const KEY_LINE =
-  /^(\s*)(?:-\s+)?(?:(?:export|const|let|var|readonly|local|static|final|public|private|declare\s+-a)\s+)*["']?([\w.|-]+)["']?\s*[:=]\s*(.*)$/;
+  /^\s{0,256}(?:-\s{1,16})?(?:(?:export|const|let|var|readonly|local|static|final|public|private|declare\s{1,16}-a)\s{1,16}){0,8}["']?([\w.|-]{1,128})["']?\s{0,16}[:=]/;
 
-const QUOTED = /"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|`[^`]*`/g;
+/** The line up to a `#` comment (a `#` at the start or after a space). */
+function withoutComment(line: string): string {
+  for (let i = line.indexOf("#"); i >= 0; i = line.indexOf("#", i + 1)) {
+    if (i === 0 || /\s/.test(line[i - 1])) return line.slice(0, i);
+  }
+  return line;
+}
+
+/** True for a line that opens a shell `case … in` block (`in` ends it, after the word `case`). */
+function opensCase(line: string): boolean {
+  const end = line.trimEnd();
+  if (!end.endsWith("in") || /\w/.test(end[end.length - 3] ?? "")) return false;
+  return /\bcase\b/.test(end.slice(0, -2));
+}
 
 /** Net count of opening brackets outside quoted strings (and before a `#` comment). */
 function bracketDepth(line: string): number {
   if (!/[\[\](){}]/.test(line)) return 0;
-  const bare = line.replace(QUOTED, "").replace(/(^|\s)#.*$/, "");
+  const bare = withoutComment(replaceQuoted(line, ""));
   let depth = 0;
   for (let i = 0; i < bare.length; i++) {
     const c = bare.charCodeAt(i);
@@ -76,10 +91,10 @@ class OwnerStack {
     const before = this.#depth;
     this.#depth += bracketDepth(line);
     if (key) {
-      const rest = key[3].trim();
-      if (bracketDepth(rest) > 0) this.#stack.push({ name: key[2], level: before, yaml: false });
+      const rest = line.slice(key[0].length).trim();
+      if (bracketDepth(rest) > 0) this.#stack.push({ name: key[1], level: before, yaml: false });
       else if (rest === "" || rest === "|" || rest === ">") {
-        this.#stack.push({ name: key[2], level: indent, yaml: true });
+        this.#stack.push({ name: key[1], level: indent, yaml: true });
       }
     }
     while (this.#top && !this.#top.yaml && this.#top.level >= this.#depth) this.#stack.pop();
@@ -120,7 +135,7 @@ export function lineInfos(file: string, lines: readonly string[]): LineInfo[] {
         comment = !line.slice(line.indexOf("<!--")).includes("-->");
       } else if (comment && line.includes("-->")) comment = false;
     }
-    if (/\bcase\b.*\bin\s*$/.test(line)) caseBlock = true;
+    if (opensCase(line)) caseBlock = true;
     else if (/^\s*esac\b/.test(line)) caseBlock = false;
     if (/^\s*strings\s*:\s*$/.test(line)) yara = true;
     else if (/^\s*condition\s*:/.test(line)) yara = false;

@@ -78,7 +78,8 @@ function decodeOnce(text: string): string {
       try {
         decoded = new TextDecoder("utf-8", { fatal: true }).decode(new Uint8Array(bytes));
       } catch {
-        decoded = String.fromCharCode(...bytes);
+        // Not UTF-8: each byte a character (a long run is no argument list).
+        decoded = new TextDecoder("latin1").decode(new Uint8Array(bytes));
       }
       return decoded.replace(/[\n\r\u2028\u2029]/g, " ");
     });
@@ -106,7 +107,8 @@ const EMPHASIS =
 export const IGNORABLE =
   /[\u00AD\u034F\u061C\u115F\u1160\u17B4\u17B5\u180B-\u180F\u200B-\u200F\u202A-\u202E\u2060-\u206F\u3164\uFE00-\uFE0F\uFEFF\uFFA0]|\uDB40[\uDC00-\uDDEF]/g;
 const MARKS = /\p{Mn}/gu;
-const ANSI_C = /\$'((?:\\x[0-9a-fA-F]{2}|\\[0-7]{1,3}|\\.|[^'\\])*)'/g;
+// One way through an ANSI-C string: an escape is a backslash and its character (decoded after).
+const ANSI_C = /\$'((?:\\.|[^'\\])*)'/g;
 const ESCAPES = /\\x([0-9a-fA-F]{2})|\\u([0-9a-fA-F]{4})|\\([0-7]{3})/g;
 
 /** A line with non-ASCII characters: invisibles out, NFKC without marks, look-alikes folded. */
@@ -137,7 +139,7 @@ function unshell(text: string): string {
 function collapse(text: string): string {
   return text
     .replace(/(?<=\S)(?: [^\S\n]+|[^\S \n][^\S\n]*)(?=\S)/g, " ")
-    .replace(/[^\S\n]+$/gm, "");
+    .replace(/(?<![^\S\n])[^\S\n]+$/gm, "");
 }
 
 /** The whole text in normal form, line for line (no line is added or removed). */
@@ -165,6 +167,11 @@ export function normalizeText(text: string): string {
   return collapse(unshell(out));
 }
 
+/** True for a line the shell continues on the next (it ends in one `\`). */
+function continues(line: string): boolean {
+  return line.endsWith("\\") && !line.endsWith("\\\\");
+}
+
 /**
  * The logical lines of normalised text: a line ending in `\` continues on the next (as the
  * shell reads it); the joined line sits at its first line and the lines it absorbed are
@@ -173,13 +180,15 @@ export function normalizeText(text: string): string {
 export function joinContinuations(lines: readonly string[]): (string | null)[] {
   const out: (string | null)[] = [];
   for (let i = 0; i < lines.length; i++) {
-    let line = lines[i];
+    const parts = [lines[i]];
     let j = i;
-    while (line.endsWith("\\") && !line.endsWith("\\\\") && j + 1 < lines.length) {
+    for (let last = lines[i]; continues(last) && j + 1 < lines.length; last = lines[j]) {
+      parts[parts.length - 1] = last.slice(0, -1);
       j++;
-      line = collapse(line.slice(0, -1) + lines[j]);
+      parts.push(lines[j]);
     }
-    out.push(line);
+    // Joined once: a thousand continued lines are not re-read a thousand times.
+    out.push(parts.length > 1 ? collapse(parts.join("")) : lines[i]);
     for (let k = i + 1; k <= j; k++) out.push(null);
     i = j;
   }

@@ -49,16 +49,24 @@ function closesAt(text: string, i: number, quote: string): boolean {
   return true;
 }
 
-/** The quoted regions of `text` between `from` and `to`, with their inner regions. */
-export function quoteRegions(text: string, from = 0, to = text.length): QuoteRegion[] {
+/** How deep quoted regions are looked for inside each other. */
+const MAX_DEPTH = 8;
+
+/**
+ * The quoted regions of `text` between `from` and `to`, with their inner regions. Linear: a
+ * quote that finds no closing quote means no later quote of its kind will (the search walks the
+ * same characters), so it is not looked for again.
+ */
+export function quoteRegions(text: string, from = 0, to = text.length, depth = 0): QuoteRegion[] {
   const out: QuoteRegion[] = [];
+  const unclosed = new Set<string>();
   let i = from;
   while (i < to) {
     if (text[i] === "\\") {
       i += 2;
       continue;
     }
-    if (!opensAt(text, i, from)) {
+    if (unclosed.has(text[i]) || !opensAt(text, i, from)) {
       i++;
       continue;
     }
@@ -66,14 +74,43 @@ export function quoteRegions(text: string, from = 0, to = text.length): QuoteReg
     let j = i + 1;
     while (j < to && !closesAt(text, j, quote)) j += text[j] === "\\" && quote !== "'" ? 2 : 1;
     if (j >= to) {
-      i++; // A quote that never closes quotes nothing.
+      unclosed.add(quote); // A quote that never closes quotes nothing.
+      i++;
       continue;
     }
-    const inner = quote === "/" ? [] : quoteRegions(text, i + 1, j);
+    const inner = quote === "/" || depth >= MAX_DEPTH
+      ? []
+      : quoteRegions(text, i + 1, j, depth + 1);
     out.push({ quote, open: i, close: j, inner });
     i = j + 1;
   }
   return out;
+}
+
+/** `text` with each quoted string (`"…"`, `'…'`, `` `…` ``, backslash escapes kept in) put as `by`. */
+export function replaceQuoted(text: string, by: string): string {
+  const parts: string[] = [];
+  const unclosed = new Set<string>();
+  let kept = 0;
+  let i = 0;
+  while (i < text.length) {
+    const q = text[i];
+    if ((q !== '"' && q !== "'" && q !== "`") || unclosed.has(q)) {
+      i++;
+      continue;
+    }
+    let j = i + 1;
+    while (j < text.length && text[j] !== q) j += text[j] === "\\" && q !== "`" ? 2 : 1;
+    if (j >= text.length) {
+      unclosed.add(q);
+      i++;
+      continue;
+    }
+    parts.push(text.slice(kept, i), by);
+    kept = i = j + 1;
+  }
+  parts.push(text.slice(kept));
+  return parts.join("");
 }
 
 /** The chain of regions (outermost first) that hold the span `[start, end)`. */
@@ -82,10 +119,15 @@ export function regionsHolding(
   start: number,
   end: number,
 ): QuoteRegion[] {
-  for (const r of regions) {
-    if (r.open < start && end <= r.close + 1) {
-      return [r, ...regionsHolding(r.inner, start, end)];
-    }
+  // Regions of one level are in order and apart: the only candidate is the last opening before.
+  let lo = 0;
+  let hi = regions.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    if (regions[mid].open < start) lo = mid + 1;
+    else hi = mid - 1;
   }
+  const r = regions[hi];
+  if (r && r.open < start && end <= r.close + 1) return [r, ...regionsHolding(r.inner, start, end)];
   return [];
 }
