@@ -133,7 +133,9 @@ export function scanEntries(entries: readonly ScanEntry[], found: ScanFinding[] 
       const excerpt = `${e.size - e.data.length} of ${e.size} bytes past the scan limit`;
       findings.push(structuralFinding("structural.unscanned", e.path, null, excerpt));
     }
-    if (e.data.length) findings.push(...scanBytes(e.path, e.data, options));
+    // A compiled executable (already critical) holds control bytes that hide nothing.
+    const binary = isExecutableBinary(e.data) ? { ...options, binary: true } : options;
+    if (e.data.length) findings.push(...scanBytes(e.path, e.data, binary));
   }
   if (entries.length > STRUCTURAL_LIMITS.files) {
     findings.push(

@@ -9,7 +9,7 @@
 import { type Rule, type RuleSeverity, STRUCTURAL_RULES, TEXT_RULES } from "../rules.ts";
 import { contextOf, type FileKind, fileKind, isSecurityDoc } from "./context.ts";
 import type { ScanFinding } from "./finding.ts";
-import { invisibleIn } from "./invisible.ts";
+import { invisibleIn, withoutBom } from "./invisible.ts";
 import { type LineInfo, lineInfos } from "./lines.ts";
 import { compile, type Compiled, endsWith, hitsOf, wholeText } from "./linear.ts";
 import { LineView } from "./line_view.ts";
@@ -287,8 +287,10 @@ export interface ScanTextOptions {
   binary?: boolean;
 }
 
-/** Findings in one file's text. Pure. */
-export function scanText(file: string, text: string, options: ScanTextOptions = {}): ScanFinding[] {
+/** Findings in one file's text (a leading BOM and CRLF line ends are not read as content). Pure. */
+export function scanText(file: string, raw: string, options: ScanTextOptions = {}): ScanFinding[] {
+  // A BOM and CRLF line ends are how an editor saved the file, not content ([S-6], [IO-5]).
+  const text = withoutBom(raw).replaceAll("\r\n", "\n");
   const original = text.split("\n");
   const normal = normalForm(text);
   const facts: FileFacts = {

@@ -10,6 +10,7 @@
  * @module
  */
 import { foldConfusables } from "./confusables.ts";
+import { INVISIBLE_CHARS } from "./invisible.ts";
 
 const NAMED: Record<string, string> = {
   amp: "&",
@@ -103,9 +104,6 @@ const NON_ASCII = /[\u0080-\uffff]/;
 const LINK = /\[([^\]\n]{1,80})\]\([^)\s]{0,200}\)/g;
 const EMPHASIS =
   /(?<![\w*])\*(?=[A-Za-z])|(?<=[A-Za-z])\*(?![\w*])|(?<!\w)_(?=[A-Za-z])|(?<=[A-Za-z])_(?!\w)/g;
-/** Every character that takes no room: zero-width, bidi, fillers, variation selectors, tags. */
-export const IGNORABLE =
-  /[\u00AD\u034F\u061C\u115F\u1160\u17B4\u17B5\u180B-\u180F\u200B-\u200F\u202A-\u202E\u2060-\u206F\u3164\uFE00-\uFE0F\uFEFF\uFFA0]|\uDB40[\uDC00-\uDDEF]/g;
 const MARKS = /\p{Mn}/gu;
 // One way through an ANSI-C string: an escape is a backslash and its character (decoded after).
 const ANSI_C = /\$'((?:\\.|[^'\\])*)'/g;
@@ -113,7 +111,7 @@ const ESCAPES = /\\x([0-9a-fA-F]{2})|\\u([0-9a-fA-F]{4})|\\([0-7]{3})/g;
 
 /** A line with non-ASCII characters: invisibles out, NFKC without marks, look-alikes folded. */
 function unicodeLine(line: string): string {
-  const visible = line.replace(IGNORABLE, "").replace(/[\u2028\u2029]/g, " ");
+  const visible = line.replace(INVISIBLE_CHARS, "").replace(/[\u2028\u2029]/g, " ");
   return foldConfusables(visible.normalize("NFKD").replace(MARKS, "").normalize("NFKC"));
 }
 
