@@ -80,10 +80,11 @@ Deno.test("[HUB-4] one finding per rule per line; a fence lowers injection only 
     "critical",
     "instruction",
   ]]);
-  // A security document's example is at most medium; its own sentence stands at high.
+  // A security document's example is at most medium; its own sentence is judged as SKILL.md's
+  // (Level 2 puts the file in the agent's context as it puts SKILL.md).
   deepEqual(injection("references/attacks.md"), [[6, "medium", "example"], [
     9,
-    "high",
+    "critical",
     "instruction",
   ]]);
   // In a script, a fence means nothing: the phrase is flagged.

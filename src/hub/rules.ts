@@ -280,7 +280,7 @@ const STRUCTURAL: [string, RuleSeverity, string][] = [
   ["structural.executable-outside-scripts", "high", "An executable file outside scripts/"],
   ["structural.symlink", "high", "A symbolic link"],
   ["structural.unscanned", "high", "Content past the scan limit (25 MiB per skill), which was not scanned"],
-  ["structural.invisible-unicode", "high", "Invisible Unicode (format and control characters, variation selectors, tags, fillers; not an emoji's own selector or joiner, nor a script's joiner)"],
+  ["structural.invisible-unicode", "high", "Invisible Unicode (format and control characters, selectors, tags, fillers; not in emoji or joining scripts)"],
   ["structural.html-comment", "medium", "An HTML comment outside code fences (hidden from readers)"],
 ];
 

@@ -5,10 +5,10 @@
  * | context       | where                                                                 | severity      |
  * | ------------- | --------------------------------------------------------------------- | ------------- |
  * | `code`        | scripts, and anything in `SKILL.md` that is not an injection phrase   | full          |
- * | `instruction` | an injection phrase standing as its own sentence, fenced or not       | full (`high` at most outside `SKILL.md`) |
+ * | `instruction` | an injection phrase standing as its own sentence (fenced too in `SKILL.md`), in any file the agent can load | full |
  * | `mention`     | an injection phrase quoted in a sentence that names it, or a table cell | `low` at most |
  * | `detect`      | the argument of a matcher: grep/regex/`case` pattern, deny list, YARA | `low` at most |
- * | `example`     | documentation (not `SKILL.md`, not scripts) of a security document   | `medium` at most |
+ * | `example`     | a fenced or indented example in documentation (not `SKILL.md`), or any payload in a security document | `high` at most; `medium` in a security document |
  *
  * The SPEC's short list (`code`, `example`, `prose`) maps onto these: `code` and
  * `instruction` are its `code`, `example` and `detect` its `example`, `mention` its `prose`.
@@ -264,11 +264,12 @@ export function contextOf(
     return { context: "mention", cap: "low", reason: "the phrase is quoted, not spoken" };
   }
   if (rule.category === "prompt_injection" && kind !== "script") {
-    if (kind === "skill") return { context: "instruction" };
-    if (securityDoc && (info.fenced || info.comment || info.indented)) {
-      return { context: "example", cap: "medium", reason: "an example in a security document" };
-    }
-    return { context: "instruction", cap: "high", reason: "in documentation, not SKILL.md" };
+    // Level 2 puts a reference in the agent's context as it puts SKILL.md: what it says as
+    // instruction is judged the same there. Only a code example is text shown, not told.
+    if (kind === "skill" || !(info.fenced || info.indented)) return { context: "instruction" };
+    return securityDoc
+      ? { context: "example", cap: "medium", reason: "an example in a security document" }
+      : { context: "example", cap: "high", reason: "a code example in documentation" };
   }
   if (kind === "doc" && securityDoc) {
     return { context: "example", cap: "medium", reason: "an example in a security document" };
