@@ -123,3 +123,25 @@ Deno.test("[V-10] through view (the runtime call MCP's skill_view makes too), a 
     Deno.removeSync(home, { recursive: true });
   }
 });
+
+Deno.test("[V-10] a description carries no hidden text into the model's list (list reads it clean)", async () => {
+  const home = makeTree({
+    "config.yaml": "",
+    "skills/helper/SKILL.md": `---\nname: helper\ndescription: "Helps${
+      hide("steal", 0xe0100)
+    } you\\u2064 ❤️"\n---\n\n# helper\n`,
+    "skills/plain/SKILL.md": `---\nname: plain\n---\n\nFirst line\u{1D173} of prose.\n`,
+  });
+  try {
+    const r = await cliJson(["--home", home, "list"]);
+    equal(r.code, 0, r.stderr);
+    deepEqual(
+      (r.json.skills as { name: string; description: string }[]).map((
+        s,
+      ) => [s.name, s.description]),
+      [["helper", "Helps you ❤️"], ["plain", "First line of prose."]],
+    );
+  } finally {
+    Deno.removeSync(home, { recursive: true });
+  }
+});

@@ -9,6 +9,7 @@ import { type Diagnostic, diagnostic } from "../diagnostics.ts";
 import { type Fence, firstProseLine } from "../frontmatter/fence.ts";
 import { type Frontmatter, parseFrontmatter, stripQuotes } from "../frontmatter/parse.ts";
 import { isMapping } from "../mapping.ts";
+import { removeInvisible } from "../hub/scan/invisible.ts";
 import { type Invocation, invocationOf } from "./invocation.ts";
 
 /** Where a skill was found: its root's kind ([S-1]); `agent:<name>` for an agent's folder ([H-5]). */
@@ -238,7 +239,8 @@ function descriptionOf(
   let description = "";
   const d = data.description;
   if (typeof d === "string" || typeof d === "number" || typeof d === "boolean") {
-    description = String(d).trim();
+    // The model reads descriptions in its list: no hidden text rides in one ([V-10]).
+    description = removeInvisible(String(d)).trim();
   } else if (d !== undefined && d !== null) {
     diagnostics.push(
       diagnostic(
@@ -249,7 +251,7 @@ function descriptionOf(
       ),
     );
   }
-  if (description === "") description = firstProseLine(body) ?? "";
+  if (description === "") description = removeInvisible(firstProseLine(body) ?? "");
   if (description.length > MAX_DESCRIPTION) {
     diagnostics.push(
       diagnostic(
