@@ -239,8 +239,9 @@ function descriptionOf(
   let description = "";
   const d = data.description;
   if (typeof d === "string" || typeof d === "number" || typeof d === "boolean") {
-    // The model reads descriptions in its list: no hidden text rides in one ([V-10]).
-    description = removeInvisible(String(d)).trim();
+    // The model reads descriptions in its list: no hidden text rides in one ([V-10]). Control
+    // characters stay, for the terminal shows them ([X-7]).
+    description = removeInvisible(String(d), true).trim();
   } else if (d !== undefined && d !== null) {
     diagnostics.push(
       diagnostic(
@@ -251,7 +252,7 @@ function descriptionOf(
       ),
     );
   }
-  if (description === "") description = removeInvisible(firstProseLine(body) ?? "");
+  if (description === "") description = removeInvisible(firstProseLine(body) ?? "", true);
   if (description.length > MAX_DESCRIPTION) {
     diagnostics.push(
       diagnostic(

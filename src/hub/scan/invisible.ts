@@ -128,16 +128,20 @@ export function invisibleIn(line: string): string | null {
   return null;
 }
 
-/** The text without its invisible characters (those in their place — emoji, scripts — kept). */
-export function removeInvisible(text: string): string {
+const CONTROL = /\p{Cc}/u;
+
+/**
+ * The text without its invisible characters (those in their place — emoji, scripts — kept).
+ * With `keepControls`, control characters stay (for text whose printing shows them as `^[`).
+ */
+export function removeInvisible(text: string, keepControls = false): string {
   if (!ANY_INVISIBLE.test(text)) return text;
   return text.split("\n").map((line) => {
     if (!ANY_INVISIBLE.test(line)) return line;
     const braille = OTHER_BRAILLE.test(line);
-    return line.replace(
-      INVISIBLE_CHARS,
-      (m: string, i: number) => inPlace(line, m, i, braille) ? m : "",
-    );
+    const keep = (m: string, i: number) =>
+      inPlace(line, m, i, braille) || (keepControls && CONTROL.test(m));
+    return line.replace(INVISIBLE_CHARS, (m: string, i: number) => keep(m, i) ? m : "");
   }).join("\n");
 }
 
