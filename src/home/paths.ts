@@ -74,6 +74,15 @@ export function isLinkHere(p: string): boolean {
   }
 }
 
+/** True when `p` is a regular file (not followed: a link is not one). */
+export function isFileHere(p: string): boolean {
+  try {
+    return Deno.lstatSync(p).isFile;
+  } catch {
+    return false;
+  }
+}
+
 /** True when `p` is an existing directory. */
 export function isDirectory(p: string): boolean {
   try {

@@ -13,6 +13,7 @@ import { basename, joinPath } from "../home/paths.ts";
 import { hasControlChar } from "../manage/file_names.ts";
 import { NAME_PATTERN } from "../manage/validation.ts";
 import { EXCLUDED_DIRS, SUPPORT_DIRS } from "../scan/walk.ts";
+import { collisionKey } from "../scan/name_key.ts";
 import type { ArchiveFile } from "./archive.ts";
 
 /** One skill of a collection. */
@@ -121,7 +122,9 @@ export function collectionOf(found: { path: string; text: string }[]): Collectio
     };
   });
   for (const s of skills) {
-    const same = skills.filter((o) => o.name !== null && o.name === s.name);
+    const same = skills.filter((o) =>
+      o.name !== null && s.name !== null && collisionKey(o.name) === collisionKey(s.name)
+    );
     if (same.length > 1 && !s.problem) {
       s.problem = `${same.length} skills of this source are named '${s.name}' (${
         same.map((o) => o.path).join(", ")
@@ -150,11 +153,13 @@ export interface Skipped {
 
 /**
  * The SKILL.md folders below a source folder, never through a symbolic link (a link is
- * reported, not followed); at most `maxDirs` folders and depth 8 are looked at.
+ * reported, not followed); at most `maxDirs` folders and depth 8 are looked at. Only the
+ * outermost ones, unless `nested`: then also those inside another (listed once installed).
  */
 export function skillFoldersOfDir(
   dir: string,
   maxDirs = 5000,
+  nested = false,
 ): { folders: string[]; skipped: Skipped[] } {
   const folders: string[] = [];
   const skipped: Skipped[] = [];
@@ -179,5 +184,5 @@ export function skillFoldersOfDir(
     }
   };
   visit("", 0);
-  return { folders: outermost(folders), skipped };
+  return { folders: nested ? folders : outermost(folders), skipped };
 }

@@ -19,8 +19,9 @@ import { decide } from "./policy.ts";
 import { type Fetched, fetchSource } from "./fetch.ts";
 import { progress } from "./progress.ts";
 import { removeScratch, scratchFolder, withScratch } from "./scratch.ts";
-import { declaredOf, setSkillName, slugForm } from "./collection.ts";
+import { declaredOf, slugForm } from "./collection.ts";
 import { bindingOf } from "./signed_binding.ts";
+import { nameInstall } from "./name_collision.ts";
 import { type ScanFinding, scanFolder, type ScanReport, type Verdict } from "./scanner.ts";
 
 /** `1 finding`, `3 findings`. */
@@ -108,7 +109,9 @@ export function installName(path: string, text: string, name?: string): string {
 
 /** The notice of a skill installed under the slug form of its declared name ([HUB-8]). */
 export function slugNotice(candidate: InstallCandidate): string[] {
-  return candidate.declaredName !== undefined && candidate.declaredName !== candidate.name
+  const { declaredName, name } = candidate;
+  // Renamed by --name: what the user asked for, no notice.
+  return declaredName !== undefined && declaredName !== name && slugForm(declaredName) === name
     ? [
       `'${candidate.declaredName}' is not a valid skill name; installed as '${candidate.name}'.`,
     ]
@@ -251,9 +254,16 @@ export async function installCandidate(
   const place = placementOf(install);
   const quarantine = scratchFolder(root, place.name);
   try {
-    const report = scanQuarantine(candidate, quarantine, place.name);
+    candidate.fill(quarantine);
+    const declared = nameInstall(
+      setup,
+      quarantine,
+      place.name,
+      place.exists ? place.target : undefined,
+    );
+    const report = scanQuarantine(quarantine, place.name);
     await approve(install, place.name, report);
-    return await moveIntoPlace(install, place, quarantine, report);
+    return await moveIntoPlace(install, place, quarantine, report, declared);
   } finally {
     removeScratch(quarantine);
   }
@@ -281,14 +291,8 @@ function placementOf({ root, options, candidate }: Install): Placement {
   return { name, rel, target, exists, previous };
 }
 
-/** Fills the quarantine, checks its SKILL.md and scans it. */
-function scanQuarantine(
-  candidate: InstallCandidate,
-  quarantine: string,
-  name: string,
-): ScanReport {
-  candidate.fill(quarantine);
-  if (candidate.declaredName !== undefined) setSkillName(quarantine, candidate.name);
+/** Checks the quarantine's SKILL.md and scans it. */
+function scanQuarantine(quarantine: string, name: string): ScanReport {
   validateSkillContent(Deno.readTextFileSync(joinPath(quarantine, "SKILL.md")));
   progress(`Scanning '${name}'…`);
   const report = scanFolder(quarantine);
@@ -339,12 +343,13 @@ async function moveIntoPlace(
   place: Placement,
   quarantine: string,
   report: ScanReport,
+  declared: string | undefined,
 ): Promise<InstallResult> {
   const { setup, root, source, options, now, fetched, candidate } = install;
   const { name, rel, target, previous } = place;
   const hashed = hashFolder(quarantine);
   const provenance = {
-    ...(candidate.declaredName !== undefined ? { declared_name: candidate.declaredName } : {}),
+    ...(declared !== undefined ? { declared_name: declared } : {}),
     ...(candidate.path !== undefined ? { collection_path: candidate.path } : {}),
   };
   if (place.exists) Deno.removeSync(target, { recursive: true });

@@ -158,8 +158,25 @@ function refuseLeaving(root: string, rel: string, reach: Reach, file: string): v
   }
 }
 
-/** The candidates of one root for a name, by the first strategy of that finds any. */
+/**
+ * The candidates of one root for a name, by the first strategy of [R-2] that finds any.
+ * In the local root the user's own skills come first ([S-1]): when a bare name finds a
+ * skill the hub installed there, a skill of the user's answering to it by folder or by
+ * name is the candidate instead, whatever the depth of either folder.
+ */
 export function candidatesIn(root: Root | PluginRoot, name: string, catalog: Catalog): Candidate[] {
+  const found = strategyCandidates(root, name, catalog);
+  if (name.includes("/") || !found.some((c) => catalog.hubInstalled(c.record))) return found;
+  const { byFolder, byName } = lookupOf(catalog.root(root));
+  const own = (records?: SkillRecord[]) =>
+    (records ?? []).filter((record) => !catalog.hubInstalled(record));
+  const mine = own(byFolder.get(nameKey(name)));
+  const chosen = mine.length ? mine : own(byName.get(nameKey(name)));
+  return chosen.length ? dedupe(chosen) : found;
+}
+
+/** The candidates of one root for a name, by the first strategy of that finds any. */
+function strategyCandidates(root: Root | PluginRoot, name: string, catalog: Catalog): Candidate[] {
   const { source, namespace } = rootSource(root);
   const reach = reachOf(source, catalog.realRoots);
   const dir = joinPath(root.path, name);

@@ -12,6 +12,7 @@ import type { PluginRoot, Root, Setup } from "../home/setup.ts";
 import { realRootsOf } from "./containment.ts";
 import { scanRoot } from "./scan_root.ts";
 import { indexRecords, type SkillIndex } from "./skill_index.ts";
+import { hubInstalledIn, type PlacedSkill } from "./hub_installed.ts";
 import type { SkillRecord } from "./record.ts";
 import type { ScannedRoot } from "./scanned.ts";
 import type { FoundFlat, WalkLimits } from "./walk.ts";
@@ -33,6 +34,7 @@ export class Catalog {
   #realRoots?: string[];
 
   #onScan?: (root: string) => void;
+  #hubInstalled?: (skill: PlacedSkill) => boolean;
   #memos = new Map<string, unknown>();
 
   /**
@@ -157,8 +159,20 @@ export class Catalog {
       flat.set(root.path, scanned.flat);
       diagnostics.push(...scanned.diagnostics);
     }
-    this.#index = indexRecords(records, flat, diagnostics);
+    this.#index = indexRecords(records, flat, diagnostics, (r) => this.hubInstalled(r));
     return this.#index;
+  }
+
+  /**
+   * True for a skill the hub installed in the local root: the user's own skills of that
+   * root win over it ([S-1]). The lock is read once per catalog, like the index it orders
+   * (an install or uninstall also changes the folders the catalog's freshness looks at).
+   *
+   * @ignore Internal to the runtime.
+   */
+  hubInstalled(skill: PlacedSkill): boolean {
+    this.#hubInstalled ??= hubInstalledIn(this.setup.localRoot);
+    return this.#hubInstalled(skill);
   }
 
   /**

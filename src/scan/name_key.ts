@@ -17,3 +17,13 @@ export function nameKey(name: string): string {
 export function sameName(a: string, b: string): boolean {
   return a === b || nameKey(a) === nameKey(b);
 }
+
+/**
+ * The form in which an install compares a new skill's names with those already there
+ * ([S-1], [HUB-2]): NFKC, then case folded, then NFKC again (folding can undo it). Wider
+ * than {@linkcode nameKey}: `HELLO`, `Hello` and fullwidth `ｈｅｌｌｏ` are all `hello`, so a
+ * new skill can never sit beside one of those under a name that only looks different.
+ */
+export function collisionKey(name: string): string {
+  return name.normalize("NFKC").toLowerCase().normalize("NFKC");
+}

@@ -52,20 +52,29 @@ export function entryFor(index: SkillIndex, name: string): IndexEntry | undefine
   return index.entries.get(nameKey(name));
 }
 
-/** Applies [S-7] to records in precedence order: pure, for tests and for the scanner. */
+/**
+ * Applies [S-7] to records in precedence order: pure, for tests and for the scanner.
+ * `hubInstalled` tells the skills the hub put in the local root: the user's own skills of
+ * that root come first ([S-1]: the local version wins silently over every same-named
+ * skill), so a hub skill shares its name with the user's only as a shadowed one.
+ */
 export function indexRecords(
   records: SkillRecord[],
   flat = new Map<string, FoundFlat[]>(),
   diagnostics: Diagnostic[] = [],
+  hubInstalled: (record: SkillRecord) => boolean = () => false,
 ): SkillIndex {
   const entries = new Map<string, IndexEntry>();
   const shadowed: SkillRecord[] = [];
-  for (const record of records) {
+  const hub = new Set(records.filter(hubInstalled));
+  const ordered = ownFirst(records, hub);
+  const group = (r: SkillRecord) => hub.has(r) ? `${r.root}\0hub` : r.root;
+  for (const record of ordered) {
     const key = nameKey(record.name);
     const entry = entries.get(key);
     if (!entry) {
       entries.set(key, { name: record.name, record, ambiguous: false, matches: [record] });
-    } else if (entry.record.root === record.root) {
+    } else if (group(entry.record) === group(record)) {
       entry.ambiguous = true;
       entry.matches.push(record);
     } else {
@@ -94,5 +103,24 @@ export function indexRecords(
       );
     }
   }
-  return { records, entries, shadowed, flat, diagnostics };
+  return { records: ordered, entries, shadowed, flat, diagnostics };
+}
+
+/**
+ * Records in precedence order with, inside each root, the hub-installed ones after the
+ * rest (a stable reorder: walk order is kept within each group).
+ */
+function ownFirst(records: SkillRecord[], hub: Set<SkillRecord>): SkillRecord[] {
+  if (hub.size === 0) return records;
+  const out: SkillRecord[] = [];
+  let i = 0;
+  while (i < records.length) {
+    const root = records[i].root;
+    let end = i;
+    while (end < records.length && records[end].root === root) end++;
+    const run = records.slice(i, end);
+    out.push(...run.filter((r) => !hub.has(r)), ...run.filter((r) => hub.has(r)));
+    i = end;
+  }
+  return out;
 }
