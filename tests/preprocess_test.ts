@@ -335,10 +335,10 @@ Deno.test("[P-6] config block: dot paths, defaults, (not set), ~ and ${VAR} expa
 
 Deno.test("[P-6] through the CLI the warden answers ${VAR} for the Worker, which has no env grant", async () => {
   const extra =
-    "required_environment_variables: [SKILLRT_TEST_WHERE]\nmetadata:\n  hermes:\n    config:\n      - key: where\n        default: ${SKILLRT_TEST_WHERE}\n";
+    "required_environment_variables: [TEST_WHERE_TO_GO]\nmetadata:\n  hermes:\n    config:\n      - key: where\n        default: ${TEST_WHERE_TO_GO}\n";
   const home = makeTree({ "skills/s/SKILL.md": skill("s", "S", extra) });
   const r = await cliJson(["--home", home, "view", "s"], {
-    env: { SKILLRT_TEST_WHERE: "over-there" },
+    env: { TEST_WHERE_TO_GO: "over-there" },
   });
   deepEqual(r.json.config, { where: "over-there" });
   deepEqual(

@@ -11,6 +11,7 @@
 import { SkillrtError } from "../errors.ts";
 import { atomicWrite } from "../manage/atomic.ts";
 import { hasControlChar } from "../manage/file_names.ts";
+import { envNamePolicy } from "../preprocess/env_policy.ts";
 import { withLock } from "../manage/mutex.ts";
 import { type ConfigChange, editConfigText } from "./config_edit.ts";
 import { joinPath } from "./paths.ts";
@@ -95,14 +96,17 @@ export function dotenvValue(value: string): string {
 
 /**
  * `.env` text with `values` set: a line that names a variable with an empty value is
- * replaced, other variables are added at the end; every other line is kept.
+ * replaced, other variables are added at the end; every other line is kept. A name the
+ * environment policy refuses (one that steers programs: `envNamePolicy`) is never written.
  */
 export function dotenvWith(text: string, values: Record<string, string>): string {
   const eol = text.includes("\r\n") ? "\r\n" : "\n";
   const lines = text === "" ? [] : text.replace(/\r?\n$/, "").split(/\r?\n/);
   for (const [name, value] of Object.entries(values)) {
-    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) {
-      throw new SkillrtError(`Invalid variable name '${name}'.`);
+    const policy = envNamePolicy(name);
+    if (policy.family === "invalid") throw new SkillrtError(`Invalid variable name '${name}'.`);
+    if (!policy.allowed) {
+      throw new SkillrtError(`Refusing to store ${name} in .env: ${policy.reason}.`);
     }
     if (hasControlChar(value)) {
       throw new SkillrtError(`The value of ${name} must be one line without control characters.`);

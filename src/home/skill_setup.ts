@@ -10,6 +10,7 @@
  */
 import { SkillrtError, UsageError } from "../errors.ts";
 import { configEntries, type ConfigEntry, dotPath } from "../preprocess/config_block.ts";
+import { envNameAllowed } from "../preprocess/env_policy.ts";
 import { resolveSkill } from "../resolve/resolve.ts";
 import type { Catalog } from "../scan/catalog.ts";
 import { type RequiredEnvVar, requiredEnvVars } from "../view/env_vars.ts";
@@ -52,7 +53,7 @@ export interface SetupNeeds {
   env: RequiredEnvVar[];
   /** Config entries without a value in `skills.config` (their dot paths checked). */
   config: ConfigEntry[];
-  /** Required variables not set that `setup` will not store ({@linkcode storableEnv}). */
+  /** Required variables not set that `setup` will not store (refused by `envNamePolicy`). */
   unsafe: string[];
 }
 
@@ -81,20 +82,6 @@ export function storableKey(key: string): boolean {
   return parts.length <= 8 && parts.every((p) => KEY_PART.test(p) && !RESERVED.has(p));
 }
 
-/**
- * Variables `setup` never asks for, whatever a skill declares: they steer programs (the
- * loader, shells, interpreters) or skillrt itself, and a value typed for "an API key"
- * there would change what runs. Matched in any case: `.env` readers on Windows (and
- * Hermes there) take `Path` or `ld_preload` for the variable itself.
- */
-const UNSAFE_ENV =
-  /^(PATH|HOME|SHELL|ENV|BASH_ENV|IFS|PS4|CDPATH|TMPDIR|LD_\w*|DYLD_\w*|NODE_OPTIONS|NODE_PATH|PYTHON\w*|PERL5?\w*|RUBY\w*|JAVA_TOOL_OPTIONS|GIT_\w*|SSH_\w*|HERMES_\w*|SKILLRT_\w*|DENO_\w*)$/i;
-
-/** True when `setup` may store a variable of this name. */
-export function storableEnv(name: string): boolean {
-  return !UNSAFE_ENV.test(name);
-}
-
 /** What a skill still needs; `envNames` are the variables set in the process or `.env`. */
 export function setupNeeds(
   name: string,
@@ -104,8 +91,9 @@ export function setupNeeds(
 ): SetupNeeds {
   const { record } = resolveSkill(name, catalog);
   const unset = requiredEnvVars(record.frontmatter).vars.filter((v) => !envNames.has(v.name));
-  const env = unset.filter((v) => storableEnv(v.name));
-  const unsafe = unset.filter((v) => !storableEnv(v.name)).map((v) => v.name);
+  // Variables that steer programs are never asked for: the one policy of env_policy.ts.
+  const env = unset.filter((v) => envNameAllowed(v.name));
+  const unsafe = unset.filter((v) => !envNameAllowed(v.name)).map((v) => v.name);
   const config = configEntries(record).filter((entry) =>
     storableKey(entry.key) && dotPath(setup.config.config, entry.key) === undefined
   );

@@ -4,13 +4,15 @@
  * what ground. A `${VAR}` the user wrote in config.yaml (`skills.config`) expands; one
  * that comes from a skill (a config `default`) expands only for names in
  * `skills.env_passthrough` or, for skills not of `community` trust, names the skill
- * declares in `required_environment_variables`. The view asks with a ground per name;
+ * declares in `required_environment_variables` — and never, on a skill's claim, a name the
+ * environment policy refuses (`env_policy.ts`: one that steers programs). The view asks with a ground per name;
  * whoever holds the values (the warden, or the library reading its own environment)
  * checks the ground again with {@linkcode admitsAsk} before answering. Pure.
  *
  * @module
  */
 import { isMapping } from "../mapping.ts";
+import { envNameAllowed, envNamePolicy } from "./env_policy.ts";
 
 /** The variables a skill may read by default: no secrets, only where the user lives. */
 export const DEFAULT_ENV_PASSTHROUGH: readonly string[] = [
@@ -95,8 +97,9 @@ export function groundHolds(
     case "passthrough":
       return rules.passthrough.includes(name);
     case "declared":
-      return skill === undefined ||
-        (skill.trust !== "community" && skill.declared.includes(name));
+      // A skill's claim never reaches a variable that steers programs (env_policy.ts).
+      return envNameAllowed(name) && (skill === undefined ||
+        (skill.trust !== "community" && skill.declared.includes(name)));
   }
 }
 
@@ -114,6 +117,13 @@ export function envGround(
     if (groundHolds(name, why, rules, skill ?? NO_SKILL)) return { why };
   }
   if (!isEnvName(name)) return { refused: `'${name}' is not a valid variable name` };
+  const policy = envNamePolicy(name);
+  if (!policy.allowed && skill !== undefined) {
+    return {
+      refused:
+        `${name} is not in skills.env_passthrough, and no skill may claim it: ${policy.reason}`,
+    };
+  }
   if (skill?.trust === "community") {
     return {
       refused:
