@@ -178,6 +178,7 @@ Deno.test("[T-3][MCP-1] the SDK's Streamable HTTP client: list, view, a prompt, 
 Deno.test("[T-3] a bind that is not loopback needs a token file; without the bearer token every request gets 401", async () => {
   const home = copyTree(`${REPO}/examples/home`);
   const secret = makeTree({ "token": "s3cret-token-for-tests-0123456789\n" });
+  Deno.chmodSync(`${secret}/token`, 0o600); // a token file only its owner can read
   try {
     const refused = await cli(["--home", home, "mcp", "--http", "--host", "0.0.0.0"]);
     equal(refused.code, 2);

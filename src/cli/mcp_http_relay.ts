@@ -10,6 +10,7 @@ import { UsageError } from "../errors.ts";
 import { resolvePath } from "../home/paths.ts";
 import type { Setup } from "../home/setup.ts";
 import { isLoopback } from "../mcp/http.ts";
+import { shellQuote } from "../sandbox/plan.ts";
 import { startWorker } from "../sandbox/run_worker.ts";
 import { mcpPlan } from "./mcp_relay.ts";
 import type { CommandRequest, Outcome } from "./request.ts";
@@ -51,13 +52,89 @@ export function listenOf(options: CommandRequest["options"]): Listen {
   return { host, port, grant: host.includes(":") ? `[${host}]:${port}` : `${host}:${port}` };
 }
 
-/** Reads the bearer token of `--token-file` (its first line, trimmed; at least 16 characters). */
+/**
+ * This process's user id, or null when it cannot be told: `Deno.uid()` needs a `sys`
+ * grant the warden does not hold, so it is the owner of a temporary file made for it.
+ */
+function ownUid(): number | null {
+  try {
+    return Deno.uid();
+  } catch {
+    try {
+      const probe = Deno.makeTempFileSync({ prefix: "skillrt-uid-" });
+      try {
+        return Deno.statSync(probe).uid;
+      } finally {
+        Deno.removeSync(probe);
+      }
+    } catch {
+      return null;
+    }
+  }
+}
+
+/**
+ * Refuses a token file others could read or swap, as ssh refuses a private key: a link, not
+ * a regular file (looked at before it is opened: a FIFO would hold the open), not the
+ * user's own, or open to the group or others — proved on the opened handle (the same
+ * device and inode as the file looked at).
+ * @throws {UsageError} one line, with the `chmod` that fixes a mode.
+ */
+function openTokenFile(path: string): Deno.FsFile {
+  const seen = Deno.lstatSync(path);
+  if (seen.isSymlink) {
+    throw new UsageError(`The token file '${path}' is a symbolic link; name the file itself.`);
+  }
+  const notPlain = new UsageError(`The token file '${path}' is not a regular file.`);
+  if (!seen.isFile) throw notPlain;
+  const file = Deno.openSync(path, { read: true });
+  try {
+    const held = file.statSync();
+    if (!held.isFile || held.ino !== seen.ino || held.dev !== seen.dev) throw notPlain;
+    const uid = ownUid();
+    if (uid !== null && held.uid !== null && held.uid !== uid) {
+      throw new UsageError(`The token file '${path}' is owned by another user.`);
+    }
+    const mode = (held.mode ?? 0) & 0o777;
+    if ((mode & 0o077) !== 0) {
+      const shown = mode.toString(8).padStart(4, "0");
+      throw new UsageError(
+        `The token file '${path}' is open to other users (mode ${shown}); run: chmod 600 ${
+          shellQuote(path)
+        }`,
+      );
+    }
+    return file;
+  } catch (error) {
+    file.close();
+    throw error;
+  }
+}
+
+/** The first 4 KiB of a file (a token is its first line). */
+function readHead(file: Deno.FsFile): Uint8Array {
+  const buf = new Uint8Array(4096);
+  let n = 0;
+  while (n < buf.length) {
+    const got = file.readSync(buf.subarray(n));
+    if (got === null || got === 0) break;
+    n += got;
+  }
+  return buf.subarray(0, n);
+}
+
+/**
+ * Reads the bearer token of `--token-file` (its first line, trimmed; at least 16
+ * characters), from a file only its owner can read ({@linkcode openTokenFile}).
+ */
 export function readToken(setup: Setup, file: string): string {
   const path = resolvePath(setup.host.cwd, file);
   let text: string;
   try {
-    text = Deno.readTextFileSync(path);
+    using opened = openTokenFile(path);
+    text = new TextDecoder().decode(readHead(opened));
   } catch (error) {
+    if (error instanceof UsageError) throw error;
     throw new UsageError(`Cannot read the token file '${path}': ${(error as Error).name}.`);
   }
   const token = text.split("\n")[0].trim();
