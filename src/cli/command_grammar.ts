@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { UsageError } from "../errors.ts";
 import type { ArgumentSpec, CommandSpec, OptionSpec } from "./grammar.ts";
 
 /** The actions of `hub` (its dispatcher, whose table must name each, and the completions read this list). */
@@ -25,6 +26,28 @@ export const HUB_ACTIONS = [
 
 /** An action of `hub`. */
 export type HubAction = (typeof HUB_ACTIONS)[number];
+
+/** What a `hub` action cannot do without, as its usage error names it. */
+const HUB_TARGETS: Partial<Record<HubAction, string>> = {
+  install: "a folder",
+  uninstall: "a skill name",
+  scan: "a folder",
+};
+
+/**
+ * The rules of a `hub` line the grammar cannot state — a known action, with the target it
+ * needs — checked where it runs and where `sandbox hub …` plans it (the same errors).
+ * @throws {UsageError} (exit 2).
+ */
+export function checkHubLine(args: readonly string[]): HubAction {
+  const [action, target] = args;
+  if (!(HUB_ACTIONS as readonly string[]).includes(action)) {
+    throw new UsageError(`Unknown hub action '${action}'; use ${HUB_ACTIONS.join(", ")}.`);
+  }
+  const needs = HUB_TARGETS[action as HubAction];
+  if (needs !== undefined && !target) throw new UsageError(`'hub ${action}' needs ${needs}.`);
+  return action as HubAction;
+}
 
 /** A skill named as `view` and `invoke` take it. */
 export const SKILL_ARGUMENT: ArgumentSpec = {
@@ -62,37 +85,11 @@ export const HUB_ARGUMENTS: ArgumentSpec[] = [
   },
 ];
 
-/** The options `sandbox` passes on to the command whose plan it prints. */
+/**
+ * The options of `sandbox` itself; every other option is a word of the command it plans,
+ * read by that command's grammar (`passesOptions`).
+ */
 export const SANDBOX_OPTIONS: OptionSpec[] = [
-  { flags: "--category <name>", description: "for create, hub install: the category" },
-  { flags: "--name <name>", description: "for hub install: the name to install under" },
-  { flags: "--index <url>", description: "for hub search, hub install: the well-known index" },
-  {
-    flags: "--out <path>",
-    description: "for hub publish, hub keygen: the output",
-    complete: "file",
-  },
-  {
-    flags: "--sign <keyfile>",
-    description: "for hub publish: the signing key",
-    complete: "file",
-  },
-  { flags: "--base-url <url>", description: "for hub publish: the site's public URL" },
-  { flags: "--allow-writes", description: "for mcp: with skill_manage" },
-  {
-    flags: "--from <dir>",
-    description: "for sync: the folder of bundled skills",
-    complete: "dir",
-  },
-  { flags: "--dry-run", description: "for curator run: report only" },
-  { flags: "--http", description: "for mcp: over Streamable HTTP" },
-  { flags: "--host <host>", description: "for mcp --http: the listen address" },
-  { flags: "--port <port>", description: "for mcp --http: the listen port" },
-  {
-    flags: "--token-file <file>",
-    description: "for mcp --http: the bearer token file",
-    complete: "file",
-  },
   {
     flags: "--try-read <path>",
     description: "try to read this path inside the sandbox",
@@ -236,6 +233,7 @@ export const SANDBOX_GRAMMAR: Omit<CommandSpec, "name"> = {
     },
   ],
   options: SANDBOX_OPTIONS,
+  passesOptions: true,
 };
 
 /** The grammar of `patch`. */

@@ -55,6 +55,8 @@ export interface CommandSpec {
   arguments?: ArgumentSpec[];
   /** Its own options. */
   options?: OptionSpec[];
+  /** Options it does not know are words of the command it names (`sandbox CMD --opt`). */
+  passesOptions?: boolean;
 }
 
 /** The description of the program. */

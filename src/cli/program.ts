@@ -6,7 +6,7 @@
  */
 import { Command, CommanderError } from "../deps/commander.ts";
 import { UsageError } from "../errors.ts";
-import { COMMANDS } from "./command_table.ts";
+import { COMMANDS, isWriting, WRITING_ACTIONS } from "./command_table.ts";
 import {
   GLOBAL_OPTIONS,
   globalOptions,
@@ -28,8 +28,18 @@ function addOption(cmd: Command, o: OptionSpec): void {
   else cmd.option(o.flags, o.description, o.default);
 }
 
+/**
+ * A command's positional arguments for commander: as the grammar says, or — for the line
+ * `sandbox` plans (`forPlan`) of a command whose plan holds for any arguments (one that
+ * only reads) — each optional.
+ */
+function argumentSpec(name: string, spec: string, forPlan: boolean): string {
+  if (!forPlan || isWriting(name) || Object.hasOwn(WRITING_ACTIONS, name)) return spec;
+  return spec.replace(/^<(.*)>$/, "[$1]");
+}
+
 /** Builds the commander program of skillrt from the grammar table. */
-export function buildProgram(version: string): Command {
+export function buildProgram(version: string, forPlan = false): Command {
   const program = new Command("skillrt")
     .description(PROGRAM_DESCRIPTION)
     .version(version, "-V, --version", "print the version")
@@ -37,22 +47,29 @@ export function buildProgram(version: string): Command {
   for (const o of GLOBAL_OPTIONS) addOption(program, o);
   for (const spec of COMMANDS) {
     const cmd = program.command(spec.name).description(spec.description);
-    for (const a of spec.arguments ?? []) cmd.argument(a.spec, a.description, a.default);
+    for (const a of spec.arguments ?? []) {
+      cmd.argument(argumentSpec(spec.name, a.spec, forPlan), a.description, a.default);
+    }
     for (const o of spec.options ?? []) addOption(cmd, o);
+    if (spec.passesOptions) cmd.allowUnknownOption();
     const examples = examplesText(spec.name);
     if (examples) cmd.addHelpText("after", examples);
   }
   return program;
 }
 
-/** Parses arguments (without the program name). Throws {@linkcode UsageError} on bad usage. */
+/**
+ * Parses arguments (without the program name); `forPlan` reads the line `sandbox` plans
+ * ({@linkcode argumentSpec}). Throws {@linkcode UsageError} on bad usage.
+ */
 export function parseArgs(
   argv: string[],
   version: string,
   env: (name: string) => string | undefined,
   isTerminal: boolean,
+  forPlan = false,
 ): Parsed {
-  const program = buildProgram(version);
+  const program = buildProgram(version, forPlan);
   let out = "";
   let usageOf = program;
   let captured: { name: string; args: string[]; options: Record<string, unknown> } | undefined;

@@ -1,7 +1,7 @@
 /**
  * The warden ([X-1]): parses the command line, reads config.yaml, computes the command's
  * permission plan and runs the command in a Worker holding exactly that plan. Commands
- * that parse no skill content (`sandbox`, `completions`) run here.
+ * that parse no skill content (`sandbox`: `sandbox_command.ts`; `completions`) run here.
  *
  * @module
  */
@@ -10,11 +10,10 @@ import { readEnv } from "../home/host.ts";
 import { realPathOrUndefined, resolvePath } from "../home/paths.ts";
 import { ensureSkeleton } from "../home/skeleton.ts";
 import { resolveSetup, type Setup } from "../home/setup.ts";
-import { type PermissionPlan, planFlags, planFor, preloads, shellQuote } from "../sandbox/plan.ts";
+import { type PermissionPlan, planFor, preloads } from "../sandbox/plan.ts";
 import {
   CONTENT_COMMANDS,
   isWriting,
-  PLANNED_COMMANDS,
   SKILL_HELP_COMMANDS,
   type WardenCommandName,
 } from "./command_table.ts";
@@ -26,7 +25,7 @@ import { checkWrites } from "../sandbox/write_guard.ts";
 import { quickParse } from "./quick_parse.ts";
 import { namedOutputs } from "./commands/hub_publish.ts";
 import { terminalOutcome } from "./terminal_text.ts";
-import { failure, outcomeOfError, respond } from "./render.ts";
+import { failure, outcomeOfError } from "./render.ts";
 import type { CommandRequest, Outcome } from "./request.ts";
 
 /** The extra read paths a request names (`validate PATH…`, `hub scan PATH`), absolute. */
@@ -68,53 +67,6 @@ export async function requestPaths(
     return parseSource(source).kind === "local" ? [resolvePath(cwd, source)] : [];
   }
   return [];
-}
-
-/**
- * What the warden answers a command's Worker without granting it anything: the Worker
- * asks, the warden looks (by name, under the rule named) and replies.
- */
-export const WARDEN_ANSWERS: readonly string[] = [
-  "environment values, only for names allowed by [P-7]",
-  "whether programs are on PATH and credential files exist under the home, by stat only ([V-9])",
-];
-
-/** This CLI's `main.ts` as a path one can run from anywhere (as named when not a local file). */
-function mainModule(): string {
-  const url = new URL("../../main.ts", import.meta.url);
-  return url.protocol === "file:" ? decodeURIComponent(url.pathname) : "main.ts";
-}
-
-/** The `sandbox` document ([X-3]): the plan, what the warden answers, and the equivalent `deno run` command. */
-export function sandboxDocument(plan: PermissionPlan, args: string[] = []) {
-  const flags = planFlags(plan);
-  return {
-    success: true as const,
-    command: plan.command,
-    plan: { read: plan.read, write: plan.write, run: plan.run, net: plan.net, env: plan.env },
-    answers: PLANNED_COMMANDS.includes(plan.command) ? [...WARDEN_ANSWERS] : [],
-    flags,
-    deno_command: ["deno", "run", ...flags, mainModule(), plan.command, ...args].map(shellQuote)
-      .join(" "),
-  };
-}
-
-function sandboxText(doc: ReturnType<typeof sandboxDocument>): string {
-  const lines = [`Sandbox plan for '${doc.command}':`];
-  for (const [kind, list] of Object.entries(doc.plan)) {
-    const label = `  ${kind}:`.padEnd(9);
-    if (list.length === 0) lines.push(`${label}(none)`);
-    else list.forEach((item, i) => lines.push(`${i === 0 ? label : " ".repeat(9)}${item}`));
-  }
-  lines.push("", "Equivalent:", `  ${doc.deno_command}`);
-  if (doc.answers.length) {
-    lines.push(
-      "",
-      "Answered by the warden, granting nothing:",
-      ...doc.answers.map((a) => `  ${a}`),
-    );
-  }
-  return lines.join("\n");
 }
 
 /** Options of {@linkcode runCli}. */
@@ -205,8 +157,11 @@ const IN_WARDEN: Readonly<
     const { completionScript } = await import("./completions.ts");
     return { exitCode: 0, stdout: completionScript(request.args[0]), stderr: "" };
   },
-  sandbox: (request) =>
-    sandbox(request, resolveSetup({ home: request.global.home, agents: request.global.agents })),
+  sandbox: async (request) =>
+    (await import("./sandbox_command.ts")).sandbox(
+      request,
+      resolveSetup({ home: request.global.home, agents: request.global.agents }),
+    ),
 };
 
 /** Runs a parsed request: here in the warden (see `IN_WARDEN`, and MCP's relay), else in its Worker. */
@@ -317,88 +272,4 @@ export async function planOf(
       run: [...new Set([...plan.run, ...run])],
     },
   };
-}
-
-/** Content that passes validation, standing in for the real content when `sandbox` only plans. */
-function placeholderContent(command: string, name: string): string {
-  return command === "write-file" ? "plan" : `---\nname: ${name}\ndescription: plan\n---\n\nplan\n`;
-}
-
-/** The plan `sandbox mcp [--allow-writes] [--http --host H --port P]` shows ([T-3]). */
-async function sandboxMcpPlan(
-  request: CommandRequest,
-  setup: Setup,
-  args: string[],
-  shown: CommandRequest["options"],
-): Promise<PermissionPlan> {
-  const { mcpPlan } = await import("./mcp_relay.ts");
-  const o = request.options;
-  const allowWrites = o.allowWrites === true || args.includes("--allow-writes");
-  if (o.http !== true) return mcpPlan(setup, allowWrites);
-  const listen = (await import("./mcp_http_relay.ts")).listenOf(o);
-  args.push("--http", ...(o.allowWrites === true ? ["--allow-writes"] : []));
-  Object.assign(shown, { host: listen.host, port: String(listen.port) });
-  if (typeof o.tokenFile === "string") shown.tokenFile = o.tokenFile;
-  return mcpPlan(setup, allowWrites, undefined, listen.grant);
-}
-
-async function sandbox(request: CommandRequest, setup: Setup): Promise<Outcome> {
-  const target = request.args[0] ?? "list";
-  if (!PLANNED_COMMANDS.includes(target)) {
-    throw new SkillrtError(
-      `Unknown command '${target}' for sandbox; use one of ${PLANNED_COMMANDS.join(", ")}.`,
-      {},
-      2,
-    );
-  }
-  let args = request.args.slice(1);
-  const options: CommandRequest["options"] = {};
-  for (const key of ["category", "name", "index", "out", "sign", "baseUrl", "from"]) {
-    const value = request.options[key];
-    if (typeof value === "string") options[key] = value;
-  }
-  if (request.options.dryRun === true) options.dryRun = true;
-  if (args.some((a) => a.startsWith("-"))) {
-    // `sandbox -- COMMAND …options`: the command's own line, read by its own grammar ([X-3]).
-    const { parseArgs } = await import("./program.ts");
-    const inner = parseArgs([target, ...args], "", readEnv, false);
-    if (inner.kind === "command") {
-      args = inner.request.args;
-      Object.assign(options, inner.request.options);
-      if (inner.request.global.json) {
-        request = { ...request, global: { ...request.global, json: true } };
-      }
-      if (inner.request.global.agents) {
-        const agents = [...request.global.agents ?? [], ...inner.request.global.agents];
-        setup = resolveSetup({ home: request.global.home, agents });
-      }
-    }
-  }
-  if (CONTENT_COMMANDS.includes(target)) {
-    options.content = placeholderContent(target, args[0] ?? "x");
-  }
-  const planned = target === "mcp"
-    ? { plan: await sandboxMcpPlan(request, setup, args, options) }
-    : await planOf({ ...request, command: target, args, options }, setup);
-  if ("outcome" in planned) return planned.outcome;
-  const plan = planned.plan;
-  const { tryRead, tryRun } = request.options;
-  if (typeof tryRead === "string" || typeof tryRun === "string") {
-    const probe: CommandRequest = {
-      ...request,
-      command: "probe",
-      options: {
-        tryRead: typeof tryRead === "string" ? resolvePath(setup.host.cwd, tryRead) : undefined,
-        tryRun,
-      },
-    };
-    return await runInWorker({ request: probe, setup, plan });
-  }
-  const doc = sandboxDocument(plan, [
-    ...args,
-    ...Object.entries(options).flatMap(([k, v]) =>
-      typeof v === "string" ? [`--${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`, v] : []
-    ),
-  ]);
-  return respond(request.global, doc, () => sandboxText(doc));
 }

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { SkillrtError, UsageError } from "../../errors.ts";
+import { SkillrtError } from "../../errors.ts";
 import { readAuditLog, verifyAudit } from "../../hub/audit.ts";
 import { resolvePath } from "../../home/paths.ts";
 import { readLockJson } from "../../hub/lockfile.ts";
@@ -16,7 +16,7 @@ import { runInstall } from "./hub_install.ts";
 import { listInstalled, uninstall, verifyInstalled } from "../../hub/installed.ts";
 import { searchHub } from "../../hub/search.ts";
 import { checkInstalled, updateInstalled } from "../../hub/check.ts";
-import { HUB_ACTIONS, type HubAction } from "../command_grammar.ts";
+import { checkHubLine, type HubAction } from "../command_grammar.ts";
 import { runPublish } from "./hub_publish.ts";
 import type { ExecuteContext } from "../context.ts";
 import type { SkillRuntime } from "../../runtime.ts";
@@ -36,10 +36,9 @@ type HubActionRun = (call: HubCall) => Outcome | Promise<Outcome>;
 
 const str = (v: unknown) => (typeof v === "string" ? v : undefined);
 
-/** The target an action cannot do without. */
-function needTarget(call: HubCall, what: string): string {
-  if (!call.target) throw new UsageError(`'hub ${call.request.args[0]}' needs ${what}.`);
-  return call.target;
+/** The target of an action that needs one (checked by `checkHubLine`). */
+function needTarget(call: HubCall): string {
+  return call.target!;
 }
 
 async function search({ runtime, request, target }: HubCall): Promise<Outcome> {
@@ -117,16 +116,16 @@ async function update({ runtime, request, ctx, target }: HubCall): Promise<Outco
 }
 
 async function remove(call: HubCall): Promise<Outcome> {
-  const doc = await uninstall(hubRoot(call.runtime.setup).root, needTarget(call, "a skill name"));
+  const doc = await uninstall(hubRoot(call.runtime.setup).root, needTarget(call));
   return respond(call.request.global, doc, () => `Uninstalled '${doc.name}' (${doc.removed}).`);
 }
 
 function install(call: HubCall): Promise<Outcome> {
-  return runInstall(call.runtime, call.request, call.ctx, needTarget(call, "a folder"));
+  return runInstall(call.runtime, call.request, call.ctx, needTarget(call));
 }
 
 function scan(call: HubCall): Outcome {
-  const doc = scanFolder(resolvePath(call.runtime.setup.host.cwd, needTarget(call, "a folder")));
+  const doc = scanFolder(resolvePath(call.runtime.setup.host.cwd, needTarget(call)));
   const c = call.request.global.color;
   return respond(call.request.global, doc, () => {
     const color = doc.verdict === "dangerous"
@@ -208,10 +207,6 @@ export async function run(
   request: CommandRequest,
   ctx: ExecuteContext,
 ): Promise<Outcome> {
-  const [action, target] = request.args;
-  const act = Object.hasOwn(ACTIONS, action) ? ACTIONS[action as HubAction] : undefined;
-  if (!act) {
-    throw new UsageError(`Unknown hub action '${action}'; use ${HUB_ACTIONS.join(", ")}.`);
-  }
-  return await act({ runtime, request, ctx, target });
+  const act = ACTIONS[checkHubLine(request.args)];
+  return await act({ runtime, request, ctx, target: request.args[1] });
 }

@@ -31,6 +31,7 @@ import { readUsage, usageWritePaths } from "../../usage/usage.ts";
 import { actionOf, isManageRequest } from "../manage_args.ts";
 import type { CommandRequest, Outcome } from "../request.ts";
 import { namedOutputs, PUBLISH_ACTIONS } from "./hub_publish.ts";
+import { checkHubLine } from "../command_grammar.ts";
 
 /** Network hosts and programs a writing request needs besides its write paths. */
 interface Grants {
@@ -148,6 +149,8 @@ export async function writePathsFor(
     if (action === "reject" && arg) return manager.queueTargets();
     return [];
   }
+  // The same usage errors as the run, before any grant is worked out (`sandbox hub …` too).
+  if (request.command === "hub") checkHubLine(request.args);
   if (request.command === "hub" && PUBLISH_ACTIONS.includes(action)) {
     // Only the output the user named; the warden checks it against the fence ([X-6]).
     return namedOutputs(request, runtime.setup.host.cwd);
