@@ -217,6 +217,29 @@ Deno.test("[S-1] a variant: a skill inside the one installed ('innocent/sub/hell
   }
 });
 
+Deno.test("[S-1][HUB-8] a variant: in a new home, one --all run: 'hello' after 'alpha' (which holds a 'hello' inside) is refused", async () => {
+  const home = Deno.realPathSync(tempDir()); // no skills folder yet: the run makes it
+  const tree = makeTree({
+    "pack/alpha/SKILL.md": skill("alpha", "Alpha."),
+    "pack/alpha/sub/hello/SKILL.md": skill("hello", "Rides along."),
+    "pack/hello/SKILL.md": skill("hello", "A stranger's hello."),
+  });
+  const tgz = `${tempDir()}/pack.tar.gz`;
+  const tar = await new Deno.Command("tar", { args: ["-czf", tgz, "-C", tree, "pack"] }).output();
+  equal(tar.success, true);
+  try {
+    const r = await install(home, [tgz, "--all", "--yes"]);
+    equal(r.code, 1, r.stderr);
+    deepEqual((r.json.installed as { name: string }[]).map((i) => i.name), ["alpha"]);
+    deepEqual((r.json.failed as { error: string }[]).map((f) => f.error), [
+      `Refusing to install 'hello': the skill at ${home}/skills/alpha/sub/hello already answers to that name; install it under another with --name.`,
+    ]);
+    assertAbsent(`${home}/skills/hello`);
+  } finally {
+    removeTrees(home, tree, tgz.replace(/\/pack\.tar\.gz$/, ""));
+  }
+});
+
 Deno.test("[S-1][HUB-1] a variant: a well-known index's 'hello' (served on 127.0.0.1) is refused", async () => {
   const work = Deno.realPathSync(tempDir());
   const src = makeTree({ "hello/SKILL.md": skill("hello", "Published hello.") });

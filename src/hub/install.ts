@@ -21,7 +21,7 @@ import { progress } from "./progress.ts";
 import { removeScratch, scratchFolder, withScratch } from "./scratch.ts";
 import { declaredOf, slugForm } from "./collection.ts";
 import { bindingOf } from "./signed_binding.ts";
-import { nameInstall } from "./name_collision.ts";
+import { nameInstall, TakenNames } from "./name_collision.ts";
 import { type ScanFinding, scanFolder, type ScanReport, type Verdict } from "./scanner.ts";
 
 /** `1 finding`, `3 findings`. */
@@ -239,7 +239,8 @@ interface Placement {
 
 /**
  * The whole flow for one skill ([HUB-2]): quarantine, validation, scan, policy,
- * confirmation, the move into place, the lock and the audit log.
+ * confirmation, the move into place, the lock and the audit log. `taken` holds the names
+ * the roots answer to, shared by a run of installs ([S-1]; read afresh by default).
  */
 export async function installCandidate(
   setup: Setup,
@@ -247,6 +248,7 @@ export async function installCandidate(
   fetched: Fetched,
   candidate: InstallCandidate,
   options: InstallOptions = {},
+  taken: TakenNames = new TakenNames(setup),
 ): Promise<InstallResult> {
   const now = options.now ?? new Date();
   const root = options.root ?? setup.localRoot;
@@ -255,15 +257,13 @@ export async function installCandidate(
   const quarantine = scratchFolder(root, place.name);
   try {
     candidate.fill(quarantine);
-    const declared = nameInstall(
-      setup,
-      quarantine,
-      place.name,
-      place.exists ? place.target : undefined,
-    );
+    const replacing = place.exists ? place.target : undefined;
+    const named = nameInstall(taken, quarantine, place.name, replacing);
     const report = scanQuarantine(quarantine, place.name);
     await approve(install, place.name, report);
-    return await moveIntoPlace(install, place, quarantine, report, declared);
+    const result = await moveIntoPlace(install, place, quarantine, report, named.declared);
+    taken.add(named.names, place.target);
+    return result;
   } finally {
     removeScratch(quarantine);
   }

@@ -28,6 +28,7 @@ import {
   type InstallResult,
   singleCandidate,
 } from "./install.ts";
+import { TakenNames } from "./name_collision.ts";
 import { scanFolder, type Verdict } from "./scanner.ts";
 import { removeScratch, scratchFolder, withScratch } from "./scratch.ts";
 
@@ -182,18 +183,26 @@ async function installMember(
   fetched: Fetched,
   skill: CollectionSkill,
   options: InstallOptions,
+  taken: TakenNames,
 ): Promise<InstallResult | NotInstalled> {
   const name = skill.name ?? skill.declaredName;
   if (skill.problem || skill.name === null) {
     return { name, path: skill.path, blocked: false, error: `Not installed: ${skill.problem}.` };
   }
   try {
-    return await installCandidate(setup, source, fetched, {
-      name: skill.name,
-      ...(skill.declaredName !== skill.name ? { declaredName: skill.declaredName } : {}),
-      path: skill.path,
-      fill: (q) => fetched.collection!.fill(skill.path, q),
-    }, options);
+    return await installCandidate(
+      setup,
+      source,
+      fetched,
+      {
+        name: skill.name,
+        ...(skill.declaredName !== skill.name ? { declaredName: skill.declaredName } : {}),
+        path: skill.path,
+        fill: (q) => fetched.collection!.fill(skill.path, q),
+      },
+      options,
+      taken,
+    );
   } catch (error) {
     if (!(error instanceof SkillrtError)) throw error;
     return { name, path: skill.path, blocked: error.code === "blocked", error: error.message };
@@ -223,9 +232,11 @@ async function installFetched(
   }
   const installed: InstallResult[] = [];
   const failed: NotInstalled[] = [];
+  // The roots are read once for the names they hold; each skill installed adds its own.
+  const taken = new TakenNames(setup);
   for (const skill of chosen) {
     const member = options.name !== undefined ? { ...skill, name: options.name } : skill;
-    const done = await installMember(setup, source, fetched, member, options);
+    const done = await installMember(setup, source, fetched, member, options, taken);
     if ("success" in done) installed.push(done);
     else failed.push(done);
   }

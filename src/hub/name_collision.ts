@@ -18,8 +18,8 @@ import { Catalog } from "../scan/catalog.ts";
 import { collisionKey } from "../scan/name_key.ts";
 import { declaredOf, setSkillName, skillFoldersOfDir } from "./collection.ts";
 
-/** A skill already in a root that a new name collides with. */
-interface Holder {
+/** A name taken in a root: the skill (or flat file) answering to it. */
+export interface Holder {
   /** The name it answers to. */
   name: string;
   /** Where it is. */
@@ -47,28 +47,60 @@ export function namesInside(quarantine: string, name: string): NewName[] {
   ];
 }
 
-/** The first skill of the setup's roots answering to one of `keys`, but none inside `replacing`. */
+/** Every name the skills of a setup's roots answer to, with where each is. */
+function holdersOf(setup: Setup): Holder[] {
+  const catalog = new Catalog(setup);
+  // Plugin skills are named `ns:skill`, a namespace of their own ([R-5]).
+  return setup.roots.flatMap((root) => {
+    const scanned = catalog.root(root);
+    return [
+      ...scanned.records.flatMap((r) =>
+        [r.name, basename(r.skillDir)].map((name) => ({ name, where: r.skillDir }))
+      ),
+      ...scanned.flat.map((f) => ({ name: f.name, where: f.file })),
+    ];
+  });
+}
+
+/**
+ * The names taken in a setup's roots, read once for a run of installs (a collection's
+ * skills, one after another) and told of each skill the run installs: the roots are not
+ * walked again for every skill, and a skill the run put in a root not listed yet (a new
+ * home's first install) still counts.
+ */
+export class TakenNames {
+  #setup: Setup;
+  #holders?: Holder[];
+
+  /** The names taken in `setup`'s roots (read on first use). */
+  constructor(setup: Setup) {
+    this.#setup = setup;
+  }
+
+  /** Every name taken, with where. */
+  get holders(): readonly Holder[] {
+    return this.#holders ??= holdersOf(this.#setup);
+  }
+
+  /** Counts the names of a skill just installed at `where` (and of the skills inside it). */
+  add(names: NewName[], where: string): void {
+    const holders = this.holders as Holder[];
+    for (const n of names) {
+      holders.push({ name: n.name, where: n.inside ? `${where}/${n.inside}` : where });
+    }
+  }
+}
+
+/** The first name taken that is one of `keys`, but none inside `replacing`. */
 function holderOf(
-  setup: Setup,
+  taken: TakenNames,
   keys: Map<string, NewName>,
   replacing?: string,
 ): { added: NewName; holder: Holder } | undefined {
-  const catalog = new Catalog(setup);
-  // Plugin skills are named `ns:skill`, a namespace of their own ([R-5]).
-  for (const root of setup.roots) {
-    const scanned = catalog.root(root);
-    const answers: Holder[] = [
-      ...scanned.records
-        .filter((r) => replacing === undefined || !isInside(replacing, r.skillDir))
-        .flatMap((r) =>
-          [r.name, basename(r.skillDir)].map((name) => ({ name, where: r.skillDir }))
-        ),
-      ...scanned.flat.map((f) => ({ name: f.name, where: f.file })),
-    ];
-    for (const holder of answers) {
-      const added = keys.get(collisionKey(holder.name));
-      if (added !== undefined) return { added, holder };
-    }
+  for (const holder of taken.holders) {
+    if (replacing !== undefined && isInside(replacing, holder.where)) continue;
+    const added = keys.get(collisionKey(holder.name));
+    if (added !== undefined) return { added, holder };
   }
   return undefined;
 }
@@ -79,13 +111,13 @@ function holderOf(
  * @throws {SkillrtError} naming both, and how to install it under another name.
  */
 export function refuseNameCollision(
-  setup: Setup,
+  taken: TakenNames,
   skill: string,
   names: NewName[],
   replacing?: string,
 ): void {
   const keys = new Map(names.map((n) => [collisionKey(n.name), n]));
-  const found = holderOf(setup, keys, replacing);
+  const found = holderOf(taken, keys, replacing);
   if (found === undefined) return;
   const { added, holder } = found;
   const as = holder.name === added.name ? "" : ` (as '${holder.name}')`;
@@ -117,15 +149,17 @@ export function installAs(quarantine: string, name: string): string | undefined 
  * Gives a filled quarantine's skill the name it installs under ({@linkcode installAs}) and
  * refuses it when a skill of a root answers to that name, or to a name of a skill inside
  * it, already ({@linkcode refuseNameCollision}; the skill at `replacing` does not count).
- * Returns the name it declared, when it declared another.
+ * Returns the name it declared, when it declared another, and the names it adds (to tell
+ * `taken` once it is installed).
  */
 export function nameInstall(
-  setup: Setup,
+  taken: TakenNames,
   quarantine: string,
   name: string,
   replacing?: string,
-): string | undefined {
+): { declared?: string; names: NewName[] } {
   const declared = installAs(quarantine, name);
-  refuseNameCollision(setup, name, namesInside(quarantine, name), replacing);
-  return declared;
+  const names = namesInside(quarantine, name);
+  refuseNameCollision(taken, name, names, replacing);
+  return { declared, names };
 }
