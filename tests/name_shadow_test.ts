@@ -268,6 +268,31 @@ Deno.test("[S-1][HUB-1] a variant: a well-known index's 'hello' (served on 127.0
   }
 });
 
+Deno.test("[S-1][H-5] a variant: hub install --agent claude of a skill named like one of the user's local root is refused, Claude's folder untouched", async () => {
+  const user = Deno.realPathSync(makeTree({
+    ".hermes/skills/tools/shared/SKILL.md": skill("shared", MINE),
+    "src/shared/SKILL.md": skill("Shared", "A download."),
+  }));
+  const home = `${user}/.hermes`;
+  // The CLI's module cache, kept when HOME points at a temp folder.
+  const DENO_DIR = Deno.env.get("DENO_DIR") ?? `${Deno.env.get("HOME")}/.cache/deno`;
+  try {
+    const r = await cliJson(
+      ["--home", home, "hub", "install", `${user}/src/shared`, "--agent", "claude", "--yes"],
+      { env: { HOME: user, DENO_DIR } },
+    );
+    equal(r.code, 1, r.stderr);
+    equal(
+      r.json.error,
+      `Refusing to install 'shared': the skill at ${home}/skills/tools/shared already answers to that name; install it under another with --name.`,
+    );
+    assertAbsent(`${user}/.claude/skills/shared`);
+    assertAbsent(`${user}/.claude/skills/.hub/quarantine`);
+  } finally {
+    removeTrees(user);
+  }
+});
+
 /**
  * A home from before the fix: the hub put `hello` at the top of the local root (its lock
  * says so) beside the user's `devops/hello` and `tools/greet` (named `greeting`).
