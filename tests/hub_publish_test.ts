@@ -26,17 +26,30 @@ Deno.test("[T-1][HUB-1] publish → a static server on 127.0.0.1 → hub install
   const site = `${work}/site`;
   const pub = await cliJson(["--home", `${work}/home`, "hub", "publish", src, "--out", site]);
   equal(pub.code, 0, pub.stderr);
-  deepEqual(pub.json.packed, ["alpha", "beta"]);
-  const index = parseIndex(Deno.readTextFileSync(`${site}/${WK}/index.json`), "i");
+  deepEqual(pub.json.packed, ["alpha"], "a skill that is one SKILL.md is served as that file");
+  const text = Deno.readTextFileSync(`${site}/${WK}/index.json`);
+  const index = parseIndex(text, "i");
   deepEqual(index.problems, []);
-  deepEqual(index.skills.map((s) => [s.name, s.files.map((f) => f.path), s.package?.url]), [
-    ["alpha", ["SKILL.md", "references/guide.md"], "alpha.tar.gz"],
-    ["beta", ["SKILL.md"], "beta.tar.gz"],
-  ]);
-  const raw = JSON.parse(Deno.readTextFileSync(`${site}/${WK}/index.json`));
-  deepEqual(raw.skills[0].scan, { verdict: "safe", findings: 0 });
   const pkg = Deno.readFileSync(`${site}/${WK}/alpha.tar.gz`);
-  equal(index.skills[0].package?.digest, `sha256:${sha256Hex(pkg)}`);
+  const betaMd = Deno.readFileSync(`${site}/${WK}/beta/SKILL.md`);
+  deepEqual(index.skills.map((s) => [s.name, s.artifact]), [
+    ["alpha", { type: "archive", url: "alpha.tar.gz", digest: `sha256:${sha256Hex(pkg)}` }],
+    ["beta", { type: "skill-md", url: "beta/SKILL.md", digest: `sha256:${sha256Hex(betaMd)}` }],
+  ]);
+  const raw = JSON.parse(text);
+  equal(raw.$schema, "https://schemas.agentskills.io/discovery/0.2.0/schema.json");
+  equal(raw.version, undefined);
+  deepEqual(Object.keys(raw.skills[0]), [
+    "name",
+    "type",
+    "description",
+    "url",
+    "digest",
+    "files", // skillrt's extras, ignored by other clients
+    "scan",
+  ]);
+  deepEqual(raw.skills[0].scan, { verdict: "safe", findings: 0 });
+  deepEqual(raw.skills[1].files, [{ path: "SKILL.md", digest: `sha256:${sha256Hex(betaMd)}` }]);
   deepEqual((await readTarGz(pkg)).map((f) => f.path), ["SKILL.md", "references/guide.md"]);
   const served = serveFolder(site);
   try {
@@ -77,7 +90,7 @@ Deno.test("[T-1][HUB-1] publish → a static server on 127.0.0.1 → hub install
       "--force",
     ]);
     equal(bad.code, 1);
-    equal(bad.json.error, "Refusing 'alpha': the package does not match its digest.");
+    equal(bad.json.error, "Refusing 'alpha': the archive does not match its digest.");
   } finally {
     await served.close();
     removeTrees(src, work);
@@ -104,16 +117,39 @@ Deno.test("[T-1] the same input gives the same bytes; a changed file re-packs on
       0,
     );
     deepEqual(files(`${work}/other`), first);
+    const digestOf = (name: string) =>
+      parseIndex(Deno.readTextFileSync(`${work}/site/${WK}/index.json`), "i").skills
+        .find((s) => s.name === name)?.artifact?.digest;
+    // A one-file skill changed: its SKILL.md is its artifact, nothing is packed.
     Deno.writeTextFileSync(`${src}/tools/beta/SKILL.md`, skill("beta", "Beta, changed"));
-    const changed = await run();
-    deepEqual(changed.json.packed, ["beta"]);
+    deepEqual((await run()).json.packed, []);
+    equal(
+      digestOf("beta"),
+      `sha256:${sha256Hex(Deno.readFileSync(`${work}/site/${WK}/beta/SKILL.md`))}`,
+    );
     equal(files(`${work}/site`)[`${WK}/alpha.tar.gz`], first[`${WK}/alpha.tar.gz`]);
-    ok(files(`${work}/site`)[`${WK}/beta.tar.gz`] !== first[`${WK}/beta.tar.gz`]);
+    // beta gains a file: it becomes an archive, packed; alpha's package stays as it was.
+    Deno.writeTextFileSync(`${src}/tools/beta/notes.md`, "# Notes\n");
+    deepEqual((await run()).json.packed, ["beta"]);
+    equal(files(`${work}/site`)[`${WK}/alpha.tar.gz`], first[`${WK}/alpha.tar.gz`]);
+    equal(digestOf("beta"), `sha256:${files(`${work}/site`)[`${WK}/beta.tar.gz`]}`);
+    // A changed file of alpha re-packs alpha only.
+    Deno.writeTextFileSync(`${src}/alpha/references/guide.md`, "# Guide v2\n");
+    deepEqual((await run()).json.packed, ["alpha"]);
+    ok(files(`${work}/site`)[`${WK}/alpha.tar.gz`] !== first[`${WK}/alpha.tar.gz`]);
     Deno.removeSync(`${src}/alpha`, { recursive: true });
     const gone = await run();
     deepEqual(gone.json.removed, ["alpha"]);
     deepEqual(Object.keys(files(`${work}/site`)).sort(), [
       `${WK}/beta.tar.gz`,
+      `${WK}/beta/SKILL.md`,
+      `${WK}/beta/notes.md`,
+      `${WK}/index.json`,
+    ]);
+    // beta back to one SKILL.md: served as that file, its stale package removed.
+    Deno.removeSync(`${src}/tools/beta/notes.md`);
+    deepEqual((await run()).json.packed, []);
+    deepEqual(Object.keys(files(`${work}/site`)).sort(), [
       `${WK}/beta/SKILL.md`,
       `${WK}/index.json`,
     ]);

@@ -264,10 +264,10 @@ Deno.test("[T-2] a signed index that does not bind an entry's files by digest gi
     const site = await resigned(
       await t.publish("v1\n", "site", "team"),
       `${t.work}/team.key`,
-      (doc) => {
+      (doc) => { // made a v0.1 index: no $schema, no artifact, files as plain paths
+        delete doc.$schema;
         for (const entry of doc.skills as Record<string, unknown>[]) {
-          delete entry.digest;
-          delete entry.package;
+          for (const field of ["type", "url", "digest"]) delete entry[field];
           entry.files = (entry.files as { path: string }[]).map((f) => f.path);
         }
       },

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { makeTree, skill } from "./helpers.ts";
+import { cliJson, makeTree, skill } from "./helpers.ts";
 
 /** Serves a folder as a static site on 127.0.0.1 (files only, 404 otherwise). */
 export function serveFolder(dir: string): { base: string; close: () => Promise<void> } {
@@ -27,4 +27,14 @@ export function sources(): string {
     "alpha/references/guide.md": "# Guide\n",
     "tools/beta/SKILL.md": skill("beta", "Beta does other things"),
   });
+}
+
+/** `hub install NAME --index BASE --yes` in `home` (with `extra` arguments), as JSON. */
+export function installFromIndex(home: string, name: string, base: string, ...extra: string[]) {
+  return cliJson(["--home", home, "hub", "install", name, "--index", base, "--yes", ...extra]);
+}
+
+/** `hub publish SRC --out OUT` with `home` (with `extra` arguments), as JSON. */
+export function publishTo(home: string, src: string, out: string, ...extra: string[]) {
+  return cliJson(["--home", home, "hub", "publish", src, "--out", out, ...extra]);
 }

@@ -183,7 +183,10 @@ export function readZip(data: Uint8Array): ArchiveFile[] {
   return files;
 }
 
-/** Reads archive bytes; `name` (a file name or URL path) says which kind. */
+/**
+ * Reads archive bytes; `name` (a file name or URL path) says which kind, else the first
+ * bytes do (gzip's `1f 8b`, a zip's `PK\x03\x04`).
+ */
 export async function readArchiveBytes(data: Uint8Array, name: string): Promise<ArchiveFile[]> {
   if (data.length > ARCHIVE_LIMITS.download) {
     refuse(`it is ${data.length} bytes; the limit is ${ARCHIVE_LIMITS.download}`);
@@ -192,6 +195,7 @@ export async function readArchiveBytes(data: Uint8Array, name: string): Promise<
   if (/\.(tar\.gz|tgz)$/i.test(name) || (data[0] === 0x1f && data[1] === 0x8b)) {
     return await readTarGz(data);
   }
+  if (u32(data, 0) === 0x04034b50) return readZip(data);
   refuse(`'${name}' is not a .tar.gz, .tgz or .zip file`);
 }
 
@@ -220,12 +224,36 @@ export async function downloadFrom(
   url: string,
   limit: number = ARCHIVE_LIMITS.download,
 ): Promise<{ bytes: Uint8Array; url: string }> {
-  let response: Response;
+  return await readResponse(await request(url), url, limit);
+}
+
+/** Downloads like {@linkcode downloadFrom}, or undefined when the host has no such file (404, 410). */
+export async function downloadIfPresent(
+  url: string,
+  limit: number = ARCHIVE_LIMITS.download,
+): Promise<{ bytes: Uint8Array; url: string } | undefined> {
+  const response = await request(url);
+  if (response.status === 404 || response.status === 410) {
+    await response.body?.cancel();
+    return undefined;
+  }
+  return await readResponse(response, url, limit);
+}
+
+async function request(url: string): Promise<Response> {
   try {
-    response = await fetch(url, { redirect: "follow" });
+    return await fetch(url, { redirect: "follow" });
   } catch (error) {
     throw new SkillrtError(`Cannot download '${url}': ${(error as Error).message.split("\n")[0]}`);
   }
+}
+
+/** The body of `response`, stopping as soon as it passes `limit` bytes. */
+async function readResponse(
+  response: Response,
+  url: string,
+  limit: number,
+): Promise<{ bytes: Uint8Array; url: string }> {
   if (!response.ok || !response.body) {
     await response.body?.cancel();
     throw new SkillrtError(`Cannot download '${url}': HTTP ${response.status}.`);

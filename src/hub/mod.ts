@@ -72,6 +72,9 @@ export {
   type WellKnownSkill,
 } from "./well_known.ts";
 export {
+  type ArtifactType,
+  DISCOVERY_SCHEMA,
+  type IndexArtifact,
   type IndexFile,
   type IndexSkill,
   indexUrl,

@@ -1,11 +1,14 @@
 /**
  * `hub publish DIR… --out SITE [--base-url URL] [--sign KEYFILE] [--force]` ([T-1],
- * [T-2]): a static site any host can serve — `SITE/.well-known/agent-skills/index.json`
- * in the format `hub install` reads, each skill's files under `<name>/`, a reproducible
- * package `<name>.tar.gz`, every file, skill and package with its `sha256:` digest, and
- * with `--sign` a detached `index.json.sig`. The same input gives the same bytes; a file
- * whose bytes are already there is not rewritten and a skill whose digest is unchanged
- * is not re-packed. Writes stay inside the site's real folder, never through a link.
+ * [T-2], [IO-2]): a static site any host can serve — `SITE/.well-known/agent-skills/index.json`
+ * in the final discovery format v0.2.0 (`$schema`; per skill `name`, `type`,
+ * `description`, `url`, `digest` of the artifact at `url`: the SKILL.md of a skill that
+ * is only that, else a reproducible `<name>.tar.gz`), each skill's files under `<name>/`,
+ * and with `--sign` a detached `index.json.sig` over the index's exact bytes. skillrt's
+ * extras — each file's digest (`files`), the scan (`scan`), the index's `sequence` — are
+ * fields other clients ignore. The same input gives the same bytes; a file whose bytes
+ * are already there is not rewritten and a skill whose files are unchanged is not
+ * re-packed. Writes stay inside the site's real folder, never through a link.
  *
  * @module
  */
@@ -17,7 +20,12 @@ import { filesBelow } from "./lockfile_write.ts";
 import { collectSkills, type PublishSkill } from "./publish_collect.ts";
 import { SIGNATURE_SUFFIX, signBytes } from "./signing.ts";
 import { tarGzBytes } from "./tar_write.ts";
-import { parseIndex, type WellKnownIndex } from "./well_known_index.ts";
+import {
+  type ArtifactType,
+  DISCOVERY_SCHEMA,
+  parseIndex,
+  type WellKnownIndex,
+} from "./well_known_index.ts";
 import { WELL_KNOWN_PATH } from "./source.ts";
 
 /** How to publish. */
@@ -108,11 +116,11 @@ function removeInSite(site: string, rel: string): void {
   }
 }
 
-function previousIndex(folder: string): Pick<Site, "before" | "beforeSkills"> {
+function previousIndex(folder: string): Pick<Site, "before" | "beforeEntries"> {
   try {
     const text = Deno.readTextFileSync(joinPath(folder, "index.json"));
     const before = parseIndex(text, "index.json");
-    return { before, beforeSkills: JSON.stringify(JSON.parse(text).skills) };
+    return { before, beforeEntries: JSON.parse(text).skills };
   } catch {
     return {}; // None yet, or not one: published afresh.
   }
@@ -126,25 +134,40 @@ function previousIndex(folder: string): Pick<Site, "before" | "beforeSkills"> {
  */
 function nextSequence(at: Site, entries: unknown[], least = 0): number {
   const previous = at.before?.sequence ?? 0;
-  const same = at.beforeSkills === JSON.stringify(entries) && at.before?.sequence !== undefined;
+  const same = JSON.stringify(at.beforeEntries) === JSON.stringify(entries) &&
+    at.before?.sequence !== undefined;
   return Math.max(least, same ? previous : previous + 1);
 }
 
-function packageUrl(name: string, baseUrl?: string): string {
-  if (!baseUrl) return `${name}.tar.gz`;
-  return `${baseUrl.replace(/\/+$/, "")}${
-    WELL_KNOWN_PATH.replace(/index\.json$/, "")
-  }${name}.tar.gz`;
+/** The URL of `rel` (a path below the well-known folder): relative to the index, or below `baseUrl`. */
+function siteUrl(rel: string, baseUrl?: string): string {
+  if (!baseUrl) return rel;
+  return `${baseUrl.replace(/\/+$/, "")}${WELL_KNOWN_PATH.replace(/index\.json$/, "")}${rel}`;
 }
 
-/** The index entry of a skill. */
-function entryOf(skill: PublishSkill, pkg: { url: string; digest: string }) {
+/** A skill's artifact in the index: what `url` serves and the digest of its bytes. */
+interface Artifact {
+  /** `skill-md` for a skill that is one SKILL.md, else `archive`. */
+  type: ArtifactType;
+  /** Where it is served. */
+  url: string;
+  /** `sha256:` of its bytes. */
+  digest: string;
+}
+
+/** skillrt's extra `files` of an entry: each file's path and digest. */
+const fileDigests = (skill: PublishSkill) =>
+  skill.files.map((f) => ({ path: f.path, digest: `sha256:${f.hex}` }));
+
+/** The index entry of a skill: the v0.2.0 fields, then skillrt's extras. */
+function entryOf(skill: PublishSkill, artifact: Artifact) {
   return {
     name: skill.name,
+    type: artifact.type,
     description: skill.description,
-    digest: skill.digest,
-    files: skill.files.map((f) => ({ path: f.path, digest: `sha256:${f.hex}` })),
-    package: pkg,
+    url: artifact.url,
+    digest: artifact.digest,
+    files: fileDigests(skill),
     scan: { verdict: skill.verdict, findings: skill.findings.length },
   };
 }
@@ -159,8 +182,8 @@ interface Site {
   rel: string;
   /** The index published there before, if any. */
   before?: WellKnownIndex;
-  /** Its `skills` as written (what decides whether the sequence is raised). */
-  beforeSkills?: string;
+  /** Its `skills` as written: skillrt's extras kept, what decides whether the sequence is raised. */
+  beforeEntries?: Record<string, unknown>[];
 }
 
 /** Makes the output folder when missing and finds the well-known folder in it. */
@@ -190,8 +213,7 @@ export async function publishSite(options: PublishOptions): Promise<PublishResul
   const packed: string[] = [];
   const entries = [];
   for (const skill of skills) {
-    const digest = await publishSkill(at, skill, packed);
-    entries.push(entryOf(skill, { url: packageUrl(skill.name, options.baseUrl), digest }));
+    entries.push(entryOf(skill, await publishSkill(at, skill, packed, options.baseUrl)));
   }
   const names = new Set(skills.map((s) => s.name));
   const removed = (at.before?.skills ?? []).map((s) => s.name).filter((n) => !names.has(n)).sort();
@@ -200,7 +222,8 @@ export async function publishSite(options: PublishOptions): Promise<PublishResul
     removeInSite(at.site, `${at.rel}/${name}.tar.gz`);
   }
   const sequence = nextSequence(at, entries, options.sequence);
-  const signedBy = await writeIndex(at, { version: "0.2.0", sequence, skills: entries }, keyText);
+  const index = { $schema: DISCOVERY_SCHEMA, sequence, skills: entries };
+  const signedBy = await writeIndex(at, index, keyText);
   return {
     success: true,
     index: joinPath(out, at.rel, "index.json"),
@@ -217,11 +240,8 @@ export async function publishSite(options: PublishOptions): Promise<PublishResul
   };
 }
 
-/**
- * Writes one skill's files (removing those it no longer has) and its package — packed
- * again only when its content changed; returns the package's digest.
- */
-async function publishSkill(at: Site, skill: PublishSkill, packed: string[]): Promise<string> {
+/** Writes one skill's files below `<name>/`, removing those it no longer has. */
+function writeFiles(at: Site, skill: PublishSkill): void {
   const { site, folder, rel } = at;
   const listed = new Set(skill.files.map((f) => f.path));
   for (const f of skill.files) writeInSite(site, `${rel}/${skill.name}/${f.path}`, f.data);
@@ -232,27 +252,54 @@ async function publishSkill(at: Site, skill: PublishSkill, packed: string[]): Pr
   } catch {
     // A new skill: no folder before.
   }
-  const pkgRel = `${rel}/${skill.name}.tar.gz`;
-  const old = at.before?.skills.find((s) => s.name === skill.name);
-  const digest = old?.package?.digest;
-  let current = false;
+}
+
+/** The digest of the package already at `pkgRel` when the previous index lists it for these very files. */
+function unchangedPackage(at: Site, skill: PublishSkill, pkgRel: string): string | undefined {
+  const old = at.beforeEntries?.find((e) => e?.name === skill.name);
+  if (
+    old?.type !== "archive" || typeof old.digest !== "string" ||
+    JSON.stringify(old.files) !== JSON.stringify(fileDigests(skill))
+  ) return undefined;
   try {
-    current = old?.digest === skill.digest &&
-      `sha256:${sha256Hex(Deno.readFileSync(joinPath(site, pkgRel)))}` === digest;
+    const bytes = Deno.readFileSync(joinPath(at.site, pkgRel));
+    return `sha256:${sha256Hex(bytes)}` === old.digest ? old.digest : undefined;
   } catch {
-    current = false;
+    return undefined;
   }
-  if (current) return digest!;
+}
+
+/**
+ * Writes one skill's files and its artifact: the SKILL.md of a skill that is only that
+ * (a stale package removed), else its package — packed again only when its files
+ * changed ([T-1]).
+ */
+async function publishSkill(
+  at: Site,
+  skill: PublishSkill,
+  packed: string[],
+  baseUrl?: string,
+): Promise<Artifact> {
+  writeFiles(at, skill);
+  const pkgRel = `${at.rel}/${skill.name}.tar.gz`;
+  if (skill.files.length === 1 && skill.files[0].path === "SKILL.md") {
+    removeInSite(at.site, pkgRel);
+    const url = siteUrl(`${skill.name}/SKILL.md`, baseUrl);
+    return { type: "skill-md", url, digest: `sha256:${skill.files[0].hex}` };
+  }
+  const url = siteUrl(`${skill.name}.tar.gz`, baseUrl);
+  const kept = unchangedPackage(at, skill, pkgRel);
+  if (kept) return { type: "archive", url, digest: kept };
   const bytes = await tarGzBytes(skill.files.map((f) => ({ path: f.path, data: f.data })));
-  writeInSite(site, pkgRel, bytes);
+  writeInSite(at.site, pkgRel, bytes);
   packed.push(skill.name);
-  return `sha256:${sha256Hex(bytes)}`;
+  return { type: "archive", url, digest: `sha256:${sha256Hex(bytes)}` };
 }
 
 /** Writes `index.json`, and its signature with a key (else removes a stale one); the signer's label. */
 async function writeIndex(
   at: Site,
-  index: { version: string; sequence: number; skills: ReturnType<typeof entryOf>[] },
+  index: { $schema: string; sequence: number; skills: ReturnType<typeof entryOf>[] },
   keyText?: string,
 ): Promise<string | undefined> {
   const indexBytes = new TextEncoder().encode(JSON.stringify(index, null, 2) + "\n");

@@ -12,6 +12,8 @@ import { checkPart, checkUrl } from "./source_grammar.ts";
 
 /** The path of an Agent Skills well-known index below a site. */
 export const WELL_KNOWN_PATH = "/.well-known/agent-skills/index.json";
+/** Where a v0.1 index is, tried when a site has none at {@linkcode WELL_KNOWN_PATH} ([IO-1]). */
+export const V01_WELL_KNOWN_PATH = "/.well-known/skills/index.json";
 
 /** A parsed source. */
 export type Source =
@@ -81,11 +83,12 @@ function wellKnown(name: string, indexes: string[]): Source {
   return { kind: "well-known", name, indexes, hosts: indexes.map((i) => new URL(i).host) };
 }
 
-/** True for `https://host/.well-known/agent-skills/index.json#name`: a skill of an index. */
+/** True for `https://host/.well-known/agent-skills/index.json#name` (or v0.1's path): a skill of an index. */
 export function isWellKnownSource(source: string): boolean {
-  const at = source.indexOf(`${WELL_KNOWN_PATH}#`);
-  return /^https?:\/\//.test(source) && at !== -1 &&
-    at + WELL_KNOWN_PATH.length + 1 < source.length;
+  return /^https?:\/\//.test(source) && [WELL_KNOWN_PATH, V01_WELL_KNOWN_PATH].some((path) => {
+    const at = source.indexOf(`${path}#`);
+    return at !== -1 && at + path.length + 1 < source.length;
+  });
 }
 
 /** `https://host/.well-known/agent-skills/index.json#name`, its URL and name checked. */

@@ -21,13 +21,22 @@ const SEGMENT = /^[A-Za-z0-9._+-]{1,255}$/;
 const REF = /^[A-Za-z0-9._+/-]{1,255}$/;
 /** A skill's name in a well-known index. */
 const ENTRY = /^[a-z0-9](?:[a-z0-9]|-(?!-)){0,62}(?<!-)$/;
+/** The digest of an index entry or file: `sha256:` and 64 lowercase hex digits. */
+const DIGEST = /^sha256:[0-9a-f]{64}$/;
 /** White space, zero-width characters and backslashes: none is in a URL of a source. */
 const URL_SPACE = /[\s\\\u200b-\u200d\u2060]/;
 /** True when a URL holds a control character ({@linkcode hasControlChar}) or {@linkcode URL_SPACE}. */
 const urlBad = (raw: string) => hasControlChar(raw) || URL_SPACE.test(raw);
 
 /** What a part of a source is, as its refusal names it. */
-export type SourcePart = "owner" | "repository" | "path" | "ref" | "skill name" | "URL";
+export type SourcePart =
+  | "owner"
+  | "repository"
+  | "path"
+  | "ref"
+  | "skill name"
+  | "digest"
+  | "URL";
 
 const WHAT: Record<SourcePart, string> = {
   owner: "a valid GitHub owner",
@@ -35,6 +44,7 @@ const WHAT: Record<SourcePart, string> = {
   path: "a plain relative path",
   ref: "a valid git ref",
   "skill name": "a valid skill name",
+  digest: "a sha256: digest (64 lowercase hex digits)",
   URL: "a plain URL",
 };
 
@@ -81,6 +91,11 @@ export function entryNameOk(name: string): boolean {
   return ENTRY.test(name);
 }
 
+/** True for an index digest: `sha256:` and 64 lowercase hex digits. */
+export function digestOk(digest: string): boolean {
+  return DIGEST.test(digest);
+}
+
 /** The grammar of each part but URLs (checked by {@linkcode checkUrl}). */
 const GRAMMAR: Record<Exclude<SourcePart, "URL">, (value: string) => boolean> = {
   owner: ownerOk,
@@ -88,6 +103,7 @@ const GRAMMAR: Record<Exclude<SourcePart, "URL">, (value: string) => boolean> = 
   path: pathOk,
   ref: refOk,
   "skill name": entryNameOk,
+  digest: digestOk,
 };
 
 /** Checks one part of `source` against its grammar; returns it. */

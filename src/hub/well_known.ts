@@ -1,26 +1,30 @@
 /**
- * Fetching from Agent Skills well-known indexes ([HUB-1]): `hub search` over the
+ * Fetching from Agent Skills well-known indexes ([HUB-1], [IO-1]): `hub search` over the
  * configured indexes (`skills.hub.indexes` or `--index`) and installing a skill by name.
- * A skill comes as its package archive or file by file; every byte is checked against
- * the index's digests before it reaches the quarantine, and everything is fetched from
- * the index's own host, the only one the sandbox plan grants.
+ * A site without an index at `/.well-known/agent-skills/index.json` is looked up at
+ * v0.1's `/.well-known/skills/index.json`. A skill comes as its artifact, its package or
+ * file by file (`well_known_files.ts`); every byte is checked against the index's digests
+ * before it reaches the quarantine, and everything is fetched from the index's own host,
+ * the only one the sandbox plan grants.
  *
  * @module
  */
-import { sha256Hex } from "../hash/sha256.ts";
 import { SkillrtError, UsageError } from "../errors.ts";
 import type { Setup } from "../home/setup.ts";
-import { ARCHIVE_LIMITS, type ArchiveFile, download, readArchiveBytes } from "./archive.ts";
-import { onIndexOrigin } from "./source_grammar.ts";
+import { type ArchiveFile, downloadIfPresent } from "./archive.ts";
+import { V01_WELL_KNOWN_PATH, WELL_KNOWN_PATH } from "./source.ts";
 import { SIGNATURE_SUFFIX, type SignatureCheck, verifySignature } from "./signing.ts";
+import { boundByDigest, entryFiles } from "./well_known_files.ts";
 import {
+  type ArtifactType,
   type IndexSkill,
   indexUrl,
   matchSkills,
   parseIndex,
-  skillDigest,
   type WellKnownIndex,
 } from "./well_known_index.ts";
+
+export { verifyAgainstIndex } from "./well_known_files.ts";
 
 /** The index URLs to use: `--index` when given, else `skills.hub.indexes` (a list or one string). */
 export function configuredIndexes(setup: Setup, option?: string): string[] {
@@ -30,46 +34,45 @@ export function configuredIndexes(setup: Setup, option?: string): string[] {
   return list.filter((v): v is string => typeof v === "string").map(indexUrl);
 }
 
-/** Downloads and parses one index. */
-export async function fetchIndex(url: string): Promise<WellKnownIndex> {
-  return parseIndex(new TextDecoder().decode(await download(url)), url);
+/**
+ * The bytes of the index at `url` and the URL they were read at: a site with none at
+ * the v0.2.0 path (404) is looked up at v0.1's path ([IO-1]).
+ */
+async function indexBytes(url: string): Promise<{ bytes: Uint8Array; at: string }> {
+  const got = await downloadIfPresent(url);
+  if (got) return { bytes: got.bytes, at: url };
+  if (url.endsWith(WELL_KNOWN_PATH)) {
+    const v01 = url.slice(0, -WELL_KNOWN_PATH.length) + V01_WELL_KNOWN_PATH;
+    const old = await downloadIfPresent(v01);
+    if (old) return { bytes: old.bytes, at: v01 };
+    throw new SkillrtError(`Cannot download '${url}' (nor '${v01}'): HTTP 404.`);
+  }
+  throw new SkillrtError(`Cannot download '${url}': HTTP 404.`);
 }
 
-/** The detached signature beside an index, or undefined when the host has none (404). */
-async function fetchSignature(url: string): Promise<string | undefined> {
-  const sigUrl = url + SIGNATURE_SUFFIX;
-  let response: Response;
-  try {
-    response = await fetch(sigUrl, { redirect: "follow" });
-  } catch (error) {
-    throw new SkillrtError(
-      `Cannot download '${sigUrl}': ${(error as Error).message.split("\n")[0]}`,
-    );
-  }
-  if (response.status === 404 || response.status === 410) {
-    await response.body?.cancel();
-    return undefined;
-  }
-  await response.body?.cancel();
-  return new TextDecoder().decode(await download(sigUrl, 4096));
+/** Downloads and parses one index; `at` is the URL it was read at. */
+export async function fetchIndex(url: string): Promise<WellKnownIndex & { at: string }> {
+  const { bytes, at } = await indexBytes(url);
+  return { ...parseIndex(new TextDecoder().decode(bytes), at), at };
 }
 
 /**
- * Downloads an index and checks its detached signature ([T-2]): none → unsigned; one
- * that does not verify → refused; one that verifies → its key, and its label when the
- * key is in `trustedKeys`.
+ * Downloads an index and checks its detached signature ([T-2]) — the exact bytes of the
+ * index, beside it (`index.json.sig`): none → unsigned; one that does not verify →
+ * refused; one that verifies → its key, and its label when the key is in `trustedKeys`.
  */
 export async function fetchSignedIndex(
   url: string,
   trustedKeys: Record<string, string>,
-): Promise<{ doc: WellKnownIndex; signature?: SignatureCheck }> {
-  const bytes = await download(url);
-  const sig = await fetchSignature(url);
+): Promise<{ doc: WellKnownIndex; at: string; signature?: SignatureCheck }> {
+  const { bytes, at } = await indexBytes(url);
+  const sig = await downloadIfPresent(at + SIGNATURE_SUFFIX, 4096);
   const signature = sig === undefined
     ? undefined
-    : await verifySignature(bytes, sig, trustedKeys, url);
+    : await verifySignature(bytes, new TextDecoder().decode(sig.bytes), trustedKeys, at);
   return {
-    doc: parseIndex(new TextDecoder().decode(bytes), url),
+    doc: parseIndex(new TextDecoder().decode(bytes), at),
+    at,
     ...(signature ? { signature } : {}),
   };
 }
@@ -80,12 +83,27 @@ export interface SearchHit {
   name: string;
   /** Its description. */
   description: string;
-  /** The index that lists it. */
+  /** The index that lists it (the URL it was read at). */
   index: string;
-  /** How many files it has. */
+  /** How many files the index lists (a v0.2.0 archive: 0, counted when installed). */
   files: number;
-  /** True when it offers a package archive. */
+  /** True when it comes as one archive (a v0.2.0 `archive`, or the draft's package). */
   package: boolean;
+  /** A v0.2.0 entry's artifact type. */
+  type?: ArtifactType;
+}
+
+/** The search hit of one entry of the index read at `index`. */
+function hitOf(s: IndexSkill, index: string): SearchHit {
+  const type = s.artifact?.type;
+  return {
+    name: s.name,
+    description: s.description,
+    index,
+    files: type === "skill-md" ? 1 : s.files.length,
+    package: type === "archive" || s.package !== undefined,
+    ...(type ? { type } : {}),
+  };
 }
 
 /** What `hub search` returns. */
@@ -117,13 +135,7 @@ export async function searchIndexes(indexes: string[], query: string): Promise<S
       const doc = await fetchIndex(index);
       problems.push(...doc.problems);
       for (const s of matchSkills(doc.skills, query).sort((a, b) => a.name < b.name ? -1 : 1)) {
-        results.push({
-          name: s.name,
-          description: s.description,
-          index,
-          files: s.files.length,
-          package: s.package !== undefined,
-        });
+        results.push(hitOf(s, doc.at));
       }
     } catch (error) {
       unreachable.push({ index, error: (error as Error).message });
@@ -149,62 +161,10 @@ export interface WellKnownSkill {
   sequence?: number;
 }
 
-async function packageFiles(skill: IndexSkill, index: string): Promise<ArchiveFile[]> {
-  const url = onIndexOrigin(skill.package!.url, index, skill.name);
-  const bytes = await download(url);
-  if (`sha256:${sha256Hex(bytes)}` !== skill.package!.digest) {
-    throw new SkillrtError(`Refusing '${skill.name}': the package does not match its digest.`);
-  }
-  const files = await readArchiveBytes(bytes, new URL(url).pathname);
-  const listed = new Set(skill.files.map((f) => f.path));
-  const extra = files.find((f) => !listed.has(f.path));
-  if (extra) {
-    throw new SkillrtError(`Refusing '${skill.name}': the package holds unlisted '${extra.path}'.`);
-  }
-  return files;
-}
-
-async function singleFiles(skill: IndexSkill, index: string): Promise<ArchiveFile[]> {
-  if (skill.files.length > ARCHIVE_LIMITS.files) {
-    throw new SkillrtError(`Refusing '${skill.name}': more than ${ARCHIVE_LIMITS.files} files.`);
-  }
-  const files: ArchiveFile[] = [];
-  let budget = ARCHIVE_LIMITS.download;
-  for (const f of skill.files) {
-    const rel = f.path.split("/").map(encodeURIComponent).join("/");
-    const data = await download(onIndexOrigin(`${skill.name}/${rel}`, index, skill.name), budget);
-    budget -= data.length;
-    files.push({ path: f.path, data });
-  }
-  return files;
-}
-
-/** Checks files against the index: each listed file present, per-file and skill digests equal. */
-export function verifyAgainstIndex(skill: IndexSkill, files: ArchiveFile[]): string[] {
-  const byPath = new Map(files.map((f) => [f.path, f.data]));
-  const hashed: { path: string; hex: string }[] = [];
-  for (const f of skill.files) {
-    const data = byPath.get(f.path);
-    if (!data) throw new SkillrtError(`Refusing '${skill.name}': '${f.path}' is missing.`);
-    const hex = sha256Hex(data);
-    if (f.digest && f.digest !== `sha256:${hex}`) {
-      throw new SkillrtError(`Refusing '${skill.name}': '${f.path}' does not match its digest.`);
-    }
-    hashed.push({ path: f.path, hex });
-  }
-  if (skill.digest && skillDigest(hashed) !== skill.digest) {
-    throw new SkillrtError(`Refusing '${skill.name}': the files do not match the skill digest.`);
-  }
-  const unverified = skill.files.some((f) => !f.digest);
-  return unverified
-    ? [`'${skill.name}' comes from an index without file digests; its integrity is unverified.`]
-    : [];
-}
-
 /**
  * What a verified signature says of one entry: its key's label (trust) only when the
- * key is trusted and the signed index binds every byte of the entry by a digest (a
- * package's, the skill's, or each file's) — else the key alone, with a warning.
+ * key is trusted and the signed index binds every byte of the entry by a digest (an
+ * artifact's, a package's, the skill's, or each file's) — else the key alone, with a warning.
  */
 function signatureOver(
   skill: IndexSkill,
@@ -217,9 +177,7 @@ function signatureOver(
     );
     return signature;
   }
-  const bound = skill.package !== undefined || skill.digest !== undefined ||
-    skill.files.every((f) => f.digest !== undefined);
-  if (bound) return signature;
+  if (boundByDigest(skill)) return signature;
   warnings.push(
     `'${skill.name}' is in an index signed by '${signature.label}' without digests that bind its files; it is not trusted.`,
   );
@@ -237,16 +195,13 @@ export async function fetchWellKnown(
 ): Promise<WellKnownSkill> {
   const tried: string[] = [];
   for (const index of indexes) {
-    const { doc, signature } = await fetchSignedIndex(index, trustedKeys);
+    const { doc, at, signature } = await fetchSignedIndex(index, trustedKeys);
     const skill = doc.skills.find((s) => s.name === name);
     if (!skill) {
-      tried.push(index);
+      tried.push(at);
       continue;
     }
-    const files = skill.package
-      ? await packageFiles(skill, index)
-      : await singleFiles(skill, index);
-    const warnings = verifyAgainstIndex(skill, files);
+    const { files, warnings } = await entryFiles(skill, at);
     return {
       identifier: `${index}#${name}`,
       files,

@@ -1,9 +1,10 @@
 /**
- * The Agent Skills well-known index ([HUB-1]): `https://host/.well-known/agent-skills/index.json`
- * with a `version` (`M.m.p`, major 0 understood) and `skills` entries of `name`,
- * `description`, `digest` and `files` (objects `{path, digest}`, or plain paths in a
- * v0.1 index), and an optional `package` `{url, digest}`. Pure: parsing, checking and
- * digests, no I/O.
+ * The Agent Skills discovery index ([HUB-1], [IO-1]): `https://host/.well-known/agent-skills/index.json`
+ * (v0.1 also at `/.well-known/skills/index.json`). The final v0.2.0 is known by its
+ * `$schema` and lists one artifact per skill (`type`, `url`, `digest`); without `$schema`
+ * it is v0.1 (`files` as plain paths) or skillrt's earlier draft (a `version`, `files`
+ * with digests, a skill `digest` and a `package`). The entries: `index_entries.ts`.
+ * Pure: parsing, checking and digests, no I/O.
  *
  * @module
  */
@@ -13,31 +14,17 @@ import { showControls } from "../manage/file_names.ts";
 import { WELL_KNOWN_PATH } from "./source.ts";
 import { entryNameOk, urlProblem } from "./source_grammar.ts";
 
-/** One file of an index entry. */
-export interface IndexFile {
-  /** Relative path inside the skill. */
-  path: string;
-  /** `sha256:<hex>` of its bytes; absent in a v0.1 index. */
-  digest?: string;
-}
+import { artifactEntry, filesEntry, type IndexSkill } from "./index_entries.ts";
 
-/** One skill of an index. */
-export interface IndexSkill {
-  /** The skill's name (its folder under `/.well-known/agent-skills/`). */
-  name: string;
-  /** What it does. */
-  description: string;
-  /** `sha256:` digest over the files (see {@linkcode skillDigest}); absent in a v0.1 index. */
-  digest?: string;
-  /** Its files. */
-  files: IndexFile[];
-  /** An archive with all files, when the publisher offers one. */
-  package?: { url: string; digest: string };
-}
+export type { ArtifactType, IndexArtifact, IndexFile, IndexSkill } from "./index_entries.ts";
+export { indexPathOk } from "./index_entries.ts";
+
+/** The `$schema` of the final discovery index, v0.2.0 ([IO-1]). */
+export const DISCOVERY_SCHEMA = "https://schemas.agentskills.io/discovery/0.2.0/schema.json";
 
 /** A parsed index. */
 export interface WellKnownIndex {
-  /** The schema version (`0.1.0` when absent). */
+  /** The schema version: `0.2.0` for the `$schema` of v0.2.0, else `version` (`0.1.0` when absent). */
   version: string;
   /**
    * skillrt's extra field `sequence`: the publisher's count of the index's versions, raised
@@ -51,7 +38,6 @@ export interface WellKnownIndex {
   problems: string[];
 }
 
-const DIGEST = /^sha256:[0-9a-f]{64}$/;
 const VERSION = /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)$/;
 
 /** True when `name` is a valid skill name in an index (1–64 lowercase letters, digits, single hyphens). */
@@ -76,63 +62,46 @@ export function indexUrl(entry: string): string {
   return url.origin + url.pathname.replace(/\/$/, "") + WELL_KNOWN_PATH;
 }
 
-/** True when a path is acceptable in an index: relative, `/`-separated, printable ASCII, no `..`. */
-export function indexPathOk(path: string): boolean {
-  if (path === "" || path.startsWith("/") || /[^\x20-\x7e]|[\\?#[\]]/.test(path)) return false;
-  return path.split("/").every((part) => part !== "" && part !== "." && part !== "..");
+/** The form an index is in, from its `$schema` or `version` (with `url` naming it in errors). */
+function formOf(d: Record<string, unknown>, url: string): { version: string; artifacts: boolean } {
+  if (d.$schema !== undefined) {
+    if (d.$schema === DISCOVERY_SCHEMA) return { version: "0.2.0", artifacts: true };
+    throw new SkillrtError(
+      typeof d.$schema === "string"
+        ? `Index '${url}' has the $schema '${
+          showControls(d.$schema)
+        }', which this skillrt does not know (it reads ${DISCOVERY_SCHEMA}).`
+        : `Index '${url}' has an invalid $schema ${JSON.stringify(d.$schema)}.`,
+    );
+  }
+  const version = d.version === undefined ? "0.1.0" : d.version;
+  const m = typeof version === "string" ? VERSION.exec(version) : null;
+  if (!m) {
+    throw new SkillrtError(`Index '${url}' has an invalid version ${JSON.stringify(version)}.`);
+  }
+  if (m[1] !== "0") {
+    throw new SkillrtError(
+      `Index '${url}' has version '${version}', which this skillrt does not know.`,
+    );
+  }
+  return { version: version as string, artifacts: false };
 }
 
-function checkSkill(raw: unknown): IndexSkill {
-  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
-    throw new Error("an entry is not an object");
+function sequenceOf(d: Record<string, unknown>, url: string): number | undefined {
+  const sequence = d.sequence;
+  if (sequence !== undefined && !(Number.isSafeInteger(sequence) && (sequence as number) >= 0)) {
+    throw new SkillrtError(
+      `Index '${url}' has an invalid sequence ${JSON.stringify(sequence)} (a whole number from 0).`,
+    );
   }
-  const r = raw as Record<string, unknown>;
-  const name = r.name;
-  if (typeof name !== "string" || !entryNameOk(name)) {
-    throw new Error(`name ${JSON.stringify(name)} is not a valid skill name`);
-  }
-  if (typeof r.description !== "string") throw new Error(`'${name}' has no description`);
-  if (r.digest !== undefined && (typeof r.digest !== "string" || !DIGEST.test(r.digest))) {
-    throw new Error(`'${name}' has a malformed digest`);
-  }
-  if (!Array.isArray(r.files) || r.files.length === 0) throw new Error(`'${name}' lists no files`);
-  const files: IndexFile[] = r.files.map((f: unknown) => {
-    const file = typeof f === "string"
-      ? { path: f }
-      : typeof f === "object" && f !== null
-      ? (f as Record<string, unknown>)
-      : {};
-    if (typeof file.path !== "string" || !indexPathOk(file.path)) {
-      throw new Error(`'${name}' lists an unsafe file path ${JSON.stringify(file.path)}`);
-    }
-    if (
-      "digest" in file && (typeof file.digest !== "string" || !DIGEST.test(file.digest))
-    ) throw new Error(`'${name}' has a malformed digest for '${file.path}'`);
-    return { path: file.path, ...("digest" in file ? { digest: file.digest as string } : {}) };
-  });
-  if (!files.some((f) => f.path === "SKILL.md")) throw new Error(`'${name}' lists no SKILL.md`);
-  if (new Set(files.map((f) => f.path)).size !== files.length) {
-    throw new Error(`'${name}' lists a file twice`);
-  }
-  let pkg: IndexSkill["package"];
-  if (r.package !== undefined) {
-    const p = r.package as Record<string, unknown>;
-    if (
-      typeof p !== "object" || p === null || typeof p.url !== "string" ||
-      typeof p.digest !== "string" || !DIGEST.test(p.digest)
-    ) throw new Error(`'${name}' has a malformed package`);
-    pkg = { url: p.url, digest: p.digest };
-  }
-  return {
-    name,
-    description: r.description,
-    ...(typeof r.digest === "string" ? { digest: r.digest } : {}),
-    files,
-    ...(pkg ? { package: pkg } : {}),
-  };
+  return sequence as number | undefined;
 }
 
-/** Parses an index document; `url` names it in errors. Bad entries are skipped with a problem line. */
+/**
+ * Parses an index document ([IO-1]): v0.2.0 by its `$schema` (an unknown one is refused),
+ * else v0.1 or skillrt's draft (`version`); `url` names it in errors. Bad entries are
+ * skipped with a problem line; unknown fields are ignored.
+ */
 export function parseIndex(text: string, url: string): WellKnownIndex {
   let doc: unknown;
   try {
@@ -144,29 +113,15 @@ export function parseIndex(text: string, url: string): WellKnownIndex {
     throw new SkillrtError(`Index '${url}' is not a JSON object.`);
   }
   const d = doc as Record<string, unknown>;
-  const version = d.version === undefined ? "0.1.0" : d.version;
-  const m = typeof version === "string" ? VERSION.exec(version) : null;
-  if (!m) {
-    throw new SkillrtError(`Index '${url}' has an invalid version ${JSON.stringify(version)}.`);
-  }
-  if (m[1] !== "0") {
-    throw new SkillrtError(
-      `Index '${url}' has version '${version}', which this skillrt does not know.`,
-    );
-  }
+  const { version, artifacts } = formOf(d, url);
   if (!Array.isArray(d.skills)) throw new SkillrtError(`Index '${url}' has no 'skills' array.`);
-  const sequence = d.sequence;
-  if (sequence !== undefined && !(Number.isSafeInteger(sequence) && (sequence as number) >= 0)) {
-    throw new SkillrtError(
-      `Index '${url}' has an invalid sequence ${JSON.stringify(sequence)} (a whole number from 0).`,
-    );
-  }
+  const sequence = sequenceOf(d, url);
   const skills: IndexSkill[] = [];
   const problems: string[] = [];
   const seen = new Set<string>();
   for (const raw of d.skills) {
     try {
-      const skill = checkSkill(raw);
+      const skill = artifacts ? artifactEntry(raw) : filesEntry(raw);
       if (seen.has(skill.name)) throw new Error(`'${skill.name}' is listed twice`);
       seen.add(skill.name);
       skills.push(skill);
@@ -174,12 +129,7 @@ export function parseIndex(text: string, url: string): WellKnownIndex {
       problems.push(`Skipped an entry of '${url}': ${(error as Error).message}.`);
     }
   }
-  return {
-    version: version as string,
-    ...(sequence !== undefined ? { sequence: sequence as number } : {}),
-    skills,
-    problems,
-  };
+  return { version, ...(sequence !== undefined ? { sequence } : {}), skills, problems };
 }
 
 /** The skill-level digest of the index: SHA-256 over sorted `path NUL hex LF` lines. */
