@@ -115,6 +115,23 @@ Deno.test({
         "up_to_date",
         "up_to_date",
       ]);
+      // The publisher ships a new .zip (a new digest) at a URL without an extension: the
+      // format is told by its first bytes; check sees the update and update installs it.
+      const v2 = { ...FORMS, "references/FORMS.md": "# Forms\n\nField by field, then sign.\n" };
+      const zip = archiveOf(v2, "zip");
+      makeTree({ "dl/form-filler": zip }, site);
+      const entry = {
+        ...index.skills[2],
+        url: `${served.base}/dl/form-filler`,
+        digest: `sha256:${sha256Hex(zip)}`,
+      };
+      const newer = { ...doc, skills: [index.skills[0], index.skills[1], entry] };
+      makeTree({ [`${V02_DIR.slice(1)}/index.json`]: JSON.stringify(newer) }, site);
+      const again = await cliJson(["--home", home, "hub", "check", "form-filler"]);
+      deepEqual(again.json.skills, [{ name: "form-filler", status: "update_available" }]);
+      const up = await cliJson(["--home", home, "hub", "update", "form-filler", "--yes"]);
+      equal(up.code, 0, up.stderr);
+      installed(home, "form-filler", v2);
     } finally {
       await served.close();
       removeTrees(site);
