@@ -1,102 +1,13 @@
 import { deepEqual, equal, match, ok } from "node:assert/strict";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { WARDEN_FLAGS } from "../src/sandbox/warden_flags.ts";
 import { cli, cliJson, copyTree, makeTree, removeTrees, REPO } from "./helpers.ts";
-
-type TextContent = { type: string; text: string };
-const firstText = (r: { content: unknown }) => JSON.parse((r.content as TextContent[])[0].text);
-
-function freePort(): number {
-  const l = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const port = (l.addr as Deno.NetAddr).port;
-  l.close();
-  return port;
-}
-
-interface Running {
-  url: string;
-  port: number;
-  log: string[];
-  stop(): Promise<number>;
-}
-
-/** Starts `mcp --http` as a real CLI process and waits until it listens. */
-async function startHttp(home: string, extra: string[] = [], host = "127.0.0.1"): Promise<Running> {
-  const port = freePort();
-  const child = new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      ...WARDEN_FLAGS,
-      `${REPO}/main.ts`,
-      "--home",
-      home,
-      "mcp",
-      "--http",
-      "--host",
-      host,
-      "--port",
-      String(port),
-      ...extra,
-    ],
-    cwd: REPO,
-    stdin: "null",
-    stdout: "null",
-    stderr: "piped",
-  }).spawn();
-  const log: string[] = [];
-  let listening: () => void = () => {};
-  const ready = new Promise<void>((resolve) => (listening = resolve));
-  const reading = (async () => {
-    let buffer = "";
-    for await (const chunk of child.stderr.pipeThrough(new TextDecoderStream())) {
-      buffer += chunk;
-      const lines = buffer.split("\n");
-      buffer = lines.pop()!;
-      for (const line of lines) {
-        log.push(line);
-        if (line.includes("listening on")) listening();
-      }
-    }
-    listening();
-  })();
-  await ready;
-  return {
-    url: `http://127.0.0.1:${port}/mcp`,
-    port,
-    log,
-    stop: async () => {
-      child.kill("SIGTERM");
-      const status = await child.status;
-      await reading;
-      return status.code;
-    },
-  };
-}
-
-async function connect(url: string, token?: string) {
-  const transport = new StreamableHTTPClientTransport(new URL(url), {
-    requestInit: token ? { headers: { authorization: `Bearer ${token}` } } : undefined,
-  });
-  const client = new Client({ name: "skillrt-http-test", version: "1.0.0" });
-  await client.connect(transport);
-  return { client, transport };
-}
-
-const INIT = {
-  jsonrpc: "2.0",
-  id: 1,
-  method: "initialize",
-  params: {
-    protocolVersion: "2025-06-18",
-    capabilities: {},
-    clientInfo: { name: "t", version: "1" },
-  },
-};
-const HEADERS = {
-  "content-type": "application/json",
-  accept: "application/json, text/event-stream",
-};
+import {
+  connect,
+  firstText,
+  HEADERS,
+  INIT,
+  startHttp,
+  type TextContent,
+} from "./mcp_http_helpers.ts";
 
 Deno.test("[T-3][MCP-1] the SDK's Streamable HTTP client: list, view, a prompt, a resource; read-only; sessions closed and logged", async () => {
   const home = copyTree(`${REPO}/examples/home`);

@@ -154,6 +154,11 @@ export const MCP_OPTIONS: OptionSpec[] = [
     flags: "--session-ttl <seconds>",
     description: "--http: close sessions idle this long (900)",
   },
+  {
+    flags: "--stateless",
+    description:
+      "--http: no sessions, no server push; every request answered on its own (replicas behind a load balancer)",
+  },
 ];
 
 /** A skill named as the management commands take it. */

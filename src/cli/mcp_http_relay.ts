@@ -25,6 +25,21 @@ export interface Listen {
   grant: string;
 }
 
+/**
+ * Checks the options of `mcp` that go only with others: `--stateless` needs `--http`, and
+ * keeps no session for `--session-ttl` to close ([T-5]).
+ * @throws {UsageError} for such an option alone.
+ */
+export function checkMcpOptions(options: CommandRequest["options"]): void {
+  if (options.stateless !== true) return;
+  if (options.http !== true) {
+    throw new UsageError("--stateless goes with --http: only the HTTP server can be stateless.");
+  }
+  if (options.sessionTtl !== undefined) {
+    throw new UsageError("--session-ttl does not go with --stateless: it keeps no sessions.");
+  }
+}
+
 /** The default listen address of `mcp --http`. */
 export const DEFAULT_LISTEN = { host: "127.0.0.1", port: 8765 };
 
@@ -33,6 +48,7 @@ export const DEFAULT_LISTEN = { host: "127.0.0.1", port: 8765 };
  * @throws {UsageError} for a bad port or host, or a non-loopback bind without `--token-file`.
  */
 export function listenOf(options: CommandRequest["options"]): Listen {
+  checkMcpOptions(options);
   const host = typeof options.host === "string" ? options.host : DEFAULT_LISTEN.host;
   const rawPort = options.port === undefined ? String(DEFAULT_LISTEN.port) : String(options.port);
   if (!/^\d{1,5}$/.test(rawPort) || Number(rawPort) < 1 || Number(rawPort) > 65535) {

@@ -77,9 +77,11 @@ async function sandboxMcpPlan(
   options: CommandRequest["options"],
 ): Promise<PermissionPlan> {
   const { mcpPlan } = await import("./mcp_relay.ts");
+  const { checkMcpOptions, listenOf } = await import("./mcp_http_relay.ts");
+  checkMcpOptions(options);
   const allowWrites = options.allowWrites === true;
   if (options.http !== true) return mcpPlan(setup, allowWrites);
-  const listen = (await import("./mcp_http_relay.ts")).listenOf(options);
+  const listen = listenOf(options);
   return mcpPlan(setup, allowWrites, undefined, listen.grant);
 }
 

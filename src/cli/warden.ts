@@ -176,6 +176,7 @@ async function runRequest(
   let setup: Setup = resolveSetup({ home: request.global.home, agents: request.global.agents });
   const explicitHome = request.global.home !== undefined;
   if (request.command === "mcp") {
+    (await import("./mcp_http_relay.ts")).checkMcpOptions(request.options);
     if (ensureSkeleton(request, setup, explicitHome)) {
       setup = resolveSetup({ home: request.global.home, agents: request.global.agents });
     }

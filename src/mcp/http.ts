@@ -8,6 +8,11 @@
  * when idle and are freed when the client deletes them; one line per request goes to
  * stderr (method, JSON-RPC method and tool, status, milliseconds).
  *
+ * With `stateless` ([T-5]) no session is kept: each POST gets its own SDK server on a fresh
+ * stateless transport (no `mcp-session-id`), all of them reading the process's one runtime,
+ * so replicas behind a load balancer answer alike; GET and DELETE get 405 (no server push).
+ * The same checks come first.
+ *
  * @module
  */
 import { isInitializeRequest, WebStandardStreamableHTTPServerTransport } from "../deps/mcp.ts";
@@ -30,6 +35,8 @@ export interface HttpServeOptions extends SkillServerOptions {
   maxSessions?: number;
   /** Where the request log lines go (stderr by default). */
   log?: (line: string) => void;
+  /** [T-5] No sessions: every request is answered on its own by a fresh SDK server. */
+  stateless?: boolean;
 }
 
 /** Defaults of {@linkcode HttpServeOptions}. */
@@ -179,13 +186,14 @@ function refusal(req: Request, served: Served): Response | undefined {
   return undefined;
 }
 
-/** Answers one request: refused, handed to its session, or opening a session. */
+/** Answers one request: refused, answered on its own (stateless), or through its session. */
 async function handle(req: Request, served: Served): Promise<Response> {
   const refused = refusal(req, served);
   if (refused) {
     await req.body?.cancel();
     return refused;
   }
+  if (served.options.stateless === true) return await answerStateless(req, served);
   const id = req.headers.get("mcp-session-id");
   const session = id ? served.sessions.get(id) : undefined;
   if (id && !session) {
@@ -197,13 +205,16 @@ async function handle(req: Request, served: Served): Promise<Response> {
     if (!session) return jsonError(400, "Bad request: no session.");
     return await session.transport.handleRequest(req);
   }
-  return await handlePost(req, served, session);
+  const read = await jsonBody(req, served.limit);
+  if (read instanceof Response) return read;
+  if (session) return await session.transport.handleRequest(req, { parsedBody: read.body });
+  return await openingSession(req, served, read.body);
 }
 
-/** A POST: the JSON-RPC body, read within the limit, for its session or an `initialize`. */
-async function handlePost(req: Request, served: Served, session?: Session): Promise<Response> {
-  const text = await readBody(req, served.limit);
-  if (text === undefined) return jsonError(413, `Request body over ${served.limit} bytes.`);
+/** A POST's JSON-RPC body, read within the limit and named for the log line; else the refusal. */
+async function jsonBody(req: Request, limit: number): Promise<{ body: unknown } | Response> {
+  const text = await readBody(req, limit);
+  if (text === undefined) return jsonError(413, `Request body over ${limit} bytes.`);
   let body: unknown;
   try {
     body = JSON.parse(text);
@@ -211,13 +222,47 @@ async function handlePost(req: Request, served: Served, session?: Session): Prom
     return jsonError(400, "Parse error: the body is not JSON.");
   }
   (req as Request & { skillrt?: string }).skillrt = describe(body);
-  if (session) return await session.transport.handleRequest(req, { parsedBody: body });
+  return { body };
+}
+
+/** A POST with no session: an `initialize` opens one (within the most sessions open at once). */
+async function openingSession(req: Request, served: Served, body: unknown): Promise<Response> {
   const init = Array.isArray(body) ? body.some(isInitializeRequest) : isInitializeRequest(body);
   if (!init) return jsonError(400, "Bad request: no session; send initialize first.");
   if (served.sessions.size >= served.maxSessions) {
     return jsonError(503, "Too many sessions; try later.");
   }
   return await (await openSession(served)).handleRequest(req, { parsedBody: body });
+}
+
+/** The one-line answer of a stateless server to GET and DELETE ([T-5]). */
+export const STATELESS_METHOD =
+  "Method not allowed: this server is stateless (no sessions, no server push); POST JSON-RPC to /mcp.";
+
+/**
+ * [T-5] One request, one SDK server on a fresh stateless transport (the SDK's pattern:
+ * `sessionIdGenerator: undefined`), both closed once it is answered; the runtime, and so the
+ * watched catalog, is the process's one. Nothing is pushed: GET and DELETE get 405.
+ */
+async function answerStateless(req: Request, served: Served): Promise<Response> {
+  if (req.method !== "POST") {
+    await req.body?.cancel();
+    return jsonError(405, STATELESS_METHOD, { allow: "POST" });
+  }
+  const read = await jsonBody(req, served.limit);
+  if (read instanceof Response) return read;
+  const transport = new WebStandardStreamableHTTPServerTransport({
+    sessionIdGenerator: undefined,
+    enableJsonResponse: true,
+    maxRequestBodySize: served.limit,
+  });
+  const server = createSkillServer({ ...served.options, stateless: true });
+  await server.connect(transport);
+  try {
+    return await transport.handleRequest(req, { parsedBody: read.body });
+  } finally {
+    await server.close();
+  }
 }
 
 /** Starts the HTTP server; resolves when it stops (on `signal`). */
@@ -231,7 +276,9 @@ export async function serveHttp(options: HttpServeOptions, signal?: AbortSignal)
     local: localNames(options.host, options.port),
     sessions: new Map(),
   };
-  const sweep = sweepIdle(served.sessions, options.sessionTtlMs ?? HTTP_DEFAULTS.sessionTtlMs);
+  const sweep = options.stateless === true
+    ? undefined
+    : sweepIdle(served.sessions, options.sessionTtlMs ?? HTTP_DEFAULTS.sessionTtlMs);
   const server = Deno.serve({
     hostname: options.host,
     port: options.port,

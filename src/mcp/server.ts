@@ -8,7 +8,8 @@
  *
  * One runtime serves every request from one watched catalog, so a warm call costs its
  * answer, not the home, and an edit is seen by the next call; `list_changed` goes out for
- * prompts and resources when skills change. Calls are checked against the tool schemas;
+ * prompts and resources when skills change — except from a stateless server ([T-5]: one per
+ * request of `mcp --http --stateless`), which sends no notification and says so. Calls are checked against the tool schemas;
  * unknown tools, prompts and resources get the protocol's errors, with messages that carry
  * no prefix of their own.
  *
@@ -29,7 +30,7 @@ import { SkillManager } from "../manage/manager.ts";
 import type { Catalog } from "../scan/catalog.ts";
 import { complete, type CompletionRef } from "./completions.ts";
 import { budgetedList, page } from "./list_budget.ts";
-import { LOG_LEVELS, type LogLevel } from "./logging.ts";
+import { LOG_LEVELS, type LogLevel, type SessionLog } from "./logging.ts";
 import { servePrompts, slashSkills } from "./prompts.ts";
 import { RESOURCE_TEMPLATES, resourceSkills, serveResources } from "./resources.ts";
 import { budgetOf, catalogOf, openSession, type Session } from "./session.ts";
@@ -129,19 +130,39 @@ async function namesFor(session: Session, ref: CompletionRef): Promise<string[] 
   return (await resourceSkills(session.rt, catalog)).map((s) => s.name);
 }
 
-/** Creates the MCP server (not yet connected); it tells clients when the skills change. */
+/**
+ * What a stateless server ([T-5]) says in its initialize result: it pushes nothing, so a
+ * client lists again to see what changed.
+ */
+export const STATELESS_INSTRUCTIONS =
+  "skillrt serves this endpoint statelessly: every request is answered on its own, with no " +
+  "session, and the server sends no notifications — list_changed is not sent for prompts or " +
+  "resources, and no log messages. Each answer reads the skills on disk as they are now: list " +
+  "again to see what changed.";
+
+/** The capabilities offered: a stateless server offers no logging and no `list_changed`. */
+function capabilitiesOf(stateless: boolean) {
+  if (stateless) return { tools: {}, prompts: {}, resources: {}, completions: {} };
+  return {
+    tools: {},
+    prompts: { listChanged: true },
+    resources: { listChanged: true },
+    completions: {},
+    logging: {},
+  };
+}
+
+/**
+ * Creates the MCP server (not yet connected); it tells clients when the skills change,
+ * unless it is one request's stateless server.
+ */
 export function createSkillServer(options: SkillServerOptions): Server {
-  const rt = options.runtime;
+  const stateless = options.stateless === true;
   const server = new Server(
     { name: "skillrt", version: options.version },
     {
-      capabilities: {
-        tools: {},
-        prompts: { listChanged: true },
-        resources: { listChanged: true },
-        completions: {},
-        logging: {},
-      },
+      capabilities: capabilitiesOf(stateless),
+      ...(stateless ? { instructions: STATELESS_INSTRUCTIONS } : {}),
     },
   );
   const session = openSession(server, options);
@@ -154,6 +175,12 @@ export function createSkillServer(options: SkillServerOptions): Server {
       completion: await complete(r.params.ref, r.params.argument, (ref) => namesFor(session, ref)),
     }),
   );
+  if (session.log) serveNotifications(server, session.rt, session.log);
+  return server;
+}
+
+/** Logging's level, and `list_changed` sent when the skills change, until the server closes. */
+function serveNotifications(server: Server, rt: SkillServerOptions["runtime"], log: SessionLog) {
   server.setRequestHandler(SetLevelAnyRequestSchema, (r: { params?: { level?: unknown } }) => {
     const level = r.params?.level;
     if (!LOG_LEVELS.includes(level as LogLevel)) {
@@ -163,7 +190,7 @@ export function createSkillServer(options: SkillServerOptions): Server {
         { field: "level" },
       );
     }
-    session.log.setLevel(level as LogLevel);
+    log.setLevel(level as LogLevel);
     return {};
   });
   const stop = rt.onChange(() => {
@@ -175,7 +202,6 @@ export function createSkillServer(options: SkillServerOptions): Server {
     stop();
     closed?.();
   };
-  return server;
 }
 
 /** The tools: their list, and calls checked against their schemas. */

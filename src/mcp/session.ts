@@ -22,6 +22,11 @@ export interface SkillServerOptions {
   allowWrites: boolean;
   /** The server's version. */
   version: string;
+  /**
+   * One request's server of `mcp --http --stateless` ([T-5]): no notifications at all
+   * (no `list_changed`, no log messages), and the initialize result's `instructions` say so.
+   */
+  stateless?: boolean;
 }
 
 /** One session's shared state. */
@@ -32,13 +37,14 @@ export interface Session {
   options: SkillServerOptions;
   /** The SDK server, for notifications. */
   server: Server;
-  /** The session's logging level and what it was sent. */
-  log: SessionLog;
+  /** The session's logging level and what it was sent; none for a stateless server. */
+  log?: SessionLog;
 }
 
 /** Opens the shared state of one server. */
 export function openSession(server: Server, options: SkillServerOptions): Session {
-  return { rt: options.runtime, options, server, log: new SessionLog() };
+  const log = options.stateless === true ? undefined : new SessionLog();
+  return { rt: options.runtime, options, server, log };
 }
 
 /** The list budget of the home's config ([PERF-5], [IO-4]). */
@@ -49,6 +55,7 @@ export function budgetOf(rt: SkillRuntime): ListBudget {
 /** The current catalog; the diagnostics it holds that the client was not told yet are logged first. */
 export async function catalogOf(session: Session): Promise<Catalog> {
   const catalog = await session.rt.currentCatalog();
+  if (!session.log) return catalog;
   try {
     const due = await session.log.due(catalog.index(), () => session.rt.watchStatus());
     for (const params of due) {

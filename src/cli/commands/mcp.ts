@@ -1,5 +1,5 @@
 /**
- * `mcp [--allow-writes] [--http …]` ([MCP-1], [T-3]): serves the runtime over MCP from
+ * `mcp [--allow-writes] [--http [--stateless] …]` ([MCP-1], [T-3], [T-5]): serves the runtime over MCP from
  * inside the sandbox Worker; the warden relays stdio, or the Worker listens on HTTP
  * itself. Ends when the client closes its input (stdio) or the warden is interrupted.
  *
@@ -39,9 +39,10 @@ export async function run(
     // [T-3]: served from here; the warden's close signal (SIGINT, SIGTERM) stops it.
     const stop = new AbortController();
     ctx.channel.listen(() => {}, () => stop.abort());
-    const { host, port, token, sessionTtl } = request.options;
+    const { host, port, token, sessionTtl, stateless } = request.options;
     await serveHttp({
       ...serverOptions,
+      stateless: stateless === true,
       host: String(host),
       port: Number(port),
       token: typeof token === "string" ? token : undefined,
