@@ -7,8 +7,10 @@
  */
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { freePort } from "../bench/mcp_load.ts";
 import { WARDEN_FLAGS } from "../src/sandbox/warden_flags.ts";
 import { REPO } from "./helpers.ts";
+import { equal, match, ok } from "node:assert/strict";
 
 /** One text item of a result's content. */
 export type TextContent = { type: string; text: string };
@@ -16,14 +18,6 @@ export type TextContent = { type: string; text: string };
 /** The JSON document of a tool result's first text. */
 export const firstText = (r: { content: unknown }) =>
   JSON.parse((r.content as TextContent[])[0].text);
-
-/** A port free on 127.0.0.1 now. */
-export function freePort(): number {
-  const l = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const port = (l.addr as Deno.NetAddr).port;
-  l.close();
-  return port;
-}
 
 /** A server started by {@linkcode startHttp}. */
 export interface Running {
@@ -121,3 +115,17 @@ export const HEADERS = {
   "content-type": "application/json",
   accept: "application/json, text/event-stream",
 };
+
+/** Asserts what the demo home answers a client: a list, a view, a prompt and a resource. */
+export async function readsTheDemoHome(client: Client): Promise<void> {
+  const list = firstText(await client.callTool({ name: "skills_list", arguments: {} }));
+  ok(list.skills.some((s: { name: string }) => s.name === "docker-basics"));
+  const view = firstText(
+    await client.callTool({ name: "skill_view", arguments: { name: "docker-basics" } }),
+  );
+  equal(view.name, "docker-basics");
+  const prompt = await client.getPrompt({ name: "release-notes", arguments: {} });
+  match((prompt.messages[0].content as TextContent).text, /invoked the "release-notes" skill/);
+  const read = await client.readResource({ uri: "skill://docker-basics/references/layers.md" });
+  ok((read.contents[0] as { text: string }).text.startsWith("# Layer caching"));
+}

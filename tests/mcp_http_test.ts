@@ -5,8 +5,8 @@ import {
   firstText,
   HEADERS,
   INIT,
+  readsTheDemoHome,
   startHttp,
-  type TextContent,
 } from "./mcp_http_helpers.ts";
 
 Deno.test("[T-3][MCP-1] the SDK's Streamable HTTP client: list, view, a prompt, a resource; read-only; sessions closed and logged", async () => {
@@ -20,16 +20,7 @@ Deno.test("[T-3][MCP-1] the SDK's Streamable HTTP client: list, view, a prompt, 
       "skill_view",
       "skills_search",
     ]);
-    const list = firstText(await client.callTool({ name: "skills_list", arguments: {} }));
-    ok(list.skills.some((s: { name: string }) => s.name === "docker-basics"));
-    const view = firstText(
-      await client.callTool({ name: "skill_view", arguments: { name: "docker-basics" } }),
-    );
-    equal(view.name, "docker-basics");
-    const prompt = await client.getPrompt({ name: "release-notes", arguments: {} });
-    match((prompt.messages[0].content as TextContent).text, /invoked the "release-notes" skill/);
-    const read = await client.readResource({ uri: "skill://docker-basics/references/layers.md" });
-    ok((read.contents[0] as { text: string }).text.startsWith("# Layer caching"));
+    await readsTheDemoHome(client);
     // Read-only: no skill_manage, and nothing written.
     const write = await client.callTool({
       name: "skill_manage",

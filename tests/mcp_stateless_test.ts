@@ -12,8 +12,8 @@ import {
   firstText,
   HEADERS,
   INIT,
+  readsTheDemoHome,
   startHttp,
-  type TextContent,
 } from "./mcp_http_helpers.ts";
 
 const post = (url: string, body: unknown, headers: Record<string, string> = {}) =>
@@ -46,14 +46,7 @@ Deno.test("[T-5] stateless: the SDK's client with no session; a call with no ini
       resources: {},
       completions: {},
     });
-    const list = firstText(await client.callTool({ name: "skills_list", arguments: {} }));
-    ok(list.skills.some((s: { name: string }) => s.name === "docker-basics"));
-    const view = firstText(
-      await client.callTool({ name: "skill_view", arguments: { name: "docker-basics" } }),
-    );
-    equal(view.name, "docker-basics");
-    const prompt = await client.getPrompt({ name: "release-notes", arguments: {} });
-    match((prompt.messages[0].content as TextContent).text, /invoked the "release-notes" skill/);
+    await readsTheDemoHome(client);
     await client.close();
     // Raw: no answer carries a session id, and a call needs no initialize before it.
     const init = await post(server.url, INIT);
@@ -63,6 +56,20 @@ Deno.test("[T-5] stateless: the SDK's client with no session; a call with no ini
     deepEqual([alone.status, alone.headers.get("mcp-session-id")], [200, null]);
     const answer = await alone.json();
     deepEqual([answer.id, answer.result.structuredContent.name], [7, "docker-basics"]);
+    // Requests at once, each answered by its own server: every answer is its request's.
+    const names = ["docker-basics", "hello", "release-notes", "k8s-debug"];
+    const answers = await Promise.all(
+      Array.from({ length: 24 }, async (_, i) => {
+        const r = await post(server.url, {
+          ...VIEW,
+          id: 100 + i,
+          params: { name: "skill_view", arguments: { name: names[i % 4] } },
+        });
+        const a = await r.json();
+        return [a.id, a.result.structuredContent.name];
+      }),
+    );
+    deepEqual(answers, Array.from({ length: 24 }, (_, i) => [100 + i, names[i % 4]]));
     // A made-up session id is no session to find: the request is answered on its own.
     const forged = await post(server.url, VIEW, { "mcp-session-id": "no-such-session" });
     deepEqual([forged.status, forged.headers.get("mcp-session-id")], [200, null]);

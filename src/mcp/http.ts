@@ -8,14 +8,18 @@
  * when idle and are freed when the client deletes them; one line per request goes to
  * stderr (method, JSON-RPC method and tool, status, milliseconds).
  *
- * With `stateless` ([T-5]) no session is kept: each POST gets its own SDK server on a fresh
- * stateless transport (no `mcp-session-id`), all of them reading the process's one runtime,
+ * With `stateless` ([T-5]) no session is kept: each POST gets an SDK server of its own (a
+ * closed one reused) on a fresh stateless transport (no `mcp-session-id`), all of them reading the process's one runtime,
  * so replicas behind a load balancer answer alike; GET and DELETE get 405 (no server push).
  * The same checks come first.
  *
  * @module
  */
-import { isInitializeRequest, WebStandardStreamableHTTPServerTransport } from "../deps/mcp.ts";
+import {
+  isInitializeRequest,
+  type Server,
+  WebStandardStreamableHTTPServerTransport,
+} from "../deps/mcp.ts";
 import { sha256Hex } from "../hash/sha256.ts";
 import { createSkillServer, type SkillServerOptions } from "./server.ts";
 
@@ -125,6 +129,8 @@ interface Served {
   local: Set<string>;
   /** Open sessions by id. */
   sessions: Map<string, Session>;
+  /** Stateless servers between requests ([T-5]). */
+  idle: Server[];
 }
 
 /** Closes sessions idle longer than `ttl` milliseconds, every so often; returns the timer. */
@@ -239,10 +245,15 @@ async function openingSession(req: Request, served: Served, body: unknown): Prom
 export const STATELESS_METHOD =
   "Method not allowed: this server is stateless (no sessions, no server push); POST JSON-RPC to /mcp.";
 
+/** The most idle stateless servers kept for the next requests. */
+const IDLE_SERVERS = 64;
+
 /**
  * [T-5] One request, one SDK server on a fresh stateless transport (the SDK's pattern:
- * `sessionIdGenerator: undefined`), both closed once it is answered; the runtime, and so the
- * watched catalog, is the process's one. Nothing is pushed: GET and DELETE get 405.
+ * `sessionIdGenerator: undefined`), closed once it is answered; the runtime, and so the
+ * watched catalog, is the process's one. Nothing is pushed: GET and DELETE get 405. A
+ * closed server answers one later request at a time (making one costs more than the call):
+ * its handlers hold nothing of a client — no session, no logging level, no capabilities read.
  */
 async function answerStateless(req: Request, served: Served): Promise<Response> {
   if (req.method !== "POST") {
@@ -256,12 +267,13 @@ async function answerStateless(req: Request, served: Served): Promise<Response> 
     enableJsonResponse: true,
     maxRequestBodySize: served.limit,
   });
-  const server = createSkillServer({ ...served.options, stateless: true });
+  const server = served.idle.pop() ?? createSkillServer({ ...served.options, stateless: true });
   await server.connect(transport);
   try {
     return await transport.handleRequest(req, { parsedBody: read.body });
   } finally {
     await server.close();
+    if (served.idle.length < IDLE_SERVERS) served.idle.push(server);
   }
 }
 
@@ -275,6 +287,7 @@ export async function serveHttp(options: HttpServeOptions, signal?: AbortSignal)
     maxSessions: options.maxSessions ?? HTTP_DEFAULTS.maxSessions,
     local: localNames(options.host, options.port),
     sessions: new Map(),
+    idle: [],
   };
   const sweep = options.stateless === true
     ? undefined
