@@ -32,9 +32,10 @@ const NOT_ALLOWED = JSON.stringify({
   id: null,
 });
 
-Deno.test("[T-5] stateless: the SDK's client with no session; a call with no initialize; GET and DELETE 405; the instructions say list_changed is not sent", async () => {
+Deno.test("[T-5] stateless: the SDK's client with no session; a call with no initialize; GET and DELETE 405; the instructions say list_changed is not sent; --allow-writes still under approval", async () => {
   const home = copyTree(`${REPO}/examples/home`);
-  const server = await startHttp(home, ["--stateless"]);
+  Deno.writeTextFileSync(`${home}/config.yaml`, "skills:\n  write_approval: true\n");
+  const server = await startHttp(home, ["--stateless", "--allow-writes"]);
   try {
     const { client, transport } = await connect(server.url);
     equal(transport.sessionId, undefined);
@@ -70,6 +71,23 @@ Deno.test("[T-5] stateless: the SDK's client with no session; a call with no ini
       }),
     );
     deepEqual(answers, Array.from({ length: 24 }, (_, i) => [100 + i, names[i % 4]]));
+    // A write with no session: offered, and staged for approval, nothing written.
+    const staged = await post(server.url, {
+      jsonrpc: "2.0",
+      id: 8,
+      method: "tools/call",
+      params: {
+        name: "skill_manage",
+        arguments: {
+          action: "create",
+          name: "from-stateless",
+          content: "---\nname: from-stateless\ndescription: Made statelessly\n---\n\nBody.\n",
+        },
+      },
+    });
+    const doc = (await staged.json()).result.structuredContent;
+    deepEqual([doc.success, doc.staged], [true, true]);
+    assertAbsent(`${home}/skills/from-stateless`);
     // A made-up session id is no session to find: the request is answered on its own.
     const forged = await post(server.url, VIEW, { "mcp-session-id": "no-such-session" });
     deepEqual([forged.status, forged.headers.get("mcp-session-id")], [200, null]);
