@@ -1,0 +1,133 @@
+/**
+ * The bubblewrap line of a script ([RUN-2]): fresh namespaces (the network kept only when
+ * declared — bwrap cannot filter hosts), `--die-with-parent`, `--new-session`, the system
+ * folders read-only, of `/etc` only what programs need to start (and to resolve names
+ * when the network is declared: no passwd, no shadow, no host keys), the skill folder
+ * read-only, the work dir writable (or only the declared paths in it), a private `/tmp`
+ * and home, the environment cleared but for the names given, `/proc` and `/dev` of its
+ * own. Pure.
+ *
+ * @module
+ */
+import { isInside } from "../home/paths.ts";
+import type { Grant } from "./grant.ts";
+import { SANDBOX_PATH } from "./script_kind.ts";
+
+/** One top-level system folder of the host: a real folder, or a link (`/bin` → `usr/bin`). */
+export interface SystemEntry {
+  /** Its absolute path. */
+  path: string;
+  /** Where it links to, when it is a link. */
+  link?: string;
+}
+
+/** The top-level system folders bound read-only when present. */
+export const SYSTEM_FOLDERS: readonly string[] = [
+  "/usr",
+  "/bin",
+  "/sbin",
+  "/lib",
+  "/lib32",
+  "/lib64",
+  "/libx32",
+];
+
+/** Files of `/etc` every program may need to start. */
+export const ETC_BASE: readonly string[] = [
+  "/etc/ld.so.cache",
+  "/etc/ld.so.conf",
+  "/etc/ld.so.conf.d",
+  "/etc/alternatives",
+  "/etc/localtime",
+];
+
+/** Files of `/etc` for name resolution and TLS, only when the network is declared. */
+export const ETC_NET: readonly string[] = [
+  "/etc/resolv.conf",
+  "/etc/hosts",
+  "/etc/nsswitch.conf",
+  "/etc/gai.conf",
+  "/etc/ssl",
+  "/etc/ca-certificates",
+  "/etc/pki",
+];
+
+/** The private home inside the sandbox (in its private `/tmp`). */
+export const SANDBOX_HOME = "/tmp/.home";
+
+/** What the sandbox runs and with what around it. */
+export interface BwrapSpec {
+  /** The bwrap executable. */
+  bwrap: string;
+  /** The host's system folders as found ({@linkcode SystemEntry}). */
+  system: readonly SystemEntry[];
+  /** The grant. */
+  grant: Grant;
+  /** The whole environment of the script. */
+  env: Readonly<Record<string, string>>;
+  /** What runs inside: the interpreter (or deno) with its arguments, the script, its arguments. */
+  command: readonly string[];
+  /** Extra read-only files bound in: host path → path inside (the deno executable). */
+  extra?: readonly [string, string][];
+}
+
+function systemArgs(system: readonly SystemEntry[], net: boolean): string[] {
+  const out: string[] = [];
+  for (const entry of system) {
+    if (entry.link !== undefined) out.push("--symlink", entry.link, entry.path);
+    else out.push("--ro-bind", entry.path, entry.path);
+  }
+  for (const file of [...ETC_BASE, ...(net ? ETC_NET : [])]) out.push("--ro-bind-try", file, file);
+  return out;
+}
+
+/** The skill read-only, the work dir (or the declared paths in it) writable, declared reads. */
+function placeArgs(grant: Grant): string[] {
+  const out = ["--ro-bind", grant.skillDir, grant.skillDir];
+  const wholeWorkDir = grant.write.length === 1 && grant.write[0] === grant.workDir;
+  out.push(wholeWorkDir ? "--bind" : "--ro-bind", grant.workDir, grant.workDir);
+  if (!wholeWorkDir) { for (const path of grant.write) out.push("--bind-try", path, path); }
+  for (const path of grant.read) {
+    if (isInside(grant.skillDir, path) || isInside(grant.workDir, path)) continue;
+    out.push("--ro-bind-try", path, path);
+  }
+  return out;
+}
+
+/** The environment as `--setenv` pairs after `--clearenv`. */
+function envArgs(env: Readonly<Record<string, string>>): string[] {
+  return ["--clearenv", ...Object.entries(env).flatMap(([k, v]) => ["--setenv", k, v])];
+}
+
+/** The whole bwrap line. */
+export function bwrapArgv(spec: BwrapSpec): string[] {
+  const net = spec.grant.net === true || spec.grant.net.length > 0;
+  return [
+    spec.bwrap,
+    "--unshare-all",
+    ...(net ? ["--share-net"] : []),
+    "--die-with-parent",
+    "--new-session",
+    ...systemArgs(spec.system, net),
+    "--proc",
+    "/proc",
+    "--dev",
+    "/dev",
+    "--tmpfs",
+    "/tmp",
+    "--dir",
+    SANDBOX_HOME,
+    ...(spec.extra ?? []).flatMap(([from, to]) => ["--ro-bind", from, to]),
+    ...placeArgs(spec.grant),
+    "--chdir",
+    spec.grant.workDir,
+    ...envArgs(spec.env),
+    "--",
+    ...spec.command,
+  ];
+}
+
+/** The base environment of every script: the sandbox's PATH, its private HOME, LANG. */
+export function baseEnv(lang: string | undefined, home = SANDBOX_HOME): Record<string, string> {
+  return { PATH: SANDBOX_PATH, HOME: home, LANG: lang ?? "C.UTF-8", TMPDIR: "/tmp" };
+}

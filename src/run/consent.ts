@@ -1,0 +1,100 @@
+/**
+ * Consent to run a script ([RUN-3]): a script of the local root (not installed from the
+ * hub) runs on request; any other runs only once the user approved that script's sha256
+ * together with its declared grant. Approvals live in one file of the home,
+ * `run_approvals.json`, written under its lock through the atomic writer; a changed script
+ * or grant matches no approval, so the user is asked again. Who may approve is decided
+ * by the caller: the CLI at a terminal or with `--yes`, never an MCP client.
+ *
+ * @module
+ */
+import { sha256Hex } from "../hash/sha256.ts";
+import { joinPath } from "../home/paths.ts";
+import { atomicWriteJson } from "../manage/atomic.ts";
+import { lockedWritePaths, withLock } from "../manage/mutex.ts";
+import { isMapping } from "../mapping.ts";
+import type { Declared } from "./permissions.ts";
+
+/** One approval: this script, byte for byte, with this declared grant, in this skill folder. */
+export interface Approval {
+  /** The skill's name (for the reader of the file). */
+  skill: string;
+  /** The skill folder, real path. */
+  skillDir: string;
+  /** The script, relative to the skill folder. */
+  script: string;
+  /** The script's sha256. */
+  sha256: string;
+  /** The sha256 of the declared grant ({@linkcode grantFingerprint}). */
+  grant: string;
+  /** When it was approved (ISO time). */
+  approvedAt: string;
+}
+
+/** The approvals file of a home. */
+export function approvalsFile(home: string): string {
+  return joinPath(home, "run_approvals.json");
+}
+
+/** Every path recording an approval writes (for the sandbox plan). */
+export function approvalWritePaths(home: string): string[] {
+  return lockedWritePaths(approvalsFile(home));
+}
+
+/** The fingerprint of a declared grant: the sha256 of its canonical JSON. */
+export function grantFingerprint(declared: Declared): string {
+  const sorted = (xs: readonly string[] | undefined) => xs === undefined ? null : [...xs].sort();
+  return sha256Hex(JSON.stringify({
+    from: declared.from,
+    read: sorted(declared.read),
+    write: sorted(declared.write),
+    net: declared.net === true ? true : sorted(declared.net),
+    env: sorted(declared.env),
+    run: sorted(declared.run),
+  }));
+}
+
+function isApproval(value: unknown): value is Approval {
+  return isMapping(value) &&
+    ["skill", "skillDir", "script", "sha256", "grant", "approvedAt"].every((k) =>
+      typeof value[k] === "string"
+    );
+}
+
+/** The approvals recorded in a home; none when the file is absent or unreadable. */
+export function readApprovals(home: string): Approval[] {
+  try {
+    const data: unknown = JSON.parse(Deno.readTextFileSync(approvalsFile(home)));
+    const list = isMapping(data) ? data.approvals : undefined;
+    return Array.isArray(list) ? list.filter(isApproval) : [];
+  } catch {
+    return [];
+  }
+}
+
+/** The key an approval must match. */
+export type ApprovalKey = Pick<Approval, "skillDir" | "script" | "sha256" | "grant">;
+
+/** Whether `key` was approved. */
+export function isApproved(approvals: readonly Approval[], key: ApprovalKey): boolean {
+  return approvals.some((a) =>
+    a.skillDir === key.skillDir && a.script === key.script && a.sha256 === key.sha256 &&
+    a.grant === key.grant
+  );
+}
+
+/** Records an approval, replacing an older one of the same script of the same skill. */
+export async function recordApproval(home: string, approval: Approval): Promise<void> {
+  const file = approvalsFile(home);
+  await withLock(file, () => {
+    const kept = readApprovals(home).filter((a) =>
+      !(a.skillDir === approval.skillDir && a.script === approval.script)
+    );
+    atomicWriteJson(file, { approvals: [...kept, approval] });
+  });
+}
+
+/** Whether a skill's scripts need approval: any but the local root's own (not from the hub). */
+export function needsConsent(source: string, fromHub: boolean): boolean {
+  return source !== "local" || fromHub;
+}

@@ -1,0 +1,175 @@
+/**
+ * The grant of one script run ([RUN-1]): what the skill declared, resolved against the
+ * skill folder and the work dir, and checked. Refused before anything runs, with a
+ * one-line reason: a work dir that is `/`, the user's home, the skillrt home or holds
+ * them, or lies in the skillrt home or the skill; a write outside the work dir; any path
+ * reaching the user's home, `/` or the skillrt home (checked as written and as its real
+ * path, so a link inside the skill cannot widen it); a malformed host, program or
+ * variable name, or one the env policy refuses. Pure: `realPath` is handed in.
+ *
+ * @module
+ */
+import { isInside, resolvePath } from "../home/paths.ts";
+import { isCommandName } from "../view/requirements.ts";
+import type { Declared } from "./permissions.ts";
+import { envNameRefusal } from "./env_policy.ts";
+
+/** The folders a run is placed in, all absolute and real. */
+export interface Places {
+  /** The skill folder (read-only to the script). */
+  skillDir: string;
+  /** The work dir (the script's working directory, writable). */
+  workDir: string;
+  /** The user's home directory, when known. */
+  userHome?: string;
+  /** The skillrt home. */
+  skillrtHome: string;
+}
+
+/** What a script is granted. Paths are absolute; the skill folder and work dir are always read. */
+export interface Grant {
+  /** The skill folder. */
+  skillDir: string;
+  /** The work dir. */
+  workDir: string;
+  /** Every path it may read: the skill folder, the work dir, then the declared ones. */
+  read: string[];
+  /** Every path it may write (the work dir, or the declared paths inside it). */
+  write: string[];
+  /** Hosts it may reach; `true`: any. */
+  net: string[] | true;
+  /** Names passed from the user's environment (PATH, HOME, LANG are the sandbox's own). */
+  env: string[];
+  /** Programs a Deno script may run. */
+  run: string[];
+}
+
+/** A grant, or why there is none. */
+export type GrantVerdict = { grant: Grant } | { refused: string };
+
+/** The prefix of a read path relative to the work dir. */
+export const WORKDIR_PREFIX = "$WORKDIR";
+
+const HOST =
+  /^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9]([A-Za-z0-9-]{0,62})?(\.[A-Za-z0-9]([A-Za-z0-9-]{0,62})?)*)(:[0-9]{1,5})?$/;
+
+/** Why `path` reaches a place no grant may: `/`, the user's home, the skillrt home. */
+function reachesForbidden(path: string, places: Places): string | undefined {
+  if (path === "/") return "it is /";
+  const forbidden: [string, string | undefined][] = [
+    ["the skillrt home", places.skillrtHome],
+    ["your home", places.userHome],
+  ];
+  for (const [label, place] of forbidden) {
+    if (place !== undefined && (isInside(place, path) || isInside(path, place))) {
+      return `it reaches ${label} (${place})`;
+    }
+  }
+  return undefined;
+}
+
+/** Why the work dir may not be one, or undefined. */
+export function workDirRefusal(places: Places): string | undefined {
+  const { workDir, skillDir, userHome, skillrtHome } = places;
+  if (workDir === "/") return "the work dir may not be /";
+  if (userHome !== undefined && isInside(workDir, userHome)) {
+    return `the work dir may not be your home or hold it (${userHome}); pass --workdir DIR`;
+  }
+  if (isInside(workDir, skillrtHome) || isInside(skillrtHome, workDir)) {
+    return `the work dir may not be in or hold the skillrt home (${skillrtHome})`;
+  }
+  if (isInside(workDir, skillDir) || isInside(skillDir, workDir)) {
+    return "the work dir may not be in or hold the skill folder, which stays read-only";
+  }
+  return undefined;
+}
+
+/** A declared read path, absolute: relative to the skill folder, or `$WORKDIR/…`. */
+function readPath(entry: string, places: Places): string {
+  if (entry === WORKDIR_PREFIX || entry.startsWith(`${WORKDIR_PREFIX}/`)) {
+    return resolvePath(places.workDir, entry.slice(WORKDIR_PREFIX.length + 1) || ".");
+  }
+  return resolvePath(places.skillDir, entry);
+}
+
+/** Resolves declared reads; the reason for the first refused one, or the paths. */
+function reads(declared: Declared, places: Places, real: (p: string) => string): string[] | string {
+  const out = [places.skillDir, places.workDir];
+  for (const entry of declared.read) {
+    for (const path of new Set([readPath(entry, places), real(readPath(entry, places))])) {
+      const inside = isInside(places.skillDir, path) || isInside(places.workDir, path);
+      const why = inside ? undefined : reachesForbidden(path, places);
+      if (why !== undefined) return `read '${entry}' is refused: ${why}`;
+    }
+    out.push(real(readPath(entry, places)));
+  }
+  return [...new Set(out)];
+}
+
+/** Resolves declared writes, each inside the work dir; the reason for the first refused one. */
+function writes(
+  declared: Declared,
+  places: Places,
+  real: (p: string) => string,
+): string[] | string {
+  if (declared.write === undefined) return [places.workDir];
+  const out: string[] = [];
+  for (const entry of declared.write) {
+    const path = resolvePath(places.workDir, entry);
+    if (!isInside(places.workDir, path) || !isInside(places.workDir, real(path))) {
+      return `write '${entry}' is refused: a script writes inside the work dir only`;
+    }
+    out.push(real(path));
+  }
+  return [...new Set(out)];
+}
+
+/** Checks hosts, names and programs; the first refusal, or undefined. */
+function namesRefusal(declared: Declared, places: Places): string | undefined {
+  if (declared.net !== true) {
+    const bad = declared.net.find((h) => h !== "*" && !HOST.test(h));
+    if (bad !== undefined) return `net '${bad}' is not a host or host:port`;
+  }
+  for (const name of declared.env) {
+    const why = envNameRefusal(name);
+    if (why !== undefined) return `env '${name}' is refused: ${why}`;
+  }
+  for (const program of declared.run) {
+    if (program.startsWith("/")) {
+      const why = reachesForbidden(resolvePath("/", program), places);
+      if (why !== undefined) return `run '${program}' is refused: ${why}`;
+    } else if (!isCommandName(program)) return `run '${program}' is not a program name or path`;
+  }
+  return undefined;
+}
+
+/**
+ * The grant for `declared` in `places`, or the one-line reason it is refused. `realPath`
+ * gives a path's real path (the path itself when it does not exist).
+ */
+export function grantFor(
+  declared: Declared,
+  places: Places,
+  realPath: (p: string) => string = (p) => p,
+): GrantVerdict {
+  const why = workDirRefusal(places) ?? namesRefusal(declared, places);
+  if (why !== undefined) return { refused: why };
+  const read = reads(declared, places, realPath);
+  if (typeof read === "string") return { refused: read };
+  const write = writes(declared, places, realPath);
+  if (typeof write === "string") return { refused: write };
+  const net = declared.net === true || declared.net.includes("*")
+    ? true
+    : [...new Set(declared.net)];
+  return {
+    grant: {
+      skillDir: places.skillDir,
+      workDir: places.workDir,
+      read,
+      write,
+      net,
+      env: [...new Set(declared.env)],
+      run: [...new Set(declared.run)],
+    },
+  };
+}

@@ -1,0 +1,233 @@
+/**
+ * The pure core of running scripts ([RUN-1], [RUN-2]): what a skill declares, the grant
+ * and its refusals, how a script runs, the deno flags and the bwrap line — no I/O.
+ */
+import { deepEqual, ok } from "node:assert/strict";
+
+const assert: (v: unknown, m?: string) => asserts v = ok;
+const assertEquals = (a: unknown, b: unknown) => deepEqual(a, b);
+const assertStringIncludes = (text: string, part: string) =>
+  ok(text.includes(part), `expected ${JSON.stringify(text)} to include ${JSON.stringify(part)}`);
+import { declaredPermissions, NOTHING_DECLARED } from "../src/run/permissions.ts";
+import { type Grant, grantFor, type Places } from "../src/run/grant.ts";
+import { scriptKind } from "../src/run/script_kind.ts";
+import { denoFlags } from "../src/run/deno_args.ts";
+import { bwrapArgv } from "../src/run/bwrap_args.ts";
+import { envNameRefusal } from "../src/run/env_policy.ts";
+import { grantFingerprint, isApproved } from "../src/run/consent.ts";
+
+const PLACES: Places = {
+  skillDir: "/h/.skillrt/skills/pdf",
+  workDir: "/h/project",
+  userHome: "/h",
+  skillrtHome: "/h/.skillrt",
+};
+
+function granted(declared: unknown, places = PLACES): Grant {
+  const d = declaredPermissions({ metadata: { skillrt: { permissions: declared } } });
+  if ("problem" in d) throw new Error(d.problem);
+  const verdict = grantFor(d, places);
+  if ("refused" in verdict) throw new Error(verdict.refused);
+  return verdict.grant;
+}
+
+function refusal(declared: unknown, places = PLACES): string {
+  const d = declaredPermissions({ metadata: { skillrt: { permissions: declared } } });
+  if ("problem" in d) return d.problem;
+  const verdict = grantFor(d, places);
+  return "refused" in verdict ? verdict.refused : "granted";
+}
+
+Deno.test("nothing declared: the skill and the work dir read, the work dir written, nothing else", () => {
+  assertEquals(declaredPermissions({ name: "x" }), NOTHING_DECLARED);
+  const verdict = grantFor(NOTHING_DECLARED, PLACES);
+  assert("grant" in verdict);
+  assertEquals(verdict.grant, {
+    skillDir: PLACES.skillDir,
+    workDir: PLACES.workDir,
+    read: [PLACES.skillDir, PLACES.workDir],
+    write: [PLACES.workDir],
+    net: [],
+    env: [],
+    run: [],
+  });
+});
+
+Deno.test("declared paths resolve against the skill, $WORKDIR and the work dir", () => {
+  const g = granted({
+    read: ["references", "$WORKDIR/in"],
+    write: ["out"],
+    net: ["api.example.com:443"],
+    env: ["API_KEY"],
+  });
+  assertEquals(g.read, [
+    PLACES.skillDir,
+    PLACES.workDir,
+    `${PLACES.skillDir}/references`,
+    "/h/project/in",
+  ]);
+  assertEquals(g.write, ["/h/project/out"]);
+  assertEquals(g.net, ["api.example.com:443"]);
+  assertEquals(g.env, ["API_KEY"]);
+});
+
+Deno.test("Codex's agents/openai.yaml permissions are read the same way", () => {
+  const d = declaredPermissions({}, {
+    permissions: { network: true, fs_read: ["data"], fs_write: ["build"] },
+  });
+  assert(!("problem" in d));
+  assertEquals(d.from, "codex");
+  const verdict = grantFor(d, PLACES);
+  assert("grant" in verdict);
+  assertEquals(verdict.grant.net, true);
+  assertEquals(verdict.grant.write, ["/h/project/build"]);
+  // The frontmatter wins over Codex's file.
+  const both = declaredPermissions({ metadata: { skillrt: { permissions: { net: [] } } } }, {
+    permissions: { network: true },
+  });
+  assert(!("problem" in both) && both.from === "skillrt" && both.net !== true);
+});
+
+Deno.test("refused before anything runs: writes outside the work dir, reads reaching home, / or the skillrt home", () => {
+  assertStringIncludes(
+    refusal({ write: ["../elsewhere"] }),
+    "write '../elsewhere' is refused: a script writes inside the work dir only",
+  );
+  assertStringIncludes(refusal({ write: ["/tmp/x"] }), "inside the work dir only");
+  assertStringIncludes(refusal({ read: ["../../.."] }), "reaches the skillrt home");
+  assertStringIncludes(refusal({ read: ["../../../.."] }), "it is /");
+  assertStringIncludes(refusal({ read: ["/"] }), "it is /");
+  assertStringIncludes(refusal({ read: ["../other-skill"] }), "reaches the skillrt home");
+  assertStringIncludes(refusal({ read: ["/h/.ssh"] }), "reaches your home");
+  assertStringIncludes(refusal({ run: ["/h/bin/tool"] }), "reaches your home");
+  // Variant: a link inside the skill whose real path is the home is refused by its real path.
+  const d = declaredPermissions({ metadata: { skillrt: { permissions: { read: ["refs"] } } } });
+  assert(!("problem" in d));
+  const real = (p: string) => (p === `${PLACES.skillDir}/refs` ? "/h/.ssh" : p);
+  const v = grantFor(d, PLACES, real);
+  assert("refused" in v);
+  assertStringIncludes(v.refused, "read 'refs' is refused: it reaches your home");
+});
+
+Deno.test("the work dir may not be /, the home, the skillrt home or the skill folder", () => {
+  assertStringIncludes(refusal({}, { ...PLACES, workDir: "/" }), "may not be /");
+  assertStringIncludes(refusal({}, { ...PLACES, workDir: "/h" }), "may not be your home");
+  assertStringIncludes(refusal({}, { ...PLACES, workDir: "/h/.skillrt/x" }), "skillrt home");
+  assertStringIncludes(
+    refusal({}, { ...PLACES, skillrtHome: "/s", workDir: PLACES.skillDir }),
+    "skill folder",
+  );
+});
+
+Deno.test("malformed declarations and refused names are one-line refusals", () => {
+  assertEquals(refusal({ read: "references" }), "granted"); // one string is a list of one
+  assertEquals(refusal({ read: [1] }), "'read' must be a list of strings");
+  assertEquals(refusal("all"), "permissions must be a mapping");
+  assertStringIncludes(refusal({ net: ["evil.com/path"] }), "is not a host");
+  assertStringIncludes(refusal({ env: ["LD_PRELOAD"] }), "changes what a loader");
+  assertStringIncludes(refusal({ env: ["PYTHONSTARTUP"] }), "changes what a loader");
+  assertStringIncludes(refusal({ env: ["HOME"] }), "set by the sandbox itself");
+  assertStringIncludes(refusal({ env: ["A-B"] }), "not a valid variable name");
+  assertEquals(envNameRefusal("API_TOKEN"), undefined);
+  assertStringIncludes(refusal({ run: ["a b"] }), "not a program name");
+});
+
+Deno.test("how a script runs: shebang first, then the extension", () => {
+  assertEquals(scriptKind("scripts/a.ts", ""), { kind: "deno" });
+  assertEquals(scriptKind("scripts/a.mjs", "// x"), { kind: "deno" });
+  assertEquals(scriptKind("scripts/a.py", "import os"), {
+    kind: "bwrap",
+    program: "python3",
+    args: [],
+  });
+  assertEquals(scriptKind("scripts/a", "#!/usr/bin/env python3"), {
+    kind: "bwrap",
+    program: "python3",
+    args: [],
+  });
+  assertEquals(scriptKind("scripts/a.sh", "#!/bin/bash -e"), {
+    kind: "bwrap",
+    program: "/bin/bash",
+    args: ["-e"],
+  });
+  assertEquals(scriptKind("scripts/a.js", "#!/usr/bin/env node"), {
+    kind: "bwrap",
+    program: "node",
+    args: [],
+  });
+  assertEquals(scriptKind("scripts/a", "#!/usr/bin/env -S deno run -A"), { kind: "deno" });
+  const none = scriptKind("scripts/a.bin", "");
+  assert("refused" in none && none.refused.includes("names no interpreter"));
+  const relative = scriptKind("scripts/a", "#!python3");
+  assert("refused" in relative && relative.refused.includes("not an absolute path"));
+});
+
+Deno.test("deno flags are exactly the grant; no network means no remote modules", () => {
+  const g = granted({ env: ["API_KEY"] });
+  assertEquals(denoFlags(g), [
+    "--no-prompt",
+    "--no-config",
+    "--no-lock",
+    `--allow-read=${PLACES.skillDir},${PLACES.workDir}`,
+    `--allow-write=${PLACES.workDir}`,
+    "--no-remote",
+    "--allow-env=PATH,HOME,LANG,API_KEY",
+  ]);
+  const net = denoFlags(granted({ net: ["jsr.io"], run: ["git"] }));
+  assert(net.includes("--allow-net=jsr.io") && net.includes("--allow-import=jsr.io"));
+  assert(net.includes("--allow-run=git") && !net.includes("--no-remote"));
+});
+
+Deno.test("the bwrap line: new namespaces, read-only skill, writable work dir, env cleared", () => {
+  const argv = bwrapArgv({
+    bwrap: "/usr/bin/bwrap",
+    system: [{ path: "/usr" }, { path: "/bin", link: "usr/bin" }],
+    grant: granted({ read: ["/opt/data"] }),
+    env: { PATH: "/usr/bin", API_KEY: "k" },
+    command: ["/usr/bin/python3", `${PLACES.skillDir}/s.py`, "a b"],
+  });
+  const line = argv.join(" ");
+  assertEquals(argv.slice(0, 4), [
+    "/usr/bin/bwrap",
+    "--unshare-all",
+    "--die-with-parent",
+    "--new-session",
+  ]);
+  assert(!argv.includes("--share-net"));
+  assertStringIncludes(line, "--symlink usr/bin /bin");
+  assertStringIncludes(line, `--ro-bind ${PLACES.skillDir} ${PLACES.skillDir}`);
+  assertStringIncludes(line, `--bind ${PLACES.workDir} ${PLACES.workDir}`);
+  assertStringIncludes(line, "--ro-bind-try /opt/data /opt/data");
+  assertStringIncludes(line, "--tmpfs /tmp");
+  assertStringIncludes(line, "--clearenv --setenv PATH /usr/bin --setenv API_KEY k");
+  assert(!line.includes("/etc/passwd") && !line.includes("/etc/resolv.conf"));
+  assertEquals(argv.slice(argv.indexOf("--") + 1), [
+    "/usr/bin/python3",
+    `${PLACES.skillDir}/s.py`,
+    "a b",
+  ]);
+  // Declared writes: the work dir read-only, only those paths writable; net keeps the namespace.
+  const narrow = bwrapArgv({
+    bwrap: "b",
+    system: [],
+    grant: granted({ write: ["out"], net: ["x.org"] }),
+    env: {},
+    command: ["sh"],
+  });
+  assertStringIncludes(
+    narrow.join(" "),
+    `--ro-bind ${PLACES.workDir} ${PLACES.workDir} --bind-try /h/project/out /h/project/out`,
+  );
+  assert(narrow.includes("--share-net") && narrow.includes("/etc/resolv.conf"));
+});
+
+Deno.test("an approval matches the script's bytes and the declared grant, nothing else", () => {
+  const d = declaredPermissions({ metadata: { skillrt: { permissions: { env: ["A"] } } } });
+  assert(!("problem" in d));
+  const key = { skillDir: "/s", script: "scripts/a.py", sha256: "aa", grant: grantFingerprint(d) };
+  const approvals = [{ ...key, skill: "s", approvedAt: "t" }];
+  assert(isApproved(approvals, key));
+  assert(!isApproved(approvals, { ...key, sha256: "bb" }));
+  assert(!isApproved(approvals, { ...key, grant: grantFingerprint({ ...d, env: ["A", "B"] }) }));
+  assertEquals(grantFingerprint({ ...d, env: ["A"] }), grantFingerprint(d));
+});
