@@ -63,6 +63,11 @@ export const JSON_NAMES: Readonly<Record<string, string>> = Object.freeze({
   userInvocable: "user_invocable",
   whenToUse: "when_to_use",
   argumentHint: "argument_hint",
+  commandLine: "command_line",
+  exitCode: "exit_code",
+  timedOut: "timed_out",
+  declaredIn: "declared_in",
+  workDir: "work_dir",
 });
 
 /** Fields whose values are data as written by someone else: never renamed inside. */

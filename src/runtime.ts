@@ -40,6 +40,7 @@ import { preloadSkills } from "./level0/preload.ts";
 import type { PreprocessContext } from "./preprocess/preprocess.ts";
 import type { EnvAsk } from "./preprocess/env_access.ts";
 import { untrustedFile } from "./view/untrusted.ts";
+import { type RunOptions, type RunResult, runSkillScript } from "./run/run_skill.ts";
 import { type Look, oneLook } from "./scan/watcher_sees.ts";
 import { loadBundles } from "./bundles/bundles.ts";
 import {
@@ -441,5 +442,31 @@ export class SkillRuntime {
     const catalog = await this.#catalogOf({});
     const needs = setupNeeds(name, catalog, this.setup, this.envNames());
     return await runSkillSetup(needs, this.setup, ask);
+  }
+
+  /**
+   * Runs one script of a skill in a sandbox ([RUN-1..4]) with exactly the permissions the
+   * skill declares (`metadata.skillrt.permissions`, or Codex's `agents/openai.yaml`): a
+   * Deno script under `deno run` with those flags, anything else under bubblewrap. A
+   * script outside the local root runs only once approved (`yes`, or `confirm` at a
+   * terminal; never with `approvedOnly`). Its stdin is closed unless `stdin: "inherit"`.
+   *
+   * @example Run a local skill's script with an argument
+   * ```ts ignore
+   * import { SkillRuntime } from "@skillrt/skillrt";
+   *
+   * const runtime = new SkillRuntime();
+   * const result = await runtime.run("pdf", "scripts/fill.py", {
+   *   workdir: "./out",
+   *   args: ["form one.pdf"],
+   *   timeoutSeconds: 30,
+   * });
+   * console.log(result.exitCode, result.stdout);
+   * ```
+   * @throws {NotPermittedError} when the grant is refused, the script is not approved,
+   *   or its sandbox is not usable here (exit 3), before anything runs.
+   */
+  run(name: string, path: string, options: RunOptions = {}): Promise<RunResult> {
+    return runSkillScript(this, name, path, options);
   }
 }

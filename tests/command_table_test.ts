@@ -15,6 +15,7 @@ import {
   MANAGE_COMMANDS,
   PLANNED_COMMANDS,
   PREPROCESSING_COMMANDS,
+  RUNNING_COMMANDS,
   SKILL_HELP_COMMANDS,
   USER_FILE_COMMANDS,
   WRITING_ACTIONS,
@@ -23,6 +24,7 @@ import {
 import { resolveSetup } from "../src/home/setup.ts";
 import { MANAGE_ACTIONS } from "../src/mcp/tools.ts";
 import { planFor } from "../src/sandbox/plan.ts";
+import { approvalWritePaths } from "../src/run/consent.ts";
 import { cli, cliJson, makeTree, skill, testHost } from "./helpers.ts";
 
 const names = (keep: (row: (typeof COMMAND_ROWS)[number]) => boolean) =>
@@ -52,7 +54,13 @@ Deno.test("[C-1][X-1] every command of the table has a plan, a dispatcher entry 
     equal(plan.command, row.name);
     if (row.load && row.grammar) ok(row.plan, `${row.name} has a plan`);
     deepEqual(plan.read.includes(setup.localRoot), row.plan !== undefined, row.name);
-    deepEqual(plan.write.length > 0, row.preprocesses === true, `${row.name}: counts uses`);
+    // Writes: counting uses ([U-1]), or recording script approvals ([RUN-3]) — nothing else.
+    deepEqual(
+      plan.write.length > 0,
+      row.preprocesses === true || row.runs === true,
+      `${row.name}: counts uses or records approvals`,
+    );
+    if (row.runs) deepEqual(plan.write, approvalWritePaths(setup.localRoot).sort(), row.name);
     // Completions: every command of the command line, and no internal step.
     const inFish = fish.includes(`-n __fish_use_subcommand -a ${row.name} `);
     equal(inFish, row.grammar !== undefined, `${row.name} in the fish completions`);
@@ -65,6 +73,7 @@ Deno.test("[C-1][M-1] the lists derived from the table: planned, writing, prepro
   deepEqual(PLANNED_COMMANDS, names((row) => row.plan !== undefined));
   deepEqual(WRITING_COMMANDS, names((row) => row.plan === "writes"));
   deepEqual(PREPROCESSING_COMMANDS, ["view", "invoke", "mcp"]);
+  deepEqual(RUNNING_COMMANDS, ["run"]);
   deepEqual(MANAGE_COMMANDS, ["create", "edit", "patch", "delete", "write-file", "remove-file"]);
   deepEqual(CONTENT_COMMANDS, ["create", "edit", "write-file"]);
   deepEqual(USER_FILE_COMMANDS, ["enable", "disable", "setup"]);

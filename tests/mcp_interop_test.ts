@@ -31,7 +31,7 @@ const refusal = (call: Promise<unknown>) =>
 const HINTS = ["readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"];
 
 /** The flags that offer every tool: a flag that adds a tool goes here, so its tool is held to all of this. */
-const EVERY_TOOL = ["--allow-writes"];
+const EVERY_TOOL = ["--allow-writes", "--allow-run"];
 
 Deno.test("[IO-4] every tool has a title, all four annotations and an object outputSchema; reads are read-only, skill_manage destructive", async () => {
   const client = await connectStdio(copyTree(`${REPO}/examples/home`), EVERY_TOOL);
@@ -44,8 +44,12 @@ Deno.test("[IO-4] every tool has a title, all four annotations and an object out
         equal(typeof tool.annotations?.[hint], "boolean", `${tool.name}: annotations.${hint}`);
       }
       equal(tool.outputSchema?.type, "object", `${tool.name}: outputSchema`);
-      // Everything skillrt does stays on this machine.
-      equal(tool.annotations!.openWorldHint, false, `${tool.name}: openWorldHint`);
+      // Everything skillrt does stays on this machine — but a script, whose skill may declare hosts.
+      equal(
+        tool.annotations!.openWorldHint,
+        tool.name === "skill_run",
+        `${tool.name}: openWorldHint`,
+      );
       if (tool.annotations!.readOnlyHint === false) {
         equal(tool.annotations!.destructiveHint, true, `${tool.name} writes: destructiveHint`);
       }
@@ -80,6 +84,8 @@ Deno.test("[IO-4] every tool's structuredContent validates against its outputSch
       ["skill_view", { name: "docker-basics" }],
       ["skill_view", { name: "docker-basics", brief: true }],
       ["skill_view", { name: "docker-basics", file_path: "references/layers.md" }],
+      // Without its arguments the example's script prints its usage and exits 2: nothing written.
+      ["skill_run", { name: "changelog", path: "scripts/add_entry.ts" }],
       ["skill_manage", {
         action: "create",
         name: "made-here",

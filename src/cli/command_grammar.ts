@@ -142,6 +142,11 @@ export const MCP_OPTIONS: OptionSpec[] = [
     flags: "--allow-writes",
     description: "offer skill_manage (staged when write approval is on)",
   },
+  {
+    flags: "--allow-run",
+    description:
+      "offer skill_run: local skills' scripts and scripts approved at the CLI, sandboxed",
+  },
   { flags: "--http", description: "serve over Streamable HTTP at /mcp instead of stdio" },
   { flags: "--host <host>", description: "--http: the address to listen on (127.0.0.1)" },
   { flags: "--port <port>", description: "--http: the port to listen on (8765)" },
@@ -239,6 +244,32 @@ export const SANDBOX_GRAMMAR: Omit<CommandSpec, "name"> = {
   ],
   options: SANDBOX_OPTIONS,
   passesOptions: true,
+};
+
+/** The grammar of `run` ([RUN-1]). */
+export const RUN_GRAMMAR: Omit<CommandSpec, "name"> = {
+  description: "run a skill's script in a sandbox with the permissions the skill declares",
+  arguments: [
+    SKILL_ARGUMENT,
+    { spec: "<path>", description: "the script inside the skill, e.g. scripts/fill.py" },
+    { spec: "[args...]", description: "its arguments (after --, passed as they are)" },
+  ],
+  options: [
+    {
+      flags: "--workdir <dir>",
+      description: "the folder it works in and may write (default: the current one)",
+      complete: "dir",
+    },
+    {
+      flags: "--timeout <seconds>",
+      description: "kill it and everything it started after this long (default 120)",
+    },
+    {
+      flags: "--yes",
+      description:
+        "approve this script with its grant without asking (skills outside the local root)",
+    },
+  ],
 };
 
 /** The grammar of `patch`. */

@@ -39,6 +39,11 @@ export interface CommandRow {
   manage?: true;
   /** Of a reading command: the actions (its first argument) that write ([B-3]). */
   writingActions?: readonly string[];
+  /**
+   * It runs a skill's scripts ([RUN-1]): its plan may run `deno` and `bwrap` (nothing
+   * else), read the sandbox's system folders and the approvals, and record approvals.
+   */
+  runs?: true;
   /** It may write the user's own files, config.yaml and `<home>/.env` ([V-9], [V-10]). */
   userFiles?: true;
   /**

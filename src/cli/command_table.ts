@@ -21,6 +21,7 @@ import {
   LOAD_OPTIONS,
   MCP_OPTIONS,
   PATCH_GRAMMAR,
+  RUN_GRAMMAR,
   SANDBOX_GRAMMAR,
   SKILL_ARGUMENT,
   SKILL_FILE_OPTION,
@@ -101,6 +102,12 @@ const TABLE = {
         },
       ],
     },
+  },
+  run: {
+    plan: "reads",
+    runs: true,
+    load: () => import("./commands/run.ts"),
+    grammar: RUN_GRAMMAR,
   },
   validate: {
     plan: "reads",
@@ -377,6 +384,8 @@ export const PLANNED_COMMANDS: readonly string[] = names((row) => row.plan !== u
 export const WRITING_COMMANDS: readonly string[] = names((row) => row.plan === "writes");
 /** Commands whose output is preprocessed and may run inline shell ([P-4]). */
 export const PREPROCESSING_COMMANDS: readonly string[] = names((row) => row.preprocesses === true);
+/** Commands that run a skill's scripts in their sandbox ([RUN-1]). */
+export const RUNNING_COMMANDS: readonly string[] = names((row) => row.runs === true);
 /** Commands that change skills ([M-1]). */
 export const MANAGE_COMMANDS: readonly string[] = names((row) => row.manage === true);
 /** Commands that take content from `--file` or stdin. */

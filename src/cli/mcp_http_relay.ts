@@ -186,7 +186,7 @@ export async function serveMcpHttp(
   const worker = startWorker({
     request: { ...request, options },
     setup,
-    plan: mcpPlan(setup, allowWrites, sentinel, listen.grant),
+    plan: mcpPlan(setup, allowWrites, sentinel, listen.grant, request.options.allowRun === true),
   });
   const stop = () => worker.post({ kind: "mcp-close" });
   const signals: Deno.Signal[] = ["SIGINT", "SIGTERM"];

@@ -10,7 +10,7 @@ import { joinPath, realPathOrUndefined } from "../home/paths.ts";
 import type { Setup } from "../home/setup.ts";
 import { lockedWritePaths } from "../manage/mutex.ts";
 import { pendingDir } from "../approval/pending.ts";
-import { type PermissionPlan, planFor } from "../sandbox/plan.ts";
+import { type PermissionPlan, planFor, runGrants } from "../sandbox/plan.ts";
 import { checkWrites } from "../sandbox/write_guard.ts";
 import { startWorker } from "../sandbox/run_worker.ts";
 import { readLine } from "../mcp/jsonrpc_line.ts";
@@ -20,15 +20,22 @@ import type { CommandRequest, Outcome } from "./request.ts";
 /**
  * The plan of `mcp`: like `view`; with `--allow-writes`, the local root (or only the
  * pending queue under write approval); with `--http`, `net` for the listening address
- * `listen` (`host:port`) and nothing else ([T-3]).
+ * `listen` (`host:port`) and nothing else ([T-3]); with `--allow-run`, what running
+ * approved scripts needs ([RUN-3]): `deno` and `bwrap`, the server's working directory
+ * (their work dir) — and no approvals are ever written.
  */
 export function mcpPlan(
   setup: Setup,
   allowWrites: boolean,
   sentinel?: string,
   listen?: string,
+  allowRun = false,
 ): PermissionPlan {
-  const plan = mcpFilePlan(setup, allowWrites, sentinel);
+  let plan = mcpFilePlan(setup, allowWrites, sentinel);
+  if (allowRun) {
+    const grants = runGrants(plan, setup, false);
+    plan = { ...plan, ...grants, read: [...new Set([...grants.read, setup.host.cwd])].sort() };
+  }
   return listen ? { ...plan, net: [listen] } : plan;
 }
 
@@ -67,7 +74,7 @@ export async function serveMcp(
     {
       request: { ...request, options: { ...request.options, version, sentinel } },
       setup,
-      plan: mcpPlan(setup, allowWrites, sentinel),
+      plan: mcpPlan(setup, allowWrites, sentinel, undefined, request.options.allowRun === true),
     },
     (message) => {
       writeLine(message);

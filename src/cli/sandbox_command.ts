@@ -14,7 +14,7 @@ import { resolvePath } from "../home/paths.ts";
 import { resolveSetup, type Setup } from "../home/setup.ts";
 import { type PermissionPlan, planFlags, shellQuote } from "../sandbox/plan.ts";
 import { runInWorker } from "../sandbox/run_worker.ts";
-import { CONTENT_COMMANDS, PLANNED_COMMANDS } from "./command_table.ts";
+import { CONTENT_COMMANDS, PLANNED_COMMANDS, RUNNING_COMMANDS } from "./command_table.ts";
 import { respond } from "./render.ts";
 import type { Parsed } from "./grammar.ts";
 import type { CommandRequest, Outcome } from "./request.ts";
@@ -71,7 +71,7 @@ function placeholderContent(command: string, name: string): string {
   return command === "write-file" ? "plan" : `---\nname: ${name}\ndescription: plan\n---\n\nplan\n`;
 }
 
-/** The plan `sandbox mcp [--allow-writes] [--http --host H --port P]` shows ([T-3]). */
+/** The plan `sandbox mcp [--allow-writes] [--allow-run] [--http --host H --port P]` shows ([T-3]). */
 async function sandboxMcpPlan(
   setup: Setup,
   options: CommandRequest["options"],
@@ -80,9 +80,10 @@ async function sandboxMcpPlan(
   const { checkMcpOptions, listenOf } = await import("./mcp_http_relay.ts");
   checkMcpOptions(options);
   const allowWrites = options.allowWrites === true;
-  if (options.http !== true) return mcpPlan(setup, allowWrites);
+  const allowRun = options.allowRun === true;
+  if (options.http !== true) return mcpPlan(setup, allowWrites, undefined, undefined, allowRun);
   const listen = listenOf(options);
-  return mcpPlan(setup, allowWrites, undefined, listen.grant);
+  return mcpPlan(setup, allowWrites, undefined, listen.grant, allowRun);
 }
 
 /** The line of the command `sandbox` plans: its words, options among them (`list` by default). */
@@ -143,6 +144,11 @@ export async function sandbox(request: CommandRequest, setup: Setup): Promise<Ou
     ? { plan: await sandboxMcpPlan(setup, planned.options) }
     : await planOf(planned, setup);
   if ("outcome" in found) return found.outcome;
+  if (RUNNING_COMMANDS.includes(target) && planned.args.length >= 2) {
+    // `sandbox run NAME PATH` ([RUN-4]): the script's exact line, worked out in its Worker.
+    const show = { ...planned, options: { ...planned.options, show: true } };
+    return await runInWorker({ request: show, setup, plan: found.plan });
+  }
   const { tryRead, tryRun } = request.options;
   if (typeof tryRead === "string" || typeof tryRun === "string") {
     const probe: CommandRequest = {

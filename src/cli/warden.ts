@@ -21,6 +21,7 @@ import { parseSource } from "../hub/source.ts";
 import { hubRoot } from "../hub/hub_root.ts";
 import { localCollectionPaths } from "../hub/collection_paths.ts";
 import { runInWorker } from "../sandbox/run_worker.ts";
+import { withSandboxHost } from "./run_host.ts";
 import { checkWrites } from "../sandbox/write_guard.ts";
 import { quickParse } from "./quick_parse.ts";
 import { namedOutputs } from "./commands/hub_publish.ts";
@@ -35,6 +36,11 @@ export async function requestPaths(
   localRoot?: string,
 ): Promise<string[]> {
   if (request.command === "validate") return request.args.map((p) => resolvePath(cwd, p));
+  if (request.command === "run") {
+    // The work dir: the Worker proves it real and a folder; the script itself writes it.
+    const dir = typeof request.options.workdir === "string" ? request.options.workdir : ".";
+    return [realPathOrUndefined(resolvePath(cwd, dir)) ?? resolvePath(cwd, dir)];
+  }
   if (request.command === "sync" && typeof request.options.from === "string") {
     return [resolvePath(cwd, request.options.from)];
   }
@@ -160,7 +166,10 @@ const IN_WARDEN: Readonly<
   sandbox: async (request) =>
     (await import("./sandbox_command.ts")).sandbox(
       request,
-      resolveSetup({ home: request.global.home, agents: request.global.agents }),
+      withSandboxHost(
+        request,
+        resolveSetup({ home: request.global.home, agents: request.global.agents }),
+      ),
     ),
 };
 
@@ -173,7 +182,10 @@ async function runRequest(
   if (Object.hasOwn(IN_WARDEN, request.command)) {
     return await IN_WARDEN[request.command as WardenCommandName](request);
   }
-  let setup: Setup = resolveSetup({ home: request.global.home, agents: request.global.agents });
+  let setup: Setup = withSandboxHost(
+    request,
+    resolveSetup({ home: request.global.home, agents: request.global.agents }),
+  );
   const explicitHome = request.global.home !== undefined;
   if (request.command === "mcp") {
     (await import("./mcp_http_relay.ts")).checkMcpOptions(request.options);

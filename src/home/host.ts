@@ -6,6 +6,8 @@
  * @module
  */
 
+import type { SandboxHost } from "../run/host_kinds.ts";
+
 /** What the runtime needs to know about its host; plain data, safe to post to a Worker. */
 export interface HostFacts {
   /** The platform in Hermes' naming: `linux`, `darwin`, `win32`, … */
@@ -20,6 +22,8 @@ export interface HostFacts {
   cwd: string;
   /** PATH, HOME and LANG for inline-shell commands ([P-4]); nothing else of the environment. */
   shellEnv?: Record<string, string>;
+  /** The sandboxes for skills' scripts ([RUN-4]), when the warden looked (commands that run them). */
+  sandbox?: SandboxHost;
 }
 
 /** Maps Deno's OS names to the platform names skills declare ([L0-2]). */

@@ -11,7 +11,7 @@
 import { SkillrtError } from "../errors.ts";
 import { isDirectory, joinPath } from "./paths.ts";
 import type { Setup } from "./setup.ts";
-import { MANAGE_COMMANDS, WRITING_ACTIONS } from "../cli/command_table.ts";
+import { MANAGE_COMMANDS, RUNNING_COMMANDS, WRITING_ACTIONS } from "../cli/command_table.ts";
 
 /** What a command is about to do, as far as the skeleton is concerned. */
 export interface SkeletonRequest {
@@ -36,6 +36,8 @@ export function skeletonFor(request: SkeletonRequest, setup: Setup): string[] {
     return setup.config.write_approval ? [skills, ...pending] : [skills, "skill-bundles"];
   }
   if (command === "sync") return [skills];
+  // Approving a script records it in the local root ([RUN-3]).
+  if (RUNNING_COMMANDS.includes(command)) return [skills];
   if (command === "pending") {
     return action === "approve" || action === "reject" ? [skills, "pending/skills"] : [];
   }

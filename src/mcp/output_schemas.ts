@@ -107,10 +107,31 @@ const MANAGE: JsonSchema = {
   required: ["success"],
 };
 
+/** What `skill_run` answers ([RUN-3]): the script's exit code and output, and its sandbox. */
+const RUN: JsonSchema = {
+  type: "object",
+  properties: {
+    success: { type: "boolean" },
+    name: text,
+    script: text,
+    sha256: text,
+    sandbox: { enum: ["deno", "deno+bwrap", "bwrap"] },
+    command_line: texts,
+    exit_code: { type: "integer" },
+    stdout: text,
+    stderr: text,
+    timed_out: { type: "boolean" },
+    truncated: { type: "boolean" },
+    notes: texts,
+  },
+  required: ["success", "name", "script", "sandbox", "exit_code", "stdout", "stderr"],
+};
+
 /** The output schemas, by tool. */
 export const OUTPUT_SCHEMAS = {
   skills_list: { type: "object", anyOf: [LIST, CATEGORY_MAP] },
   skill_view: { type: "object", anyOf: [VIEW, FILE] },
   skills_search: LIST,
   skill_manage: MANAGE,
+  skill_run: RUN,
 } as const satisfies Record<string, JsonSchema>;

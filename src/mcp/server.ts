@@ -35,6 +35,7 @@ import { servePrompts, slashSkills } from "./prompts.ts";
 import { RESOURCE_TEMPLATES, resourceSkills, serveResources } from "./resources.ts";
 import { budgetOf, catalogOf, openSession, type Session } from "./session.ts";
 import { checkArguments, manageAction, toolList } from "./tools.ts";
+import { callRunTool } from "./run_tool.ts";
 import { RPC, RpcError } from "./rpc_error.ts";
 
 export { toolList } from "./tools.ts";
@@ -70,7 +71,7 @@ function toolError(error: unknown) {
 
 async function callTool(session: Session, request: CallToolRequest) {
   const { rt, options } = session;
-  const tools = toolList(options.allowWrites);
+  const tools = toolList(options.allowWrites, options.allowRun);
   const args = checkArguments(tools, request.params.name, request.params.arguments);
   const paging = {
     limit: args.limit as number | undefined,
@@ -92,6 +93,8 @@ async function callTool(session: Session, request: CallToolRequest) {
         );
       case "skill_view":
         return await skillView(session, args, catalog);
+      case "skill_run":
+        return result(await callRunTool(rt, args));
       default:
         return result(await new SkillManager(rt.setup).run(manageAction(args)));
     }
@@ -208,7 +211,7 @@ function serveNotifications(server: Server, rt: SkillServerOptions["runtime"], l
 function serveTools(server: Server, session: Session): void {
   server.setRequestHandler(
     ListToolsRequestSchema,
-    () => ({ tools: toolList(session.options.allowWrites) }),
+    () => ({ tools: toolList(session.options.allowWrites, session.options.allowRun) }),
   );
   server.setRequestHandler(
     CallToolRequestSchema,

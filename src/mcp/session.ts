@@ -20,6 +20,8 @@ export interface SkillServerOptions {
   runtime: SkillRuntime;
   /** Offer `skill_manage` (subject to write approval). */
   allowWrites: boolean;
+  /** Offer `skill_run` ([RUN-3]): approved scripts only. */
+  allowRun?: boolean;
   /** The server's version. */
   version: string;
   /**

@@ -110,8 +110,45 @@ const MANAGE_PROPERTIES: Record<string, Property> = {
   instruction: str("bundle_create, bundle_edit: an instruction for the agent"),
 };
 
-/** The tools offered; `skill_manage` only with writes allowed. */
-export function toolList(allowWrites: boolean): ToolSpec[] {
+/**
+ * `skill_run` ([RUN-3]), offered only by `mcp --allow-run` (run by `run_tool.ts`): local
+ * skills' scripts and scripts the user approved at the CLI, never approved by a client.
+ */
+export const RUN_TOOL: ToolSpec = {
+  name: "skill_run",
+  title: "Run a skill's script",
+  description:
+    "Run one script of a skill (e.g. scripts/fill.py) in a sandbox with exactly the permissions the skill declares, in the server's working directory. Only local skills' scripts and scripts the user approved at the CLI run; returns its exit code, stdout and stderr.",
+  outputSchema: OUTPUT_SCHEMAS.skill_run,
+  annotations: {
+    readOnlyHint: false,
+    destructiveHint: true,
+    idempotentHint: false,
+    // A script reaches the network only when its skill declares it.
+    openWorldHint: true,
+  },
+  inputSchema: {
+    type: "object",
+    properties: {
+      name: { type: "string", description: "Skill name, category/name path, or plugin:name" },
+      path: { type: "string", description: "The script inside the skill, e.g. scripts/fill.py" },
+      args: {
+        type: "array",
+        items: { type: "string" },
+        description: "Its arguments, passed as they are",
+      },
+      timeout: {
+        type: "integer",
+        minimum: 1,
+        description: "Seconds before it and everything it started are killed (default 120)",
+      },
+    },
+    required: ["name", "path"],
+  },
+};
+
+/** The tools offered; `skill_manage` only with writes allowed, `skill_run` only with runs allowed. */
+export function toolList(allowWrites: boolean, allowRun = false): ToolSpec[] {
   const paging: Record<string, Property> = {
     limit: { type: "integer", minimum: 1, description: "At most this many skills (paging)" },
     cursor: str("Where the previous page ended (its next_cursor)"),
@@ -183,6 +220,7 @@ export function toolList(allowWrites: boolean): ToolSpec[] {
       inputSchema: { type: "object", properties: MANAGE_PROPERTIES, required: ["action", "name"] },
     });
   }
+  if (allowRun) tools.push(RUN_TOOL);
   return tools;
 }
 

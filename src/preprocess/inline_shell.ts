@@ -53,28 +53,29 @@ export function shapeOutput(text: string): string {
 }
 
 /** What was read from one pipe. */
-interface Captured {
-  /** The bytes kept (at most {@linkcode OUTPUT_BYTE_LIMIT}). */
+export interface Captured {
+  /** The bytes kept (at most the limit). */
   bytes: Uint8Array;
   /** True when the pipe had more than the limit. */
   overflow: boolean;
 }
 
-/** Reads a pipe keeping at most the limit; calls `onOverflow` and stops reading once it passes it. */
+/** Reads a pipe keeping at most `limit` bytes; calls `onOverflow` and stops reading once it passes it. */
 async function capture(
   stream: ReadableStream<Uint8Array>,
   onOverflow: () => void,
   readers: ReadableStreamDefaultReader<Uint8Array>[],
+  limit: number,
 ): Promise<Captured> {
   const reader = stream.getReader();
   readers.push(reader);
-  const kept = new Uint8Array(OUTPUT_BYTE_LIMIT);
+  const kept = new Uint8Array(limit);
   let length = 0;
   try {
     while (true) {
       const { value, done } = await reader.read();
       if (done) return { bytes: kept.subarray(0, length), overflow: false };
-      const room = OUTPUT_BYTE_LIMIT - length;
+      const room = limit - length;
       kept.set(value.subarray(0, room), length);
       length += Math.min(room, value.length);
       if (value.length > room) {
@@ -120,18 +121,22 @@ function spawn(argv: string[], options: InlineShellOptions): Deno.ChildProcess |
   }
 }
 
+/** How a supervised child ended: its pipes and status, or killed at the time limit. */
+export type Supervised =
+  | { timedOut: false; out: Captured; err: Captured; status: Deno.CommandStatus }
+  | { timedOut: true; out: Captured; err: Captured };
+
 /**
- * Runs argv as a child process (no shell). Deno's own permission check applies: a
- * program outside the Worker's run grant fails with `NotCapable`, reported as blocked.
+ * Watches a child that leads its own process group: reads each pipe up to `limit` bytes,
+ * and kills the whole group (through `groups`) when a pipe passes it, at the timeout, and
+ * once the child is done — so nothing it started in the background lives on.
  */
-export async function runArgv(
-  argv: string[],
-  cmd: string,
-  options: InlineShellOptions,
-): Promise<string> {
-  const child = spawn(argv, options);
-  if (typeof child === "string") return child;
-  const groups = options.groups ?? LOCAL_GROUPS;
+export async function superviseChild(
+  child: Deno.ChildProcess,
+  groups: ProcessGroups,
+  timeoutSeconds: number,
+  limit: number,
+): Promise<Supervised> {
   groups.started(child.pid);
   const stop = () => {
     groups.kill(child.pid);
@@ -144,27 +149,49 @@ export async function runArgv(
   const readers: ReadableStreamDefaultReader<Uint8Array>[] = [];
   let timer: ReturnType<typeof setTimeout> | undefined;
   const timeout = new Promise<"timeout">((resolve) => {
-    timer = setTimeout(() => resolve("timeout"), options.timeoutSeconds * 1000);
+    timer = setTimeout(() => resolve("timeout"), timeoutSeconds * 1000);
   });
-  const result = await Promise.race([
-    Promise.all([
-      capture(child.stdout, stop, readers),
-      capture(child.stderr, stop, readers),
-      child.status,
-    ]),
-    timeout,
+  const pipes = Promise.all([
+    capture(child.stdout, stop, readers, limit),
+    capture(child.stderr, stop, readers, limit),
   ]);
+  // Once the child is done its group goes too: a background job holding a pipe open
+  // would otherwise keep the reads waiting until the timeout. What is in the pipes stays.
+  const ended = child.status.then((status) => {
+    stop();
+    return status;
+  });
+  const result = await Promise.race([Promise.all([pipes, ended]), timeout]);
   clearTimeout(timer);
-  // Whatever the command left behind (a timed-out child, a background job) ends with it.
   stop();
   if (result === "timeout") {
     await Promise.all(readers.map((r) => r.cancel().catch(() => {})));
     await child.status;
-    return `[inline-shell timeout after ${options.timeoutSeconds}s: ${cmd}]`;
+    const [out, err] = await pipes;
+    return { timedOut: true, out, err };
   }
-  const [out, err, status] = result;
-  const text = outputText(out, err);
-  if (text === "" && !status.success) return errorMarker(`exit code ${status.code}: ${cmd}`);
+  const [[out, err], status] = result;
+  return { timedOut: false, out, err, status };
+}
+
+/**
+ * Runs argv as a child process (no shell). Deno's own permission check applies: a
+ * program outside the Worker's run grant fails with `NotCapable`, reported as blocked.
+ */
+export async function runArgv(
+  argv: string[],
+  cmd: string,
+  options: InlineShellOptions,
+): Promise<string> {
+  const child = spawn(argv, options);
+  if (typeof child === "string") return child;
+  const groups = options.groups ?? LOCAL_GROUPS;
+  const result = await superviseChild(child, groups, options.timeoutSeconds, OUTPUT_BYTE_LIMIT);
+  if (result.timedOut) return `[inline-shell timeout after ${options.timeoutSeconds}s: ${cmd}]`;
+  const text = outputText(result.out, result.err);
+  if (text === "" && !result.status.success) {
+    return errorMarker(`exit code ${result.status.code}: ${cmd}`);
+  }
   return text;
 }
 

@@ -11,15 +11,10 @@
  */
 import { isInside } from "../home/paths.ts";
 import type { Grant } from "./grant.ts";
+import type { SystemEntry } from "./host_kinds.ts";
 import { SANDBOX_PATH } from "./script_kind.ts";
 
-/** One top-level system folder of the host: a real folder, or a link (`/bin` → `usr/bin`). */
-export interface SystemEntry {
-  /** Its absolute path. */
-  path: string;
-  /** Where it links to, when it is a link. */
-  link?: string;
-}
+export type { SystemEntry };
 
 /** The top-level system folders bound read-only when present. */
 export const SYSTEM_FOLDERS: readonly string[] = [

@@ -2,7 +2,8 @@
  * Consent to run a script ([RUN-3]): a script of the local root (not installed from the
  * hub) runs on request; any other runs only once the user approved that script's sha256
  * together with its declared grant. Approvals live in one file of the home,
- * `run_approvals.json`, written under its lock through the atomic writer; a changed script
+ * `skills/.run_approvals.json` (beside the use counts), written under its lock through the
+ * atomic writer; a changed script
  * or grant matches no approval, so the user is asked again. Who may approve is decided
  * by the caller: the CLI at a terminal or with `--yes`, never an MCP client.
  *
@@ -31,14 +32,14 @@ export interface Approval {
   approvedAt: string;
 }
 
-/** The approvals file of a home. */
-export function approvalsFile(home: string): string {
-  return joinPath(home, "run_approvals.json");
+/** The approvals file of a home, in its local root. */
+export function approvalsFile(localRoot: string): string {
+  return joinPath(localRoot, ".run_approvals.json");
 }
 
 /** Every path recording an approval writes (for the sandbox plan). */
-export function approvalWritePaths(home: string): string[] {
-  return lockedWritePaths(approvalsFile(home));
+export function approvalWritePaths(localRoot: string): string[] {
+  return lockedWritePaths(approvalsFile(localRoot));
 }
 
 /** The fingerprint of a declared grant: the sha256 of its canonical JSON. */
@@ -61,10 +62,10 @@ function isApproval(value: unknown): value is Approval {
     );
 }
 
-/** The approvals recorded in a home; none when the file is absent or unreadable. */
-export function readApprovals(home: string): Approval[] {
+/** The approvals recorded in a home's local root; none when the file is absent or unreadable. */
+export function readApprovals(localRoot: string): Approval[] {
   try {
-    const data: unknown = JSON.parse(Deno.readTextFileSync(approvalsFile(home)));
+    const data: unknown = JSON.parse(Deno.readTextFileSync(approvalsFile(localRoot)));
     const list = isMapping(data) ? data.approvals : undefined;
     return Array.isArray(list) ? list.filter(isApproval) : [];
   } catch {
@@ -84,10 +85,10 @@ export function isApproved(approvals: readonly Approval[], key: ApprovalKey): bo
 }
 
 /** Records an approval, replacing an older one of the same script of the same skill. */
-export async function recordApproval(home: string, approval: Approval): Promise<void> {
-  const file = approvalsFile(home);
+export async function recordApproval(localRoot: string, approval: Approval): Promise<void> {
+  const file = approvalsFile(localRoot);
   await withLock(file, () => {
-    const kept = readApprovals(home).filter((a) =>
+    const kept = readApprovals(localRoot).filter((a) =>
       !(a.skillDir === approval.skillDir && a.script === approval.script)
     );
     atomicWriteJson(file, { approvals: [...kept, approval] });

@@ -11,9 +11,12 @@ import type { Setup } from "../home/setup.ts";
 import type { CommandRequest } from "../cli/request.ts";
 import { usageWritePaths } from "../usage/usage.ts";
 import type { PermissionPlan } from "./permission_plan.ts";
+import { approvalsFile, approvalWritePaths } from "../run/consent.ts";
+import { SANDBOX_PATH } from "../run/script_kind.ts";
 import {
   PLANNED_COMMANDS,
   PREPROCESSING_COMMANDS,
+  RUNNING_COMMANDS,
   USER_FILE_COMMANDS,
   WRITING_COMMANDS,
 } from "../cli/command_table.ts";
@@ -64,6 +67,7 @@ export function planFor(
   if ((PREPROCESSING_COMMANDS.includes(command) || preprocesses) && setup.config.inline_shell) {
     plan.run = unique(setup.config.inline_shell_allow);
   }
+  if (RUNNING_COMMANDS.includes(command)) Object.assign(plan, runGrants(plan, setup, true));
   if (writes.length) plan.write = unique([...plan.write, ...writes]);
   if (writes.length && USER_FILE_COMMANDS.includes(command)) {
     // Writing config.yaml or `.env` proves their folder, the home, real, and reads back
@@ -71,6 +75,26 @@ export function planFor(
     plan.read = unique([...plan.read, setup.home]);
   }
   return plan;
+}
+
+/**
+ * What running skills' scripts adds to a plan ([RUN-1], [RUN-2]): it may run `deno` and
+ * `bwrap` (as found by the warden: `setup.host.sandbox`) and nothing else, read the
+ * sandbox's PATH folders (to find an interpreter) and the approvals file; the CLI's `run`
+ * may also record approvals (`records`), MCP never.
+ */
+export function runGrants(
+  plan: Pick<PermissionPlan, "read" | "write" | "run">,
+  setup: Setup,
+  records: boolean,
+): Pick<PermissionPlan, "read" | "write" | "run"> {
+  const sandbox = setup.host.sandbox;
+  const programs = [sandbox?.deno, sandbox?.bwrap].filter((p): p is string => p !== undefined);
+  return {
+    read: unique([...plan.read, ...SANDBOX_PATH.split(":"), approvalsFile(setup.localRoot)]),
+    write: unique([...plan.write, ...(records ? approvalWritePaths(setup.localRoot) : [])]),
+    run: unique([...plan.run, ...programs]),
+  };
 }
 
 /** Whether a request preprocesses skills it does not usually load (`prompt --preload`, [L0-10]). */

@@ -33,6 +33,7 @@ export async function run(
   const serverOptions = {
     runtime: watching,
     allowWrites: request.options.allowWrites === true,
+    allowRun: request.options.allowRun === true,
     version: String(request.options.version ?? "0"),
   };
   if (request.options.http === true) {

@@ -1,0 +1,69 @@
+/**
+ * `run NAME PATH [--workdir DIR] [--timeout S] [--yes] [-- ARGS…]` ([RUN-1..4]): one script
+ * of a skill in its sandbox. Its stdout and stderr are the command's (text mode, control
+ * characters made visible as for all skill content), its exit code the command's; stdin
+ * is passed through. With `--json`, one document carries them. `sandbox run NAME PATH`
+ * comes here too (`show`): the exact line, run nothing.
+ *
+ * @module
+ */
+import { UsageError } from "../../errors.ts";
+import type { SkillRuntime } from "../../runtime.ts";
+import type { ExecuteContext } from "../context.ts";
+import { jsonText, respond } from "../render.ts";
+import type { CommandRequest, Outcome } from "../request.ts";
+import { grantSummary, type RunResult } from "../../run/run_skill.ts";
+import { planFlags, shellQuote } from "../../sandbox/plan.ts";
+
+/** `--timeout S` as seconds: a positive number. */
+export function timeoutOf(value: unknown): number | undefined {
+  if (value === undefined) return undefined;
+  const seconds = Number(value);
+  if (!Number.isFinite(seconds) || seconds <= 0 || seconds > 86_400) {
+    throw new UsageError(
+      `--timeout must be a number of seconds between 0 and 86400, not '${value}'.`,
+    );
+  }
+  return seconds;
+}
+
+function showText(doc: RunResult): string {
+  return [
+    `Sandbox for '${doc.script}' of skill '${doc.name}' (${doc.sandbox}):`,
+    `  grant: ${grantSummary({ grant: doc.grant })}`,
+    ...doc.notes.map((n) => `  note: ${n}`),
+    "",
+    "Command line:",
+    `  ${doc.commandLine.map(shellQuote).join(" ")}`,
+  ].join("\n");
+}
+
+/** Runs `run` (or shows its line). */
+export async function run(
+  runtime: SkillRuntime,
+  request: CommandRequest,
+  ctx: ExecuteContext,
+): Promise<Outcome> {
+  const [name, path, ...args] = request.args;
+  const o = request.options;
+  const show = o.show === true;
+  const doc = await runtime.run(name, path, {
+    workdir: typeof o.workdir === "string" ? o.workdir : undefined,
+    timeoutSeconds: timeoutOf(o.timeout),
+    args,
+    yes: o.yes === true,
+    confirm: ctx.confirm,
+    stdin: "inherit",
+    envValues: ctx.envValues,
+    groups: ctx.processGroups,
+    dryRun: show,
+  });
+  if (show) {
+    const shown = { ...doc, plan: ctx.plan, flags: planFlags(ctx.plan) };
+    return respond(request.global, shown, () => showText(doc));
+  }
+  const exitCode = doc.exitCode ?? 1;
+  if (request.global.json) return { exitCode, stdout: jsonText(doc), stderr: "" };
+  const notes = doc.notes.map((n) => `skillrt: note: ${n}\n`).join("");
+  return { exitCode, stdout: doc.stdout ?? "", stderr: (doc.stderr ?? "") + notes };
+}

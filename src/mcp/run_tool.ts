@@ -1,0 +1,20 @@
+/**
+ * The MCP tool `skill_run` ([RUN-3]), offered only by `mcp --allow-run`: one script of a
+ * skill run in its sandbox, in the server's working directory, with stdin closed. It runs
+ * only what the user may run without being asked — a local skill's script, or a script
+ * the user approved with its grant at the CLI; an MCP client can never approve.
+ *
+ * @module
+ */
+import type { SkillRuntime } from "../runtime.ts";
+import type { RunResult } from "../run/run_skill.ts";
+
+/** Runs a `skill_run` call whose arguments were checked against its schema (`RUN_TOOL`, `tools.ts`). */
+export function callRunTool(rt: SkillRuntime, args: Record<string, unknown>): Promise<RunResult> {
+  return rt.run(String(args.name), String(args.path), {
+    args: Array.isArray(args.args) ? (args.args as string[]) : [],
+    timeoutSeconds: typeof args.timeout === "number" ? args.timeout : undefined,
+    approvedOnly: true,
+    stdin: "null",
+  });
+}

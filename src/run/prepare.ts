@@ -1,0 +1,141 @@
+/**
+ * Preparing one script run ([RUN-1], [RUN-2]), inside the Worker that may parse the skill:
+ * resolve the skill, read the script through a checked handle (its bytes hashed, its first
+ * line for the interpreter), read what the skill declares (its frontmatter, else Codex's
+ * `agents/openai.yaml`), place it (the real skill folder, the work dir) and compute the
+ * grant — refused with a one-line reason before anything runs.
+ *
+ * @module
+ */
+import { NotFoundError, NotPermittedError, SkillrtError } from "../errors.ts";
+import { parseYaml } from "../deps/yaml.ts";
+import { readSkillFile } from "../files/file_view.ts";
+import {
+  isDirectory,
+  joinPath,
+  normalizePath,
+  realPathOrUndefined,
+  resolvePath,
+} from "../home/paths.ts";
+import { sha256Hex } from "../hash/sha256.ts";
+import type { Resolved } from "../resolve/resolve.ts";
+import type { Setup } from "../home/setup.ts";
+import type { RuntimeOptions } from "../runtime_options.ts";
+import { hubEntryIn } from "../runtime_context.ts";
+import type { Catalog } from "../scan/catalog.ts";
+import { type Declared, declaredPermissions } from "./permissions.ts";
+import { type Grant, grantFor } from "./grant.ts";
+import { type ScriptKind, scriptKind } from "./script_kind.ts";
+import { needsConsent } from "./consent.ts";
+
+/** What running a script needs of the runtime (`SkillRuntime` is one). */
+export interface ScriptRuntime {
+  /** The home, config and roots. */
+  readonly setup: Setup;
+  /** Who answers environment questions and kills process groups, when not this process. */
+  readonly options: Pick<RuntimeOptions, "envValues" | "processGroups">;
+  /** A fresh catalog. */
+  catalog(): Catalog;
+  /** Resolves a name in a catalog (refusing disabled skills). */
+  resolveIn(name: string, catalog: Catalog): Resolved;
+}
+
+/** A script ready to be placed in its sandbox. */
+export interface PreparedRun {
+  /** The skill's name. */
+  name: string;
+  /** The script, relative to the skill folder, normalized. */
+  script: string;
+  /** The script, absolute (in the real skill folder). */
+  scriptPath: string;
+  /** The script's sha256. */
+  sha256: string;
+  /** What the skill declares. */
+  declared: Declared;
+  /** What it is granted. */
+  grant: Grant;
+  /** How it runs. */
+  kind: Exclude<ScriptKind, { refused: string }>;
+  /** Whether running it needs the user's approval ([RUN-3]). */
+  needsConsent: boolean;
+  /** The skill's root kind (`local`, `project`, …; `hub` when installed from the hub). */
+  origin: string;
+}
+
+/** The one-line refusal of a run (exit 3). */
+export function runRefusal(name: string, script: string, why: string): NotPermittedError {
+  return new NotPermittedError(`Refusing to run '${script}' of skill '${name}': ${why}.`, {
+    rule: "[RUN-1] a script gets what its skill declares, never more",
+  });
+}
+
+/** The parsed `agents/openai.yaml` of a skill, when it ships one. */
+function codexFile(resolved: Resolved, catalog: Catalog, max: number): unknown {
+  try {
+    const { data } = readSkillFile(resolved, "agents/openai.yaml", max, catalog.realRoots);
+    const parsed = parseYaml(new TextDecoder().decode(data));
+    return "value" in parsed ? parsed.value : undefined;
+  } catch (error) {
+    if (error instanceof NotFoundError) return undefined;
+    throw error;
+  }
+}
+
+/** The work dir, real and a folder, or the error saying why not. */
+function workDirOf(runtime: ScriptRuntime, workdir: string | undefined): string {
+  const path = resolvePath(runtime.setup.host.cwd, workdir ?? ".");
+  const real = realPathOrUndefined(path);
+  if (real === undefined || !isDirectory(real)) {
+    throw new SkillrtError(`The work dir '${path}' is not a folder.`, {}, 2);
+  }
+  return real;
+}
+
+/** Resolves, reads and checks one script of a skill; throws the refusal when it may not run. */
+export function prepareRun(
+  runtime: ScriptRuntime,
+  name: string,
+  path: string,
+  workdir?: string,
+): PreparedRun {
+  const catalog = runtime.catalog();
+  const resolved = runtime.resolveIn(name, catalog);
+  const { record } = resolved;
+  if (resolved.flat) {
+    throw new SkillrtError(`Skill '${record.name}' is a single file; it has no scripts.`);
+  }
+  const max = runtime.setup.config.max_file_bytes;
+  const { data } = readSkillFile(resolved, path, max, catalog.realRoots);
+  const script = normalizePath(path);
+  const skillDir = realPathOrUndefined(record.skillDir) ?? record.skillDir;
+  const declared = declaredPermissions(record.frontmatter, codexFile(resolved, catalog, max));
+  if ("problem" in declared) {
+    throw runRefusal(record.name, script, `its declared ${declared.problem}`);
+  }
+  const { setup } = runtime;
+  const places = {
+    skillDir,
+    workDir: workDirOf(runtime, workdir),
+    userHome: setup.host.userHome,
+    skillrtHome: realPathOrUndefined(setup.home) ?? setup.home,
+  };
+  const verdict = grantFor(declared, places, (p) => realPathOrUndefined(p) ?? p);
+  if ("refused" in verdict) throw runRefusal(record.name, script, verdict.refused);
+  const firstLine = new TextDecoder().decode(data.subarray(0, 256)).split("\n")[0];
+  const kind = scriptKind(script, firstLine);
+  if ("refused" in kind) {
+    throw runRefusal(record.name, script, `skillrt cannot tell how to run it: ${kind.refused}`);
+  }
+  const fromHub = hubEntryIn(setup, catalog, record) !== undefined;
+  return {
+    name: record.name,
+    script,
+    scriptPath: joinPath(skillDir, script),
+    sha256: sha256Hex(data),
+    declared,
+    grant: verdict.grant,
+    kind,
+    needsConsent: needsConsent(record.source, fromHub),
+    origin: fromHub ? "hub" : record.source,
+  };
+}

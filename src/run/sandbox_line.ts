@@ -1,0 +1,113 @@
+/**
+ * The exact command line of a prepared script ([RUN-2], [RUN-4]): a Deno script's
+ * `deno run` flags — inside the bubblewrap box when bubblewrap is usable, so that what
+ * Deno's permissions do not cover (a static import of a file outside the grant) is not
+ * there to read — and any other script's interpreter inside bubblewrap; refused with the
+ * reason and the install line when bubblewrap is not usable. Pure but for looking the
+ * interpreter up in the system folders.
+ *
+ * @module
+ */
+import { onPath } from "../home/readiness_probe.ts";
+import { basename, dirname, isInside, joinPath } from "../home/paths.ts";
+import { baseEnv, bwrapArgv, SANDBOX_HOME, SYSTEM_FOLDERS } from "./bwrap_args.ts";
+import { denoArgv } from "./deno_args.ts";
+import type { PreparedRun } from "./prepare.ts";
+import { runRefusal } from "./prepare.ts";
+import { SANDBOX_PATH } from "./script_kind.ts";
+import type { SandboxHost } from "./sandbox_host.ts";
+
+/** The sandbox a script runs in. */
+export type SandboxKind = "deno" | "deno+bwrap" | "bwrap";
+
+/** A line ready to start: the program, its arguments, its environment. */
+export interface SandboxLine {
+  /** Which sandbox. */
+  sandbox: SandboxKind;
+  /** The whole line. */
+  argv: string[];
+  /** The environment the started program gets (bwrap: empty, it sets the script's). */
+  env: Record<string, string>;
+}
+
+/** Where the deno executable is bound inside the box. */
+export const DENO_INSIDE = "/run/skillrt/deno";
+
+/** The interpreter inside the sandbox: a name found on its PATH, or a path in a system folder. */
+function interpreterPath(run: PreparedRun, program: string): string {
+  const candidates = program.startsWith("/")
+    ? (SYSTEM_FOLDERS.some((f) => isInside(f, program)) ? [program] : [])
+    : SANDBOX_PATH.split(":").map((dir) => joinPath(dir, program));
+  const found = candidates.find((p) => onPath(basename(p), dirname(p)));
+  if (found === undefined) {
+    throw runRefusal(
+      run.name,
+      run.script,
+      `its interpreter '${program}' is not installed in the sandbox's system folders (${SANDBOX_PATH})`,
+    );
+  }
+  return found;
+}
+
+/**
+ * The line for `run` with arguments `args` and script environment `env` (PATH, HOME, LANG
+ * already in it, then the declared names' values).
+ */
+export function sandboxLine(
+  run: PreparedRun,
+  host: SandboxHost,
+  args: readonly string[],
+  env: Record<string, string>,
+): SandboxLine {
+  if (run.kind.kind === "deno") {
+    if (host.deno === undefined) {
+      throw runRefusal(run.name, run.script, "no deno executable was found");
+    }
+    const denoEnv = { ...env, DENO_NO_UPDATE_CHECK: "1" };
+    if (host.bwrap === undefined) {
+      const outside = {
+        ...denoEnv,
+        HOME: run.grant.workDir,
+        ...(host.denoDir ? { DENO_DIR: host.denoDir } : {}),
+      };
+      return {
+        sandbox: "deno",
+        argv: denoArgv(host.deno, run.grant, run.scriptPath, args),
+        env: outside,
+      };
+    }
+    const command = denoArgv(DENO_INSIDE, run.grant, run.scriptPath, args);
+    const inside = { ...denoEnv, DENO_DIR: `${SANDBOX_HOME}/.deno` };
+    const argv = bwrapArgv({
+      bwrap: host.bwrap,
+      system: host.system,
+      grant: run.grant,
+      env: inside,
+      command,
+      extra: [[host.deno, DENO_INSIDE]],
+    });
+    return { sandbox: "deno+bwrap", argv, env: {} };
+  }
+  if (host.bwrap === undefined) {
+    throw runRefusal(run.name, run.script, host.bwrapProblem ?? "bubblewrap is not usable here");
+  }
+  const command = [
+    interpreterPath(run, run.kind.program),
+    ...run.kind.args,
+    run.scriptPath,
+    ...args,
+  ];
+  return {
+    sandbox: "bwrap",
+    argv: bwrapArgv({ bwrap: host.bwrap, system: host.system, grant: run.grant, env, command }),
+    env: {},
+  };
+}
+
+/** The script's environment: the sandbox's PATH, private HOME and LANG, then the declared values. */
+export function scriptEnv(
+  lang: string | undefined,
+  values: Record<string, string>,
+): Record<string, string> {
+  return { ...values, ...baseEnv(lang) };
+}
