@@ -58,7 +58,7 @@ const run = (home: string, args: string[]) =>
   cli(["--home", home, "run", ...args], { cwd: tempDir(), env: { GREETING: "hi" } });
 
 const NOT_APPROVED = (script: string, name: string, origin: string) =>
-  `skillrt: Refusing to run '${script}' of skill '${name}': it is a ${origin} skill's script the user has not approved with its grant; approve it at a terminal or pass --yes.\n`;
+  `skillrt: Refusing to run '${script}' of skill '${name}': the user has not approved this ${origin} skill's script with its grant; approve it at a terminal or pass --yes.\n`;
 
 Deno.test(
   { name: `a local skill's script runs on request; nothing is recorded${why}`, ignore },

@@ -109,6 +109,16 @@ Deno.test("refused before anything runs: writes outside the work dir, reads reac
   assertStringIncludes(v.refused, "read 'refs' is refused: it reaches your home");
 });
 
+Deno.test("a comma cannot smuggle a second path into Deno's permission lists", () => {
+  // `references,/root` would be read by deno as two grants: the skill's folder and /root.
+  assertStringIncludes(refusal({ read: ["references,/root"] }), "holds a comma");
+  // Variants: a write, a program, and a work dir whose real path holds one.
+  assertStringIncludes(refusal({ write: ["out,/etc"] }), "holds a comma");
+  assertStringIncludes(refusal({ run: ["/usr/bin/env,/bin/sh"] }), "holds a comma");
+  assertStringIncludes(refusal({}, { ...PLACES, workDir: "/w,/h" }), "holds a comma");
+  assertStringIncludes(refusal({ read: ["a\nb"] }), "control character");
+});
+
 Deno.test("the work dir may not be /, the home, the skillrt home or the skill folder", () => {
   assertStringIncludes(refusal({}, { ...PLACES, workDir: "/" }), "may not be /");
   assertStringIncludes(refusal({}, { ...PLACES, workDir: "/h" }), "may not be your home");

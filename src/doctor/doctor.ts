@@ -12,6 +12,7 @@ import { readUsage, usageFile } from "../usage/usage.ts";
 import type { AgentFolderState, Setup } from "../home/setup.ts";
 import { agentConvention } from "../home/agents.ts";
 import type { PermissionPlan } from "../sandbox/permission_plan.ts";
+import type { SandboxHost } from "../run/host_kinds.ts";
 import { entryFor, type SkillIndex } from "../scan/skill_index.ts";
 import { hiddenCounts } from "../level0/list.ts";
 import type { SkillReadiness } from "./readiness.ts";
@@ -46,12 +47,41 @@ export interface DoctorReport {
   diagnostics: Diagnostic[];
   /** The sandbox plan of `list`. */
   sandbox: PermissionPlan;
+  /** Which sandboxes run skills' scripts here ([RUN-4]); null when the warden did not look. */
+  scripts: ScriptSandboxes | null;
   /** The hub lock file's state. */
   hub: { lock: "absent" | "ok" | "unparseable"; installed: number };
   /** Skills that declare environment variables, programs or credential files, and what is missing ([V-9]). */
   readiness: SkillReadiness[];
   /** Counts by severity. */
   summary: { errors: number; warnings: number; info: number };
+}
+
+/** The sandboxes for skills' scripts on this machine ([RUN-4]). */
+export interface ScriptSandboxes {
+  /** How a Deno script runs: inside bubblewrap, under Deno alone, or not at all (no deno). */
+  deno: "deno+bwrap" | "deno" | "unavailable";
+  /** How any other script runs: under bubblewrap, or refused. */
+  other: "bwrap" | "refused";
+  /** The deno executable, when found. */
+  deno_path: string | null;
+  /** The bubblewrap executable, when usable. */
+  bwrap_path: string | null;
+  /** Why bubblewrap is not usable (with the install line), when it is not. */
+  problem: string | null;
+}
+
+/** What the host's sandboxes mean for scripts. */
+export function scriptSandboxes(host: SandboxHost | undefined): ScriptSandboxes | null {
+  if (host === undefined) return null;
+  const deno = host.deno === undefined ? "unavailable" : host.bwrap ? "deno+bwrap" : "deno";
+  return {
+    deno,
+    other: host.bwrap ? "bwrap" : "refused",
+    deno_path: host.deno ?? null,
+    bwrap_path: host.bwrap ?? null,
+    problem: host.bwrapProblem ?? null,
+  };
 }
 
 /** Checks `<local root>/.hub/lock.json`: parses, and every installed path exists. */
@@ -170,6 +200,7 @@ export function doctorReport(
     hidden: { ...hidden, total: Object.values(hidden).reduce((a, b) => a + b, 0) },
     diagnostics,
     sandbox: plan,
+    scripts: scriptSandboxes(setup.host.sandbox),
     hub: hub.state,
     readiness: readiness.skills,
     summary,

@@ -24,6 +24,8 @@ export interface Places {
   userHome?: string;
   /** The skillrt home. */
   skillrtHome: string;
+  /** Its real path (or that of its local root's folder), when it differs. */
+  skillrtHomeReal?: string;
 }
 
 /** What a script is granted. Paths are absolute; the skill folder and work dir are always read. */
@@ -58,6 +60,7 @@ function reachesForbidden(path: string, places: Places): string | undefined {
   if (path === "/") return "it is /";
   const forbidden: [string, string | undefined][] = [
     ["the skillrt home", places.skillrtHome],
+    ["the skillrt home", places.skillrtHomeReal],
     ["your home", places.userHome],
   ];
   for (const [label, place] of forbidden) {
@@ -75,8 +78,10 @@ export function workDirRefusal(places: Places): string | undefined {
   if (userHome !== undefined && isInside(workDir, userHome)) {
     return `the work dir may not be your home or hold it (${userHome}); pass --workdir DIR`;
   }
-  if (isInside(workDir, skillrtHome) || isInside(skillrtHome, workDir)) {
-    return `the work dir may not be in or hold the skillrt home (${skillrtHome})`;
+  for (const home of [skillrtHome, places.skillrtHomeReal ?? skillrtHome]) {
+    if (isInside(workDir, home) || isInside(home, workDir)) {
+      return `the work dir may not be in or hold the skillrt home (${home})`;
+    }
   }
   if (isInside(workDir, skillDir) || isInside(skillDir, workDir)) {
     return "the work dir may not be in or hold the skill folder, which stays read-only";
@@ -143,6 +148,23 @@ function namesRefusal(declared: Declared, places: Places): string | undefined {
   return undefined;
 }
 
+// deno-lint-ignore no-control-regex
+const UNLISTABLE = /[,\u0000-\u001f\u007f]/;
+
+/**
+ * Why a computed grant cannot be handed on, or undefined: a path or program holding a
+ * comma (Deno's permission lists are comma-separated: `a,/root` would be two grants) or
+ * a control character — as declared or as its real path.
+ */
+function unlistable(grant: Grant): string | undefined {
+  const bad = [...grant.read, ...grant.write, ...grant.run].find((p) => UNLISTABLE.test(p));
+  return bad === undefined
+    ? undefined
+    : `'${
+      bad.replace(UNLISTABLE, "?")
+    }' holds a comma or a control character, which no permission list can carry`;
+}
+
 /**
  * The grant for `declared` in `places`, or the one-line reason it is refused. `realPath`
  * gives a path's real path (the path itself when it does not exist).
@@ -161,15 +183,15 @@ export function grantFor(
   const net = declared.net === true || declared.net.includes("*")
     ? true
     : [...new Set(declared.net)];
-  return {
-    grant: {
-      skillDir: places.skillDir,
-      workDir: places.workDir,
-      read,
-      write,
-      net,
-      env: [...new Set(declared.env)],
-      run: [...new Set(declared.run)],
-    },
+  const grant: Grant = {
+    skillDir: places.skillDir,
+    workDir: places.workDir,
+    read,
+    write,
+    net,
+    env: [...new Set(declared.env)],
+    run: [...new Set(declared.run)],
   };
+  const bad = unlistable(grant);
+  return bad === undefined ? { grant } : { refused: bad };
 }

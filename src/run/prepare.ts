@@ -11,6 +11,8 @@ import { NotFoundError, NotPermittedError, SkillrtError } from "../errors.ts";
 import { parseYaml } from "../deps/yaml.ts";
 import { readSkillFile } from "../files/file_view.ts";
 import {
+  basename,
+  dirname,
   isDirectory,
   joinPath,
   normalizePath,
@@ -91,6 +93,16 @@ function workDirOf(runtime: ScriptRuntime, workdir: string | undefined): string 
   return real;
 }
 
+/**
+ * The skillrt home's real path, as far as the Worker can tell without reading the home:
+ * the folder of the local root when that is a root (roots are real paths; a linked local
+ * root gives its real folder, refused too), else as given.
+ */
+function realHome(setup: Setup): string {
+  const local = setup.roots.find((r) => r.source === "local")?.path;
+  return local !== undefined && basename(local) === "skills" ? dirname(local) : setup.home;
+}
+
 /** Resolves, reads and checks one script of a skill; throws the refusal when it may not run. */
 export function prepareRun(
   runtime: ScriptRuntime,
@@ -117,7 +129,8 @@ export function prepareRun(
     skillDir,
     workDir: workDirOf(runtime, workdir),
     userHome: setup.host.userHome,
-    skillrtHome: realPathOrUndefined(setup.home) ?? setup.home,
+    skillrtHome: setup.home,
+    skillrtHomeReal: realHome(setup),
   };
   const verdict = grantFor(declared, places, (p) => realPathOrUndefined(p) ?? p);
   if ("refused" in verdict) throw runRefusal(record.name, script, verdict.refused);

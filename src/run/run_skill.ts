@@ -9,6 +9,7 @@
 import type { EnvAsk } from "../preprocess/env_access.ts";
 import { LOCAL_GROUPS, type ProcessGroups } from "../preprocess/process_group.ts";
 import { visibleControls } from "../cli/terminal_text.ts";
+import { UsageError } from "../errors.ts";
 import {
   type Approval,
   grantFingerprint,
@@ -27,12 +28,32 @@ import { readEnv } from "../home/host.ts";
 /** The default time limit of a script, in seconds. */
 export const DEFAULT_TIMEOUT_SECONDS = 120;
 
+/** The longest time limit one may ask for: a day. */
+export const MAX_TIMEOUT_SECONDS = 86_400;
+
+/** A time limit in seconds, checked: a number above 0 and at most a day (default 120). */
+export function timeoutOf(value: unknown): number {
+  if (value === undefined) return DEFAULT_TIMEOUT_SECONDS;
+  const seconds = typeof value === "string" && value.trim() !== "" ? Number(value) : value;
+  if (
+    typeof seconds !== "number" || !Number.isFinite(seconds) || seconds <= 0 ||
+    seconds > MAX_TIMEOUT_SECONDS
+  ) {
+    throw new UsageError(
+      `The time limit must be a number of seconds above 0 and at most ${MAX_TIMEOUT_SECONDS}, not '${
+        String(value)
+      }'.`,
+    );
+  }
+  return seconds;
+}
+
 /** How to run a script. */
 export interface RunOptions {
   /** The work dir (default: the current directory). */
   workdir?: string;
-  /** Seconds before the script and everything it started are killed (default 120). */
-  timeoutSeconds?: number;
+  /** Seconds before the script and everything it started are killed (default 120, at most a day). */
+  timeoutSeconds?: number | string;
   /** Arguments after the script, passed as they are (spaces kept). */
   args?: readonly string[];
   /** The user approves this script with its grant now (`--yes`). */
@@ -127,7 +148,7 @@ async function consent(run: PreparedRun, localRoot: string, options: RunOptions)
   }
   if (!yes) {
     throw refuse(
-      `it is a ${run.origin} skill's script the user has not approved with its grant; approve it at a terminal or pass --yes`,
+      `the user has not approved this ${run.origin} skill's script with its grant; approve it at a terminal or pass --yes`,
     );
   }
   await recordApproval(localRoot, {
@@ -152,11 +173,16 @@ async function declaredValues(
   return values;
 }
 
-function notesOf(line: SandboxLine, run: PreparedRun): string[] {
+/** What the reader should know about the sandbox; `shown`: for `sandbox run`, which says more. */
+function notesOf(line: SandboxLine, run: PreparedRun, shown: boolean): string[] {
   const notes: string[] = [];
   const net = run.grant.net === true || run.grant.net.length > 0;
-  if (net && line.sandbox === "bwrap") {
-    notes.push("bubblewrap cannot filter hosts: a script with a network grant may reach any host");
+  if (line.sandbox === "bwrap" && (net || shown)) {
+    notes.push(
+      net
+        ? "bubblewrap cannot filter hosts: with its network grant this script may reach any host"
+        : "bubblewrap cannot filter hosts: this script gets no network, and a network grant would reach any host",
+    );
   }
   if (line.sandbox === "deno") {
     notes.push(
@@ -173,6 +199,7 @@ export async function runSkillScript(
   path: string,
   options: RunOptions = {},
 ): Promise<RunResult> {
+  const timeoutSeconds = timeoutOf(options.timeoutSeconds);
   const run = prepareRun(runtime, name, path, options.workdir);
   const host = options.host ?? runtime.setup.host.sandbox ?? probeSandboxHost();
   // A dry run shows where each declared value goes, never the value.
@@ -195,7 +222,7 @@ export async function runSkillScript(
     grant: run.grant,
     declaredIn: run.declared.from,
     origin: run.origin,
-    notes: notesOf(line, run),
+    notes: notesOf(line, run, options.dryRun === true),
   };
   if (options.dryRun) return result;
   await consent(run, runtime.setup.localRoot, options);
@@ -203,7 +230,7 @@ export async function runSkillScript(
     argv: line.argv,
     cwd: run.grant.workDir,
     env: line.env,
-    timeoutSeconds: options.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS,
+    timeoutSeconds,
     stdin: options.stdin ?? "null",
     groups: options.groups ?? runtime.options.processGroups ?? LOCAL_GROUPS,
   });

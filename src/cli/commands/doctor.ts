@@ -53,6 +53,7 @@ export async function run(
       `${
         paint(c, "bold", "Sandbox")
       }  list reads ${report.sandbox.read.length} paths, writes ${report.sandbox.write.length}, runs ${report.sandbox.run.length}`,
+      ...scriptLines(report, c),
       `${paint(c, "bold", "Hub lock")}  ${report.hub.lock} (${report.hub.installed} installed)`,
       "",
       `${plural(report.summary.errors, "error")}, ${plural(report.summary.warnings, "warning")}, ${
@@ -61,6 +62,19 @@ export async function run(
     ];
     return lines.join("\n");
   }, report.success ? 0 : 1);
+}
+
+/** How skills' scripts run here ([RUN-4]). */
+function scriptLines(report: DoctorReport, c: boolean): string[] {
+  const s = report.scripts;
+  if (s === null) return [];
+  const deno = {
+    "deno+bwrap": "deno inside bubblewrap",
+    deno: "deno alone",
+    unavailable: "refused (no deno)",
+  }[s.deno];
+  const other = s.other === "bwrap" ? `bubblewrap (${s.bwrap_path})` : `refused: ${s.problem}`;
+  return [`${paint(c, "bold", "Scripts")}  Deno scripts: ${deno}; other scripts: ${other}`];
 }
 
 /** One line a root and a plugin: kind, state, skill count, path. */

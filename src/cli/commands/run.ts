@@ -7,25 +7,12 @@
  *
  * @module
  */
-import { UsageError } from "../../errors.ts";
 import type { SkillRuntime } from "../../runtime.ts";
 import type { ExecuteContext } from "../context.ts";
 import { jsonText, respond } from "../render.ts";
 import type { CommandRequest, Outcome } from "../request.ts";
 import { grantSummary, type RunResult } from "../../run/run_skill.ts";
 import { planFlags, shellQuote } from "../../sandbox/plan.ts";
-
-/** `--timeout S` as seconds: a positive number. */
-export function timeoutOf(value: unknown): number | undefined {
-  if (value === undefined) return undefined;
-  const seconds = Number(value);
-  if (!Number.isFinite(seconds) || seconds <= 0 || seconds > 86_400) {
-    throw new UsageError(
-      `--timeout must be a number of seconds between 0 and 86400, not '${value}'.`,
-    );
-  }
-  return seconds;
-}
 
 function showText(doc: RunResult): string {
   return [
@@ -49,7 +36,7 @@ export async function run(
   const show = o.show === true;
   const doc = await runtime.run(name, path, {
     workdir: typeof o.workdir === "string" ? o.workdir : undefined,
-    timeoutSeconds: timeoutOf(o.timeout),
+    timeoutSeconds: typeof o.timeout === "string" ? o.timeout : undefined,
     args,
     yes: o.yes === true,
     confirm: ctx.confirm,

@@ -1,0 +1,185 @@
+/**
+ * [RUN-1], [RUN-3], [RUN-4] at the command line: `sandbox run NAME PATH` prints the exact
+ * line and says bubblewrap cannot filter hosts; `doctor` says which sandbox runs scripts;
+ * stdin reaches the script; a bad time limit, a missing script and a path out of the
+ * skill are one-line errors; approval at a real terminal (a pty from `script`).
+ */
+import { deepEqual, equal, ok } from "node:assert/strict";
+import { probeSandboxHost } from "../src/run/sandbox_host.ts";
+import { readApprovals } from "../src/run/consent.ts";
+import { WARDEN_FLAGS } from "../src/sandbox/warden_flags.ts";
+import { cli, cliJson, makeTree, REPO, skill, tempDir } from "./helpers.ts";
+
+const HOST = probeSandboxHost();
+const ignore = HOST.bwrap === undefined;
+const why = ignore ? ` (ignored: ${HOST.bwrapProblem})` : "";
+const hasScript = (() => {
+  try {
+    return Deno.statSync("/usr/bin/script").isFile;
+  } catch {
+    return false;
+  }
+})();
+
+const DENO_DIR = Deno.env.get("DENO_DIR") ??
+  `${Deno.env.get("XDG_CACHE_HOME") ?? `${Deno.env.get("HOME")}/.cache`}/deno`;
+const NET = "metadata:\n  skillrt:\n    permissions:\n      net: [api.example.com]\n";
+const home = makeTree({
+  "skills/tool/SKILL.md": skill("tool", "a tool"),
+  "skills/tool/scripts/echo.py": "import sys\nprint(sys.stdin.read().upper(), end='')\n",
+  "skills/tool/scripts/main.ts": "console.log('hi');\n",
+  "skills/online/SKILL.md": skill("online", "reaches a host", NET),
+  "skills/online/scripts/get.sh": "echo get\n",
+  "ext/outer/SKILL.md": skill("outer", "external"),
+  "ext/outer/scripts/hi.sh": "echo outer ran\n",
+});
+Deno.writeTextFileSync(`${home}/config.yaml`, `skills:\n  external_dirs: [${home}/ext]\n`);
+
+/** What `sandbox run --json` prints, the fields this test reads. */
+interface Shown {
+  sandbox: string;
+  command_line: string[];
+  notes: string[];
+  plan: { run: string[] };
+}
+
+async function shown(args: string[], cwd: string): Promise<Shown> {
+  const out = await cliJson(["--home", home, "sandbox", "run", ...args], { cwd });
+  return out.json as unknown as Shown;
+}
+
+Deno.test({
+  name: `sandbox run prints the exact bwrap line and says hosts are not filtered${why}`,
+  ignore,
+}, async () => {
+  const work = tempDir();
+  const doc = await shown(["tool", "scripts/echo.py"], work);
+  equal(doc.sandbox, "bwrap");
+  const line = doc.command_line;
+  equal(line[0], HOST.bwrap);
+  deepEqual(line.slice(1, 4), ["--unshare-all", "--die-with-parent", "--new-session"]);
+  deepEqual(line.slice(-2), [
+    "/usr/bin/python3",
+    `${Deno.realPathSync(home)}/skills/tool/scripts/echo.py`,
+  ]);
+  ok(doc.notes[0].startsWith("bubblewrap cannot filter hosts"), doc.notes[0]);
+  ok(doc.plan.run.includes(HOST.bwrap!), "the plan runs bwrap");
+  // Variant: a skill with a network grant keeps the namespace, and is told it reaches any host.
+  const online = await shown(["online", "scripts/get.sh"], work);
+  ok(online.command_line.includes("--share-net"));
+  equal(
+    online.notes[0],
+    "bubblewrap cannot filter hosts: with its network grant this script may reach any host",
+  );
+  // Text: the line, quoted for a shell.
+  const text = await cli(["--home", home, "sandbox", "run", "tool", "scripts/main.ts"], {
+    cwd: work,
+  });
+  equal(text.code, 0, text.stderr);
+  ok(
+    text.stdout.includes("(deno+bwrap)") &&
+      text.stdout.includes("run --no-prompt --no-config --no-lock"),
+    text.stdout,
+  );
+});
+
+Deno.test({ name: `doctor says which sandbox runs scripts${why}`, ignore }, async () => {
+  const doc = (await cliJson(["--home", home, "doctor"])).json;
+  deepEqual(doc.scripts, {
+    deno: "deno+bwrap",
+    other: "bwrap",
+    deno_path: HOST.deno,
+    bwrap_path: HOST.bwrap,
+    problem: null,
+  });
+});
+
+Deno.test({ name: `stdin reaches a script run at the command line${why}`, ignore }, async () => {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      ...WARDEN_FLAGS,
+      `${REPO}/main.ts`,
+      "--home",
+      home,
+      "run",
+      "tool",
+      "scripts/echo.py",
+    ],
+    cwd: tempDir(),
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "piped",
+    env: { NO_COLOR: "1" },
+  }).spawn();
+  const writer = child.stdin.getWriter();
+  await writer.write(new TextEncoder().encode("piped in\n"));
+  await writer.close();
+  const out = await child.output();
+  equal(new TextDecoder().decode(out.stdout), "PIPED IN\n", new TextDecoder().decode(out.stderr));
+  equal(out.code, 0);
+});
+
+Deno.test("bad lines are one-line errors that run nothing", async () => {
+  const work = tempDir();
+  const timeout = await cli(
+    ["--home", home, "run", "tool", "scripts/echo.py", "--timeout", "soon"],
+    { cwd: work },
+  );
+  equal(timeout.code, 2);
+  equal(
+    timeout.stderr,
+    "skillrt: The time limit must be a number of seconds above 0 and at most 86400, not 'soon'.\n",
+  );
+  const missing = await cli(["--home", home, "run", "tool", "scripts/nope.py"], { cwd: work });
+  equal(missing.code, 1);
+  ok(
+    missing.stderr.startsWith("skillrt: File 'scripts/nope.py' not found in skill 'tool'."),
+    missing.stderr,
+  );
+  const out = await cli(["--home", home, "run", "tool", "../online/scripts/get.sh"], { cwd: work });
+  equal(out.code, 1);
+  equal(out.stderr, "skillrt: Path traversal ('..') is not allowed.\n");
+  // Variant: a work dir that is the user's home.
+  const user = tempDir();
+  const inHome = await cli(["--home", home, "run", "tool", "scripts/echo.py"], {
+    cwd: user,
+    env: { HOME: user, DENO_DIR },
+  });
+  equal(inHome.code, 3);
+  ok(inHome.stderr.includes("the work dir may not be your home or hold it"), inHome.stderr);
+  equal([...Deno.readDirSync(work)].length, 0, "nothing was written");
+});
+
+/** Runs the CLI at a pseudo-terminal (util-linux `script`), typing `typed`. */
+async function atTerminal(args: string[], typed: string) {
+  const command = [Deno.execPath(), "run", ...WARDEN_FLAGS, `${REPO}/main.ts`, ...args]
+    .map((w) => `'${w.replaceAll("'", "'\\''")}'`).join(" ");
+  const child = new Deno.Command("/usr/bin/script", {
+    args: ["-qec", command, "/dev/null"],
+    cwd: tempDir(),
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "piped",
+    env: { NO_COLOR: "1" },
+  }).spawn();
+  const writer = child.stdin.getWriter();
+  await writer.write(new TextEncoder().encode(typed));
+  await writer.close();
+  const out = await child.output();
+  return { code: out.code, text: new TextDecoder().decode(out.stdout) };
+}
+
+Deno.test({
+  name: `approving at the terminal: 'n' refuses, 'y' runs and records${why}`,
+  ignore: ignore || !hasScript,
+}, async () => {
+  const no = await atTerminal(["--home", home, "run", "outer", "scripts/hi.sh"], "n\n");
+  equal(no.code, 3, no.text);
+  ok(no.text.includes("Run 'scripts/hi.sh' of external skill 'outer' (sha256 "), no.text);
+  equal(readApprovals(`${home}/skills`).length, 0);
+  const yes = await atTerminal(["--home", home, "run", "outer", "scripts/hi.sh"], "y\n");
+  equal(yes.code, 0, yes.text);
+  ok(yes.text.includes("outer ran"), yes.text);
+  equal(readApprovals(`${home}/skills`).length, 1);
+});
