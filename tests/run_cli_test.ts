@@ -95,28 +95,12 @@ Deno.test({ name: `doctor says which sandbox runs scripts${why}`, ignore }, asyn
 });
 
 Deno.test({ name: `stdin reaches a script run at the command line${why}`, ignore }, async () => {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      ...WARDEN_FLAGS,
-      `${REPO}/main.ts`,
-      "--home",
-      home,
-      "run",
-      "tool",
-      "scripts/echo.py",
-    ],
-    cwd: tempDir(),
-    stdin: "piped",
-    stdout: "piped",
-    stderr: "piped",
-    env: { NO_COLOR: "1" },
-  }).spawn();
-  const writer = child.stdin.getWriter();
-  await writer.write(new TextEncoder().encode("piped in\n"));
-  await writer.close();
-  const out = await child.output();
-  equal(new TextDecoder().decode(out.stdout), "PIPED IN\n", new TextDecoder().decode(out.stderr));
+  const out = await typing(
+    Deno.execPath(),
+    cliArgs(["--home", home, "run", "tool", "scripts/echo.py"]),
+    "piped in\n",
+  );
+  equal(out.stdout, "PIPED IN\n", out.stderr);
   equal(out.code, 0);
 });
 
@@ -151,12 +135,13 @@ Deno.test("bad lines are one-line errors that run nothing", async () => {
   equal([...Deno.readDirSync(work)].length, 0, "nothing was written");
 });
 
-/** Runs the CLI at a pseudo-terminal (util-linux `script`), typing `typed`. */
-async function atTerminal(args: string[], typed: string) {
-  const command = [Deno.execPath(), "run", ...WARDEN_FLAGS, `${REPO}/main.ts`, ...args]
-    .map((w) => `'${w.replaceAll("'", "'\\''")}'`).join(" ");
-  const child = new Deno.Command("/usr/bin/script", {
-    args: ["-qec", command, "/dev/null"],
+/** The arguments that run the CLI with the warden's flags. */
+const cliArgs = (args: string[]) => ["run", ...WARDEN_FLAGS, `${REPO}/main.ts`, ...args];
+
+/** Runs `program args` in a fresh folder with `typed` on its stdin. */
+async function typing(program: string, args: string[], typed: string) {
+  const child = new Deno.Command(program, {
+    args,
     cwd: tempDir(),
     stdin: "piped",
     stdout: "piped",
@@ -167,7 +152,16 @@ async function atTerminal(args: string[], typed: string) {
   await writer.write(new TextEncoder().encode(typed));
   await writer.close();
   const out = await child.output();
-  return { code: out.code, text: new TextDecoder().decode(out.stdout) };
+  const text = (b: Uint8Array) => new TextDecoder().decode(b);
+  return { code: out.code, stdout: text(out.stdout), stderr: text(out.stderr) };
+}
+
+/** Runs the CLI at a pseudo-terminal (util-linux `script`), typing `typed`. */
+async function atTerminal(args: string[], typed: string) {
+  const command = [Deno.execPath(), ...cliArgs(args)]
+    .map((w) => `'${w.replaceAll("'", "'\\''")}'`).join(" ");
+  const out = await typing("/usr/bin/script", ["-qec", command, "/dev/null"], typed);
+  return { code: out.code, text: out.stdout };
 }
 
 Deno.test({
