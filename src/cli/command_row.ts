@@ -44,6 +44,11 @@ export interface CommandRow {
    * else), read the sandbox's system folders and the approvals, and record approvals.
    */
   runs?: true;
+  /**
+   * It looks at the machine's sandboxes for skills' scripts before it is planned ([RUN-4]):
+   * the commands that run scripts, report them (`doctor`) or show their line (`sandbox`).
+   */
+  sandboxes?: true;
   /** It may write the user's own files, config.yaml and `<home>/.env` ([V-9], [V-10]). */
   userFiles?: true;
   /**

@@ -106,6 +106,7 @@ const TABLE = {
   run: {
     plan: "reads",
     runs: true,
+    sandboxes: true,
     load: () => import("./commands/run.ts"),
     grammar: RUN_GRAMMAR,
   },
@@ -116,12 +117,14 @@ const TABLE = {
   },
   doctor: {
     plan: "reads",
+    sandboxes: true,
     load: () => import("./commands/doctor.ts"),
     grammar: {
       description: "report roots, shadowed names, diagnostics, sandbox and hub state",
     },
   },
   sandbox: {
+    sandboxes: true,
     grammar: SANDBOX_GRAMMAR,
   },
   create: {
@@ -333,6 +336,7 @@ const TABLE = {
   mcp: {
     plan: "reads",
     preprocesses: true,
+    sandboxes: true,
     load: () => import("./commands/mcp.ts"),
     grammar: {
       description: "serve skills over MCP (stdio, or Streamable HTTP) from inside the sandbox",
@@ -386,6 +390,8 @@ export const WRITING_COMMANDS: readonly string[] = names((row) => row.plan === "
 export const PREPROCESSING_COMMANDS: readonly string[] = names((row) => row.preprocesses === true);
 /** Commands that run a skill's scripts in their sandbox ([RUN-1]). */
 export const RUNNING_COMMANDS: readonly string[] = names((row) => row.runs === true);
+/** Commands that look at the machine's sandboxes for scripts before they are planned ([RUN-4]). */
+export const SANDBOX_COMMANDS: readonly string[] = names((row) => row.sandboxes === true);
 /** Commands that change skills ([M-1]). */
 export const MANAGE_COMMANDS: readonly string[] = names((row) => row.manage === true);
 /** Commands that take content from `--file` or stdin. */

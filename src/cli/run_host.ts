@@ -1,20 +1,28 @@
 /**
- * Which commands look at the machine's sandboxes for skills' scripts ([RUN-4]) before
- * they are planned: the ones that run scripts (`run`, `mcp --allow-run`) or report or show
- * them (`doctor`, `sandbox run`, `sandbox mcp`). The others do not pay for starting
- * bubblewrap once.
+ * The machine's sandboxes for skills' scripts ([RUN-4]), looked at before planning by the
+ * commands whose row says so (`sandboxes`: those that run scripts — `run`, `mcp` for
+ * `--allow-run` —, report them — `doctor` — or show their line — `sandbox`). The others do
+ * not pay for starting bubblewrap once.
  *
  * @module
  */
+import { realPathOrUndefined, resolvePath } from "../home/paths.ts";
 import type { Setup } from "../home/setup.ts";
 import { probeSandboxHost } from "../run/sandbox_host.ts";
-import { RUNNING_COMMANDS } from "./command_table.ts";
+import { SANDBOX_COMMANDS } from "./command_table.ts";
 import type { CommandRequest } from "./request.ts";
 
 /** The setup with the machine's sandboxes looked at, for the commands above. */
 export function withSandboxHost(request: CommandRequest, setup: Setup): Setup {
-  const wants = RUNNING_COMMANDS.includes(request.command) || request.command === "doctor" ||
-    (request.command === "mcp" && request.options.allowRun === true) ||
-    (request.command === "sandbox" && ["run", "mcp"].includes(request.args[0] ?? ""));
-  return wants ? { ...setup, host: { ...setup.host, sandbox: probeSandboxHost() } } : setup;
+  if (!SANDBOX_COMMANDS.includes(request.command)) return setup;
+  return { ...setup, host: { ...setup.host, sandbox: probeSandboxHost() } };
+}
+
+/** The work dir a `run` request reads (the Worker proves it real and a folder; the script writes it). */
+export function workDirPaths(request: CommandRequest, cwd: string): string[] {
+  const dir = resolvePath(
+    cwd,
+    typeof request.options.workdir === "string" ? request.options.workdir : ".",
+  );
+  return [realPathOrUndefined(dir) ?? dir];
 }

@@ -14,6 +14,7 @@ import { type PermissionPlan, planFor, preloads } from "../sandbox/plan.ts";
 import {
   CONTENT_COMMANDS,
   isWriting,
+  RUNNING_COMMANDS,
   SKILL_HELP_COMMANDS,
   type WardenCommandName,
 } from "./command_table.ts";
@@ -21,7 +22,7 @@ import { parseSource } from "../hub/source.ts";
 import { hubRoot } from "../hub/hub_root.ts";
 import { localCollectionPaths } from "../hub/collection_paths.ts";
 import { runInWorker } from "../sandbox/run_worker.ts";
-import { withSandboxHost } from "./run_host.ts";
+import { withSandboxHost, workDirPaths } from "./run_host.ts";
 import { checkWrites } from "../sandbox/write_guard.ts";
 import { quickParse } from "./quick_parse.ts";
 import { namedOutputs } from "./commands/hub_publish.ts";
@@ -36,11 +37,7 @@ export async function requestPaths(
   localRoot?: string,
 ): Promise<string[]> {
   if (request.command === "validate") return request.args.map((p) => resolvePath(cwd, p));
-  if (request.command === "run") {
-    // The work dir: the Worker proves it real and a folder; the script itself writes it.
-    const dir = typeof request.options.workdir === "string" ? request.options.workdir : ".";
-    return [realPathOrUndefined(resolvePath(cwd, dir)) ?? resolvePath(cwd, dir)];
-  }
+  if (RUNNING_COMMANDS.includes(request.command)) return workDirPaths(request, cwd);
   if (request.command === "sync" && typeof request.options.from === "string") {
     return [resolvePath(cwd, request.options.from)];
   }
@@ -164,14 +161,15 @@ const IN_WARDEN: Readonly<
     return { exitCode: 0, stdout: completionScript(request.args[0]), stderr: "" };
   },
   sandbox: async (request) =>
-    (await import("./sandbox_command.ts")).sandbox(
-      request,
-      withSandboxHost(
-        request,
-        resolveSetup({ home: request.global.home, agents: request.global.agents }),
-      ),
-    ),
+    (await import("./sandbox_command.ts")).sandbox(request, setupOf(request)),
 };
+
+/** The setup of a request (with the machine's sandboxes for the commands that look at them). */
+const setupOf = (request: CommandRequest): Setup =>
+  withSandboxHost(
+    request,
+    resolveSetup({ home: request.global.home, agents: request.global.agents }),
+  );
 
 /** Runs a parsed request: here in the warden (see `IN_WARDEN`, and MCP's relay), else in its Worker. */
 async function runRequest(
@@ -182,10 +180,7 @@ async function runRequest(
   if (Object.hasOwn(IN_WARDEN, request.command)) {
     return await IN_WARDEN[request.command as WardenCommandName](request);
   }
-  let setup: Setup = withSandboxHost(
-    request,
-    resolveSetup({ home: request.global.home, agents: request.global.agents }),
-  );
+  let setup: Setup = setupOf(request);
   const explicitHome = request.global.home !== undefined;
   if (request.command === "mcp") {
     (await import("./mcp_http_relay.ts")).checkMcpOptions(request.options);

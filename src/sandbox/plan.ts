@@ -132,7 +132,4 @@ export function planFlags(plan: PermissionPlan): string[] {
   return flags;
 }
 
-/** Quotes a shell word when it needs it. */
-export function shellQuote(word: string): string {
-  return /^[A-Za-z0-9_\-./=,:@%+]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
-}
+export { shellQuote } from "./shell_quote.ts";

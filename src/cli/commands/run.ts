@@ -12,7 +12,7 @@ import type { ExecuteContext } from "../context.ts";
 import { jsonText, respond } from "../render.ts";
 import type { CommandRequest, Outcome } from "../request.ts";
 import { grantSummary, type RunResult } from "../../run/run_skill.ts";
-import { planFlags, shellQuote } from "../../sandbox/plan.ts";
+import { shellQuote } from "../../sandbox/shell_quote.ts";
 
 function showText(doc: RunResult): string {
   return [
@@ -46,7 +46,7 @@ export async function run(
     dryRun: show,
   });
   if (show) {
-    const shown = { ...doc, plan: ctx.plan, flags: planFlags(ctx.plan) };
+    const shown = { ...doc, plan: ctx.plan };
     return respond(request.global, shown, () => showText(doc));
   }
   const exitCode = doc.exitCode ?? 1;
