@@ -44,6 +44,7 @@ function makeHome(): string {
   const home = makeTree({
     "skills/mine/SKILL.md": skill("mine", "my own"),
     "skills/mine/scripts/hi.sh": SCRIPT,
+    "skills/mine/scripts/touch.sh": 'echo x > "$1"; pwd\n',
     "skills/hubby/SKILL.md": skill("hubby", "from the hub", PERMS),
     "skills/hubby/scripts/hi.sh": SCRIPT,
     "skills/.hub/lock.json": lockFor("hubby"),
@@ -200,5 +201,21 @@ Deno.test({
     equal(local.exit_code, 0);
   } finally {
     await client.close();
+  }
+  // Variant: `--workdir DIR` is where scripts work and write, not the server's folder.
+  const work = tempDir();
+  const placed = await mcpClient(home, ["--allow-run", "--workdir", work]);
+  try {
+    const wrote = firstText(
+      await placed.callTool({
+        name: "skill_run",
+        arguments: { name: "mine", path: "scripts/touch.sh", args: ["made-by-mcp"] },
+      }),
+    );
+    equal(wrote.exit_code, 0, wrote.stderr);
+    equal(wrote.stdout, `${Deno.realPathSync(work)}\n`);
+    equal(Deno.readTextFileSync(`${work}/made-by-mcp`), "x\n");
+  } finally {
+    await placed.close();
   }
 });

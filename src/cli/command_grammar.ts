@@ -147,6 +147,11 @@ export const MCP_OPTIONS: OptionSpec[] = [
     description:
       "offer skill_run: local skills' scripts and scripts approved at the CLI, sandboxed",
   },
+  {
+    flags: "--workdir <dir>",
+    description: "--allow-run: the folder scripts work in and may write (default: the current one)",
+    complete: "dir",
+  },
   { flags: "--http", description: "serve over Streamable HTTP at /mcp instead of stdio" },
   { flags: "--host <host>", description: "--http: the address to listen on (127.0.0.1)" },
   { flags: "--port <port>", description: "--http: the port to listen on (8765)" },

@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { runWorkDir } from "./run_host.ts";
 import { UsageError } from "../errors.ts";
 import { resolvePath } from "../home/paths.ts";
 import type { Setup } from "../home/setup.ts";
@@ -186,7 +187,13 @@ export async function serveMcpHttp(
   const worker = startWorker({
     request: { ...request, options },
     setup,
-    plan: mcpPlan(setup, allowWrites, sentinel, listen.grant, request.options.allowRun === true),
+    plan: mcpPlan(
+      setup,
+      allowWrites,
+      sentinel,
+      listen.grant,
+      runWorkDir(request.options, setup.host.cwd),
+    ),
   });
   const stop = () => worker.post({ kind: "mcp-close" });
   const signals: Deno.Signal[] = ["SIGINT", "SIGTERM"];

@@ -11,6 +11,7 @@ import type { Setup } from "../home/setup.ts";
 import { lockedWritePaths } from "../manage/mutex.ts";
 import { pendingDir } from "../approval/pending.ts";
 import { type PermissionPlan, planFor, runGrants } from "../sandbox/plan.ts";
+import { runWorkDir } from "./run_host.ts";
 import { checkWrites } from "../sandbox/write_guard.ts";
 import { startWorker } from "../sandbox/run_worker.ts";
 import { readLine } from "../mcp/jsonrpc_line.ts";
@@ -21,20 +22,20 @@ import type { CommandRequest, Outcome } from "./request.ts";
  * The plan of `mcp`: like `view`; with `--allow-writes`, the local root (or only the
  * pending queue under write approval); with `--http`, `net` for the listening address
  * `listen` (`host:port`) and nothing else ([T-3]); with `--allow-run`, what running
- * approved scripts needs ([RUN-3]): `deno` and `bwrap`, the server's working directory
- * (their work dir) — and no approvals are ever written.
+ * approved scripts needs ([RUN-3]): `deno` and `bwrap`, their work dir `runIn` (the
+ * server's working directory, or `--workdir`) — and no approvals are ever written.
  */
 export function mcpPlan(
   setup: Setup,
   allowWrites: boolean,
   sentinel?: string,
   listen?: string,
-  allowRun = false,
+  runIn?: string,
 ): PermissionPlan {
   let plan = mcpFilePlan(setup, allowWrites, sentinel);
-  if (allowRun) {
+  if (runIn !== undefined) {
     const grants = runGrants(plan, setup, false);
-    plan = { ...plan, ...grants, read: [...new Set([...grants.read, setup.host.cwd])].sort() };
+    plan = { ...plan, ...grants, read: [...new Set([...grants.read, runIn])].sort() };
   }
   return listen ? { ...plan, net: [listen] } : plan;
 }
@@ -74,7 +75,13 @@ export async function serveMcp(
     {
       request: { ...request, options: { ...request.options, version, sentinel } },
       setup,
-      plan: mcpPlan(setup, allowWrites, sentinel, undefined, request.options.allowRun === true),
+      plan: mcpPlan(
+        setup,
+        allowWrites,
+        sentinel,
+        undefined,
+        runWorkDir(request.options, setup.host.cwd),
+      ),
     },
     (message) => {
       writeLine(message);

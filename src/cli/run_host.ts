@@ -19,10 +19,15 @@ export function withSandboxHost(request: CommandRequest, setup: Setup): Setup {
 }
 
 /** The work dir a `run` request reads (the Worker proves it real and a folder; the script writes it). */
-export function workDirPaths(request: CommandRequest, cwd: string): string[] {
+export function workDirPaths(options: CommandRequest["options"], cwd: string): string[] {
   const dir = resolvePath(
     cwd,
-    typeof request.options.workdir === "string" ? request.options.workdir : ".",
+    typeof options.workdir === "string" ? options.workdir : ".",
   );
   return [realPathOrUndefined(dir) ?? dir];
+}
+
+/** The work dir of `mcp --allow-run [--workdir DIR]`'s scripts; undefined without `--allow-run`. */
+export function runWorkDir(options: CommandRequest["options"], cwd: string): string | undefined {
+  return options.allowRun === true ? workDirPaths(options, cwd)[0] : undefined;
 }

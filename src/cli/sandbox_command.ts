@@ -19,6 +19,7 @@ import { respond } from "./render.ts";
 import type { Parsed } from "./grammar.ts";
 import type { CommandRequest, Outcome } from "./request.ts";
 import { planOf } from "./warden.ts";
+import { runWorkDir } from "./run_host.ts";
 /**
  * What the warden answers a command's Worker without granting it anything: the Worker
  * asks, the warden looks (by name, under the rule named) and replies.
@@ -80,10 +81,10 @@ async function sandboxMcpPlan(
   const { checkMcpOptions, listenOf } = await import("./mcp_http_relay.ts");
   checkMcpOptions(options);
   const allowWrites = options.allowWrites === true;
-  const allowRun = options.allowRun === true;
-  if (options.http !== true) return mcpPlan(setup, allowWrites, undefined, undefined, allowRun);
+  const work = runWorkDir(options, setup.host.cwd);
+  if (options.http !== true) return mcpPlan(setup, allowWrites, undefined, undefined, work);
   const listen = listenOf(options);
-  return mcpPlan(setup, allowWrites, undefined, listen.grant, allowRun);
+  return mcpPlan(setup, allowWrites, undefined, listen.grant, work);
 }
 
 /** The line of the command `sandbox` plans: its words, options among them (`list` by default). */

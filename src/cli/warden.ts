@@ -37,7 +37,7 @@ export async function requestPaths(
   localRoot?: string,
 ): Promise<string[]> {
   if (request.command === "validate") return request.args.map((p) => resolvePath(cwd, p));
-  if (RUNNING_COMMANDS.includes(request.command)) return workDirPaths(request, cwd);
+  if (RUNNING_COMMANDS.includes(request.command)) return workDirPaths(request.options, cwd);
   if (request.command === "sync" && typeof request.options.from === "string") {
     return [resolvePath(cwd, request.options.from)];
   }

@@ -94,7 +94,7 @@ async function callTool(session: Session, request: CallToolRequest) {
       case "skill_view":
         return await skillView(session, args, catalog);
       case "skill_run":
-        return result(await callRunTool(rt, args));
+        return result(await callRunTool(rt, args, options.runWorkDir));
       default:
         return result(await new SkillManager(rt.setup).run(manageAction(args)));
     }

@@ -22,6 +22,8 @@ export interface SkillServerOptions {
   allowWrites: boolean;
   /** Offer `skill_run` ([RUN-3]): approved scripts only. */
   allowRun?: boolean;
+  /** `skill_run`'s work dir (relative to the working directory); the working directory when absent. */
+  runWorkDir?: string;
   /** The server's version. */
   version: string;
   /**

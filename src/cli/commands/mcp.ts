@@ -34,6 +34,7 @@ export async function run(
     runtime: watching,
     allowWrites: request.options.allowWrites === true,
     allowRun: request.options.allowRun === true,
+    runWorkDir: typeof request.options.workdir === "string" ? request.options.workdir : undefined,
     version: String(request.options.version ?? "0"),
   };
   if (request.options.http === true) {
