@@ -50,6 +50,7 @@ Deno.test("nothing declared: the skill and the work dir read, the work dir writt
     net: [],
     env: [],
     run: [],
+    readOnly: [],
   });
 });
 
@@ -107,6 +108,25 @@ Deno.test("refused before anything runs: writes outside the work dir, reads reac
   const v = grantFor(d, PLACES, real);
   assert("refused" in v);
   assertStringIncludes(v.refused, "read 'refs' is refused: it reaches your home");
+});
+
+Deno.test("skills folders inside the work dir stay read-only; a work dir inside one is refused", () => {
+  const places = { ...PLACES, roots: ["/h/project/.agents/skills", "/elsewhere/skills"] };
+  const verdict = grantFor(NOTHING_DECLARED, places);
+  assert("grant" in verdict);
+  assertEquals(verdict.grant.readOnly, ["/h/project/.agents/skills"]);
+  const line = bwrapArgv({ bwrap: "b", system: [], grant: verdict.grant, env: {}, command: ["sh"] })
+    .join(" ");
+  assertStringIncludes(
+    line,
+    "--bind /h/project /h/project --ro-bind /h/project/.agents/skills /h/project/.agents/skills",
+  );
+  assert(denoFlags(verdict.grant).includes("--deny-write=/h/project/.agents/skills"));
+  // Variant: running inside a skills folder is refused outright.
+  assertStringIncludes(
+    refusal({}, { ...places, workDir: "/elsewhere/skills/x" }),
+    "the work dir may not be in the skills folder '/elsewhere/skills'",
+  );
 });
 
 Deno.test("a comma cannot smuggle a second path into Deno's permission lists", () => {

@@ -5,7 +5,7 @@
  * dir or into the skill, the network, an undeclared secret, a process left behind, time
  * and output. Ignored, with the reason, where bubblewrap is not usable.
  */
-import { equal, ok } from "node:assert/strict";
+import { deepEqual, equal, ok } from "node:assert/strict";
 import { probeSandboxHost } from "../src/run/sandbox_host.ts";
 import { OUTPUT_LIMIT } from "../src/run/spawn.ts";
 import { SkillRuntime } from "../src/runtime.ts";
@@ -161,6 +161,33 @@ Deno.test(
     equal(Deno.readTextFileSync(`${r.workDir}/inside`), "x\n");
   },
 );
+
+Deno.test({
+  name: `a skills folder inside the work dir stays read-only (no planted skills)${why}`,
+  ignore,
+}, async () => {
+  const work = makeTree({ "vendor/skills/kept/SKILL.md": skill("kept", "a root in the project") });
+  const planted = makeTree({
+    "skills/box2/SKILL.md": skill("box2", "writes"),
+    "skills/box2/scripts/write.sh": `for f in "$@"; do echo x > "$f" 2>&1; echo "rc=$?"; done\n`,
+    "skills/box2/scripts/write.ts":
+      `try { Deno.writeTextFileSync(Deno.args[0], "x"); console.log("wrote"); } catch (e) { console.log((e as Error).name); }\n`,
+    "config.yaml": `skills:\n  external_dirs: [${work}/vendor/skills]\n`,
+  });
+  const args = (script: string) => ["--home", planted, "run", "box2", script, "--"];
+  const env = { HOME: userHome, DENO_DIR };
+  const sh = await cli([...args("scripts/write.sh"), "vendor/skills/evil.md", "fine"], {
+    cwd: work,
+    env,
+  });
+  equal(sh.stdout.split("\n").filter((l) => l.startsWith("rc=")).length, 2, sh.stdout + sh.stderr);
+  ok(!sh.stdout.startsWith("rc=0"), sh.stdout);
+  equal(Deno.readTextFileSync(`${work}/fine`), "x\n");
+  // Variant: a Deno script is denied the write by --deny-write.
+  const ts = await cli([...args("scripts/write.ts"), "vendor/skills/evil.md"], { cwd: work, env });
+  equal(ts.stdout, "NotCapable\n", ts.stderr);
+  deepEqual([...Deno.readDirSync(`${work}/vendor/skills`)].map((e) => e.name), ["kept"]);
+});
 
 Deno.test(
   { name: `no network declared: a listener on 127.0.0.1 gets no connection${why}`, ignore },

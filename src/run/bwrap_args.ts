@@ -86,6 +86,8 @@ function placeArgs(grant: Grant): string[] {
     if (isInside(grant.skillDir, path) || isInside(grant.workDir, path)) continue;
     out.push("--ro-bind-try", path, path);
   }
+  // Skills folders inside the work dir stay read-only: no script plants a skill.
+  for (const path of grant.readOnly) out.push("--ro-bind", path, path);
   return out;
 }
 

@@ -19,6 +19,7 @@ export function denoFlags(grant: Grant): string[] {
   const flags = ["--no-prompt", "--no-config", "--no-lock"];
   flags.push(`--allow-read=${list(grant.read)}`);
   if (grant.write.length) flags.push(`--allow-write=${list(grant.write)}`);
+  if (grant.readOnly.length) flags.push(`--deny-write=${list(grant.readOnly)}`);
   if (grant.net === true) flags.push("--allow-net", "--allow-import");
   else if (grant.net.length) {
     flags.push(`--allow-net=${list(grant.net)}`, `--allow-import=${list(grant.net)}`);

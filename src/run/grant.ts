@@ -26,6 +26,8 @@ export interface Places {
   skillrtHome: string;
   /** Its real path (or that of its local root's folder), when it differs. */
   skillrtHomeReal?: string;
+  /** The skills folders (roots, plugins), real: kept read-only when inside the work dir. */
+  roots?: readonly string[];
 }
 
 /** What a script is granted. Paths are absolute; the skill folder and work dir are always read. */
@@ -44,6 +46,8 @@ export interface Grant {
   env: string[];
   /** Programs a Deno script may run. */
   run: string[];
+  /** Skills folders inside the work dir: never written, whatever else is ([X-6]). */
+  readOnly: string[];
 }
 
 /** A grant, or why there is none. */
@@ -86,6 +90,8 @@ export function workDirRefusal(places: Places): string | undefined {
   if (isInside(workDir, skillDir) || isInside(skillDir, workDir)) {
     return "the work dir may not be in or hold the skill folder, which stays read-only";
   }
+  const root = places.roots?.find((r) => isInside(r, workDir));
+  if (root !== undefined) return `the work dir may not be in the skills folder '${root}'`;
   return undefined;
 }
 
@@ -157,7 +163,9 @@ const UNLISTABLE = /[,\u0000-\u001f\u007f]/;
  * a control character — as declared or as its real path.
  */
 function unlistable(grant: Grant): string | undefined {
-  const bad = [...grant.read, ...grant.write, ...grant.run].find((p) => UNLISTABLE.test(p));
+  const bad = [...grant.read, ...grant.write, ...grant.run, ...grant.readOnly].find((p) =>
+    UNLISTABLE.test(p)
+  );
   return bad === undefined
     ? undefined
     : `'${
@@ -191,6 +199,7 @@ export function grantFor(
     net,
     env: [...new Set(declared.env)],
     run: [...new Set(declared.run)],
+    readOnly: (places.roots ?? []).filter((r) => isInside(places.workDir, r)),
   };
   const bad = unlistable(grant);
   return bad === undefined ? { grant } : { refused: bad };

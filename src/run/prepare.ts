@@ -131,6 +131,7 @@ export function prepareRun(
     userHome: setup.host.userHome,
     skillrtHome: setup.home,
     skillrtHomeReal: realHome(setup),
+    roots: [...setup.roots.map((r) => r.path), ...setup.plugins.map((p) => p.path)],
   };
   const verdict = grantFor(declared, places, (p) => realPathOrUndefined(p) ?? p);
   if ("refused" in verdict) throw runRefusal(record.name, script, verdict.refused);
