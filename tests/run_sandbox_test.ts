@@ -9,7 +9,8 @@ import { deepEqual, equal, ok } from "node:assert/strict";
 import { probeSandboxHost } from "../src/run/sandbox_host.ts";
 import { OUTPUT_LIMIT } from "../src/run/spawn.ts";
 import { SkillRuntime } from "../src/runtime.ts";
-import { cli, makeTree, skill, tempDir } from "./helpers.ts";
+import { cli, makeTree, REPO, skill, tempDir } from "./helpers.ts";
+import { WARDEN_FLAGS } from "../src/sandbox/warden_flags.ts";
 
 const HOST = probeSandboxHost();
 const BWRAP = HOST.bwrap !== undefined;
@@ -235,6 +236,31 @@ Deno.test({ name: `running past --timeout kills the whole tree${why}`, ignore },
   ok(r.stderr.includes("ran past its time limit of 1s and was killed"), r.stderr);
   equal((await processesWith(`sleep ${marker}`)).length, 0);
 });
+
+Deno.test(
+  { name: `Ctrl-C (SIGINT to the CLI) ends the script's whole tree${why}`, ignore },
+  async () => {
+    const marker = uniqueSleep();
+    const args = ["--home", home, "run", "box", "scripts/sleep.sh", "--", marker];
+    const child = new Deno.Command(Deno.execPath(), {
+      args: ["run", ...WARDEN_FLAGS, `${REPO}/main.ts`, ...args],
+      cwd: tempDir(),
+      env: { HOME: userHome, DENO_DIR },
+      stdin: "null",
+      stdout: "piped",
+      stderr: "piped",
+    }).spawn();
+    // Wait (on the process table, not a clock) until the script runs, then interrupt the CLI.
+    for (let i = 0; i < 3000 && (await processesWith(`sleep ${marker}`)).length === 0; i++) {
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    equal((await processesWith(`sleep ${marker}`)).length, 1, "the script is running");
+    child.kill("SIGINT");
+    const out = await child.output();
+    equal(out.code, 130);
+    equal((await processesWith(`sleep ${marker}`)).length, 0);
+  },
+);
 
 Deno.test({ name: `flooding stdout is cut at 1 MiB with a marker${why}`, ignore }, async () => {
   const r = await run(["box", "scripts/flood.py"]);
