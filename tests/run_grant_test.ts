@@ -154,10 +154,17 @@ Deno.test("malformed declarations and refused names are one-line refusals", () =
   assertEquals(refusal({ read: [1] }), "'read' must be a list of strings");
   assertEquals(refusal("all"), "permissions must be a mapping");
   assertStringIncludes(refusal({ net: ["evil.com/path"] }), "is not a host");
-  assertStringIncludes(refusal({ env: ["LD_PRELOAD"] }), "changes what a loader");
-  assertStringIncludes(refusal({ env: ["PYTHONSTARTUP"] }), "changes what a loader");
+  // The home's one environment-name policy decides (src/preprocess/env_policy.ts).
+  assertEquals(
+    refusal({ env: ["LD_PRELOAD"] }),
+    "env 'LD_PRELOAD' is refused: it changes what the dynamic loader or the C library loads",
+  );
+  assertStringIncludes(refusal({ env: ["PYTHONSTARTUP"] }), "env 'PYTHONSTARTUP' is refused: it");
+  assertStringIncludes(refusal({ env: ["HTTPS_PROXY"] }), "env 'HTTPS_PROXY' is refused: it");
+  assertStringIncludes(refusal({ env: ["ssh_auth_sock"] }), "env 'ssh_auth_sock' is refused: it");
+  assertStringIncludes(refusal({ env: ["path"] }), "set by the sandbox itself");
   assertStringIncludes(refusal({ env: ["HOME"] }), "set by the sandbox itself");
-  assertStringIncludes(refusal({ env: ["A-B"] }), "not a valid variable name");
+  assertStringIncludes(refusal({ env: ["A-B"] }), "it is not a variable name");
   assertEquals(envNameRefusal("API_TOKEN"), undefined);
   assertStringIncludes(refusal({ run: ["a b"] }), "not a program name");
 });
