@@ -3,11 +3,9 @@
  * SDK client: a canary outside the home and every root must appear in no output.
  */
 import { deepEqual, equal, ok } from "node:assert/strict";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { WARDEN_FLAGS } from "../src/sandbox/warden_flags.ts";
+import { connectOver, skillrtTransport } from "./mcp_helpers.ts";
 import { listSkillFiles } from "../src/view/skill_files.ts";
-import { cli, type CliResult, makeTree, REPO, skill } from "./helpers.ts";
+import { cli, type CliResult, makeTree, skill } from "./helpers.ts";
 
 const TOKEN = `CANARY-${crypto.randomUUID()}`;
 
@@ -209,14 +207,8 @@ Deno.test("[S-9][F-1] the local root follows the user's own link to a skill else
 
 Deno.test("[S-9][MCP-1] MCP skill_view, resources and prompts never serve content behind a link out of an external dir", async () => {
   const a = attackIn("external");
-  const transport = new StdioClientTransport({
-    command: Deno.execPath(),
-    args: ["run", ...WARDEN_FLAGS, `${REPO}/main.ts`, "--home", a.home, "mcp"],
-    cwd: REPO,
-    stderr: "pipe",
-  });
-  const client = new Client({ name: "skillrt-test", version: "1.0.0" });
-  await client.connect(transport);
+  const server = skillrtTransport(a.home);
+  const client = await connectOver(server);
   const seen: string[] = [];
   const call = async (args: Record<string, string>) => {
     const r = await client.callTool({ name: "skill_view", arguments: args });

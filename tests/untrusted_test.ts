@@ -1,9 +1,8 @@
 import { deepEqual, equal, ok } from "node:assert/strict";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { WARDEN_FLAGS } from "../src/sandbox/warden_flags.ts";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { connectOver, skillrtTransport } from "./mcp_helpers.ts";
 import { SkillRuntime } from "../src/runtime.ts";
-import { cli, cliJson, makeTree, REPO, testHost } from "./helpers.ts";
+import { cli, cliJson, makeTree, testHost } from "./helpers.ts";
 
 const SOURCE = "https://example.com/helper.tgz";
 const BANNER =
@@ -90,13 +89,8 @@ Deno.test("[V-10] other trust levels keep today's behaviour: content as written,
 
 Deno.test("[V-10] the same rule in the library and over MCP (no way for the agent to allow it)", async () => {
   const home = homeWith(INJECTION);
-  const transport = new StdioClientTransport({
-    command: Deno.execPath(),
-    args: ["run", ...WARDEN_FLAGS, `${REPO}/main.ts`, "--home", home, "mcp"],
-    cwd: REPO,
-    stderr: "pipe",
-  });
-  const client = new Client({ name: "skillrt-test", version: "1.0.0" });
+  const server = skillrtTransport(home);
+  let client: Client | undefined;
   try {
     const rt = new SkillRuntime({ home, host: testHost(home) });
     let error = "";
@@ -107,7 +101,7 @@ Deno.test("[V-10] the same rule in the library and over MCP (no way for the agen
     }
     equal(error, REFUSED);
     equal((await rt.view("helper", { allowUntrusted: true })).content, BANNER + INJECTION);
-    await client.connect(transport);
+    client = await connectOver(server);
     const r = await client.callTool({
       name: "skill_view",
       arguments: { name: "helper", allow_untrusted: true },
@@ -118,7 +112,7 @@ Deno.test("[V-10] the same rule in the library and over MCP (no way for the agen
     const clean = await client.callTool({ name: "skill_view", arguments: { name: "helper" } });
     equal(JSON.parse((clean.content as { text: string }[])[0].text).content, BANNER + CLEAN);
   } finally {
-    await client.close();
+    await (client?.close() ?? server.transport.close());
     Deno.removeSync(home, { recursive: true });
   }
 });
