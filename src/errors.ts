@@ -100,6 +100,18 @@ export class NotPermittedError extends SkillrtError {
   }
 }
 
+/**
+ * The user interrupted the command (Ctrl-C at a prompt or during a long step): exit 130,
+ * as a shell reports SIGINT. The message says what was and was not changed.
+ */
+export class InterruptedError extends SkillrtError {
+  /** Creates the error; `message` says what was and was not changed. */
+  constructor(message = "Interrupted; nothing was changed.") {
+    super(message, {}, 130);
+    this.name = "InterruptedError";
+  }
+}
+
 const CLASSES: Record<ErrorCode, typeof SkillrtError> = {
   not_found: NotFoundError,
   ambiguous: AmbiguousError,

@@ -8,9 +8,8 @@ import { deepEqual, equal, ok, rejects } from "node:assert/strict";
 import type { SetupQuestion } from "../src/home/skill_setup.ts";
 import { SkillRuntime } from "../mod.ts";
 import { dotenvWith } from "../src/home/config_write.ts";
-import { shellQuote } from "../src/sandbox/plan.ts";
-import { WARDEN_FLAGS } from "../src/sandbox/warden_flags.ts";
-import { cli, cliJson, makeTree, removeTrees, REPO, snapshot, testHost } from "./helpers.ts";
+import { atTerminal, HAS_SCRIPT } from "./pty_helpers.ts";
+import { cli, cliJson, makeTree, removeTrees, snapshot, testHost } from "./helpers.ts";
 
 const GH = `---
 name: gh
@@ -45,64 +44,19 @@ function home(): string {
   });
 }
 
-function hasScript(): boolean {
-  try {
-    return new Deno.Command("script", { args: ["--version"], stdout: "null", stderr: "null" })
-      .outputSync().success;
-  } catch {
-    return false;
-  }
-}
-
-/**
- * Runs the CLI inside a pseudo-terminal (`script -q -e -c … /dev/null`), answering each
- * prompt once it has been printed; returns the terminal's whole output and the exit code.
- */
-async function atTerminal(args: string[], answers: [string, string][]) {
-  const command = [Deno.execPath(), "run", ...WARDEN_FLAGS, `${REPO}/main.ts`, ...args]
-    .map(shellQuote).join(" ");
-  const child = new Deno.Command("script", {
-    args: ["-q", "-e", "-c", command, "/dev/null"],
-    stdin: "piped",
-    stdout: "piped",
-    stderr: "piped",
-    env: { NO_COLOR: "1", EXTRA_TEST_VAR: "set" },
-  }).spawn();
-  const guard = setTimeout(() => child.kill("SIGKILL"), 120_000); // a hung run must not hang the suite
-  const writer = child.stdin.getWriter();
-  const decoder = new TextDecoder();
-  let output = "";
-  let next = 0;
-  let seen = 0;
-  const stderrDone = child.stderr.pipeTo(new WritableStream());
-  for await (const chunk of child.stdout) {
-    output += decoder.decode(chunk, { stream: true });
-    while (next < answers.length && output.indexOf(answers[next][0], seen) >= 0) {
-      seen = output.indexOf(answers[next][0], seen) + answers[next][0].length;
-      await writer.write(new TextEncoder().encode(`${answers[next][1]}\r`));
-      next++;
-    }
-  }
-  await writer.close().catch(() => {});
-  await stderrDone;
-  const status = await child.status;
-  clearTimeout(guard);
-  return { code: status.code, output: output.replaceAll("\r\n", "\n") };
-}
-
 Deno.test({
   name:
     "[V-9] setup at a pseudo-terminal: secret not echoed, .env 0600 with its lines kept, config values under skills.config with comments kept; view is then ready",
-  ignore: !hasScript(),
+  ignore: !HAS_SCRIPT,
   fn: async () => {
     const h = home();
     try {
       const secret = `tok-${crypto.randomUUID()}`;
       const run = await atTerminal(["--home", h, "setup", "gh"], [
-        ["Your GitHub token (input hidden): ", secret],
-        ["Which organisation? [acme]: ", ""],
-        ["Which repository?: ", "widgets"],
-      ]);
+        ["Your GitHub token (input hidden): ", `${secret}\r`],
+        ["Which organisation? [acme]: ", "\r"],
+        ["Which repository?: ", "widgets\r"],
+      ], { EXTRA_TEST_VAR: "set" });
       equal(run.code, 0, run.output);
       ok(!run.output.includes(secret), `the secret was echoed: ${run.output}`);
       ok(run.output.includes("  Create one at https://github.com/settings/tokens\n"), run.output);

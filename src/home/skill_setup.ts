@@ -8,7 +8,7 @@
  *
  * @module
  */
-import { SkillrtError, UsageError } from "../errors.ts";
+import { InterruptedError, SkillrtError, UsageError } from "../errors.ts";
 import { configEntries, type ConfigEntry, dotPath } from "../preprocess/config_block.ts";
 import { envNameAllowed } from "../preprocess/env_policy.ts";
 import { resolveSkill } from "../resolve/resolve.ts";
@@ -171,7 +171,10 @@ export async function runSkillSetup(
   if (!ask) throw refuse();
   const answers: Answers = { env: {}, values: {} };
   for (const q of asked) {
-    const answer = await ask(q);
+    const answer = await ask(q).catch((error) => {
+      if (!(error instanceof InterruptedError)) throw error;
+      throw new InterruptedError("Setup cancelled; nothing was written.");
+    });
     if (answer === undefined) {
       if (askable.length === 0) return nothingAsked(needs, missing); // defaults only, no terminal
       throw refuse();

@@ -13,6 +13,7 @@ import { isAbsoluteAnywhere } from "../home/paths.ts";
 import { hasTraversal } from "../resolve/name_guard.ts";
 import { hasControlChar, showControls } from "../manage/file_names.ts";
 import { downloadLine, progress } from "./progress.ts";
+import { interruptSignal, throwIfInterrupted } from "../interruption.ts";
 
 /** The limits of [HUB-2]. */
 export const ARCHIVE_LIMITS = {
@@ -208,6 +209,20 @@ export async function readArchive(path: string): Promise<ArchiveFile[]> {
   return await readArchiveBytes(Deno.readFileSync(path), path);
 }
 
+/** The chunks of a download; an interruption ends it (its line says so) at the next chunk. */
+async function* untilInterruptedEach(
+  body: ReadableStream<Uint8Array>,
+  url: string,
+): AsyncGenerator<Uint8Array> {
+  try {
+    for await (const chunk of body) yield chunk;
+  } catch (error) {
+    if (interruptSignal.aborted) progress(`Downloading ${url}: interrupted.`, true);
+    throwIfInterrupted();
+    throw error;
+  }
+}
+
 /** Downloads an archive over HTTP(S), stopping as soon as it passes the download limit. */
 export async function download(
   url: string,
@@ -242,8 +257,9 @@ export async function downloadIfPresent(
 
 async function request(url: string): Promise<Response> {
   try {
-    return await fetch(url, { redirect: "follow" });
+    return await fetch(url, { redirect: "follow", signal: interruptSignal });
   } catch (error) {
+    throwIfInterrupted();
     throw new SkillrtError(`Cannot download '${url}': ${(error as Error).message.split("\n")[0]}`);
   }
 }
@@ -261,7 +277,7 @@ async function readResponse(
   const chunks: Uint8Array[] = [];
   let total = 0;
   const size = Number(response.headers.get("content-length")) || undefined;
-  for await (const chunk of response.body) {
+  for await (const chunk of untilInterruptedEach(response.body, url)) {
     total += chunk.length;
     if (total > limit) {
       await response.body.cancel().catch(() => {});

@@ -5,7 +5,8 @@
  *
  * @module
  */
-import { SkillrtError } from "../errors.ts";
+import { InterruptedError, SkillrtError } from "../errors.ts";
+import { interruptSignal, runInterruptible, throwIfInterrupted } from "../interruption.ts";
 import {
   basename,
   dirname,
@@ -284,20 +285,26 @@ async function gitClone(url: string, ref: string | undefined, dir: string): Prom
   const what = `Cloning ${url}${ref ? ` at ${ref}` : ""}`;
   progress(`${what}…`);
   try {
-    out = await new Deno.Command("git", {
+    out = await runInterruptible("git", {
       args,
       stdin: "null",
       stdout: "piped",
       stderr: "piped",
       // Only ordinary transports: never `ext::` (runs a command) or any other helper.
       env: { GIT_TERMINAL_PROMPT: "0", GIT_ALLOW_PROTOCOL: "https:http:ssh:git:file" },
-    }).output();
+    });
   } catch (error) {
+    if (interruptSignal.aborted) progress(`${what}: interrupted.`, true);
+    throwIfInterrupted();
     progress(`${what}: failed.`, true);
     if (error instanceof Deno.errors.NotFound) {
       throw new SkillrtError("The git program is not installed.");
     }
     throw error;
+  }
+  if (interruptSignal.aborted) {
+    progress(`${what}: interrupted.`, true);
+    throw new InterruptedError();
   }
   progress(`${what}: ${out.success ? "done" : "failed"}.`, true);
   if (!out.success) {

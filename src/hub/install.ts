@@ -9,6 +9,7 @@
  */
 import { recordInstalled, tryUpdateUsage } from "../usage/usage.ts";
 import { HubBlockedError, SkillrtError } from "../errors.ts";
+import { interruptionPoint } from "../interruption.ts";
 import { basename, dirname, ensureDir, isLinkHere, joinPath } from "../home/paths.ts";
 import type { Setup } from "../home/setup.ts";
 import { validateName, validateSkillContent } from "../manage/validation.ts";
@@ -261,6 +262,7 @@ export async function installCandidate(
     const named = nameInstall(taken, quarantine, place.name, replacing);
     const report = scanQuarantine(quarantine, place.name);
     await approve(install, place.name, report);
+    await interruptionPoint(); // nothing is in place yet
     const result = await moveIntoPlace(install, place, quarantine, report, named.declared);
     taken.add(named.names, place.target);
     return result;

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { SkillrtError, UsageError } from "../errors.ts";
+import { InterruptedError, SkillrtError, UsageError } from "../errors.ts";
 import { existsHere, resolvePath } from "../home/paths.ts";
 import {
   answersTo,
@@ -204,7 +204,7 @@ async function installMember(
       taken,
     );
   } catch (error) {
-    if (!(error instanceof SkillrtError)) throw error;
+    if (!(error instanceof SkillrtError) || error instanceof InterruptedError) throw error;
     return { name, path: skill.path, blocked: error.code === "blocked", error: error.message };
   }
 }
@@ -236,7 +236,11 @@ async function installFetched(
   const taken = new TakenNames(setup);
   for (const skill of chosen) {
     const member = options.name !== undefined ? { ...skill, name: options.name } : skill;
-    const done = await installMember(setup, source, fetched, member, options, taken);
+    const done = await installMember(setup, source, fetched, member, options, taken).catch(
+      (error) => {
+        throw installedBefore(error, installed);
+      },
+    );
     if ("success" in done) installed.push(done);
     else failed.push(done);
   }
@@ -285,6 +289,13 @@ async function installFromCollections(
   }
 }
 
+/** An interruption says which skills were installed before it; other errors pass. */
+function installedBefore(error: unknown, installed: InstallResult[]): unknown {
+  if (!(error instanceof InterruptedError) || installed.length === 0) return error;
+  const names = installed.map((i) => `'${i.name}' (${i.install_path})`).join(", ");
+  return new InterruptedError(`Interrupted; installed ${names}, nothing else.`);
+}
+
 /**
  * Installs from any source ([HUB-1], [HUB-8]): the one skill it holds, or the chosen
  * skills of a collection, each through the whole flow; a bare name is looked up in the
@@ -296,19 +307,32 @@ export async function installFromSource(
   options: InstallOptions = {},
 ): Promise<InstallResult | CollectionResult> {
   const root = options.root ?? setup.localRoot;
-  return await withScratch(root, async () => {
-    if (
-      isBareName(source) && configuredCollections(setup).length > 0 &&
-      !existsHere(resolvePath(setup.host.cwd, source))
-    ) {
-      const found = await installFromCollections(setup, source, { ...options, root });
-      if (found) return found;
-    }
-    const { fetched, work } = await fetchForInstall(setup, source, root, options.index);
-    try {
-      return await installFetched(setup, source, fetched, { ...options, root });
-    } finally {
-      removeScratch(work);
-    }
+  return await withScratch(root, () => installAny(setup, source, root, options)).catch((error) => {
+    const plain = error instanceof InterruptedError && error.message === INTERRUPTED;
+    throw plain ? new InterruptedError("Interrupted; nothing was installed.") : error;
   });
+}
+
+const INTERRUPTED = new InterruptedError().message;
+
+/** Installs from `source` into `root`, its scratch folders made and removed by the caller. */
+async function installAny(
+  setup: Setup,
+  source: string,
+  root: string,
+  options: InstallOptions,
+): Promise<InstallResult | CollectionResult> {
+  if (
+    isBareName(source) && configuredCollections(setup).length > 0 &&
+    !existsHere(resolvePath(setup.host.cwd, source))
+  ) {
+    const found = await installFromCollections(setup, source, { ...options, root });
+    if (found) return found;
+  }
+  const { fetched, work } = await fetchForInstall(setup, source, root, options.index);
+  try {
+    return await installFetched(setup, source, fetched, { ...options, root });
+  } finally {
+    removeScratch(work);
+  }
 }

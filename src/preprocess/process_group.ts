@@ -66,21 +66,29 @@ const EXIT_SIGNALS: ReadonlyMap<Deno.Signal, number> = new Map<Deno.Signal, numb
  * signal comes. An interrupted warden kills the groups it knows at once, waits a moment
  * for announcements already sent (killing each on arrival), then exits with the signal's
  * code; `interrupted()` tells the caller not to report the command's own end meanwhile.
+ * With `onSignal`, the caller ends the command itself: the signal kills the groups and
+ * calls it with the signal's exit code; `interrupt()` does the same for a Ctrl-C typed at
+ * a question.
  */
 export function wardenGroups(
   armed = false,
-): ProcessGroups & { killAll(): void; interrupted(): boolean } {
+  onSignal?: (code: number) => void,
+): ProcessGroups & { killAll(): void; interrupted(): boolean; interrupt(): void } {
   const live = new Set<number>();
   const handlers = new Map<Deno.Signal, () => void>();
   let interrupted = false;
+  const interrupt = () => {
+    interrupted = true;
+    killAll(); // what is known now, at once; what is announced meanwhile, on arrival
+  };
   const listen = (on: boolean) => {
     if (Deno.build.os === "windows" || on === (handlers.size > 0)) return;
     for (const [signal, code] of EXIT_SIGNALS) {
       if (on) {
         const handler = () => {
           if (interrupted) return;
-          interrupted = true;
-          killAll(); // what is known now, at once; what is announced meanwhile, on arrival
+          interrupt();
+          if (onSignal) return onSignal(code);
           setTimeout(() => {
             killAll();
             Deno.exit(code);
@@ -109,11 +117,12 @@ export function wardenGroups(
     kill,
     killAll: () => {
       killAll();
-      if (armed && !interrupted) listen(false);
+      if (armed && (!interrupted || onSignal)) listen(false);
     },
     interrupted: () => interrupted,
+    interrupt,
   };
 }
 
 /** How long an interrupted warden waits for group announcements already sent. */
-const ANNOUNCED_WITHIN_MS = 50;
+export const ANNOUNCED_WITHIN_MS = 50;

@@ -17,9 +17,12 @@ import { type PermissionPlan, workerPermissions } from "./plan.ts";
 import { isBareName } from "../resolve/name_guard.ts";
 import type { SkillsConfig } from "../home/config.ts";
 import { admitsAsk, type EnvAsk, isEnvName } from "../preprocess/env_access.ts";
-import { wardenGroups } from "../preprocess/process_group.ts";
+import { ANNOUNCED_WITHIN_MS, wardenGroups } from "../preprocess/process_group.ts";
 import type { SetupQuestion } from "../home/skill_setup.ts";
-import { askSetupQuestion } from "../cli/terminal_prompt.ts";
+import { askAtTerminal, askSetupQuestion, readLineAtTerminal } from "../cli/terminal_prompt.ts";
+import { failure } from "../cli/render.ts";
+import { isWriting } from "../cli/command_table.ts";
+import { InterruptedError } from "../errors.ts";
 import { visibleControls } from "../cli/terminal_text.ts";
 import {
   answerReadiness,
@@ -85,22 +88,8 @@ export type ToWorker =
   | { kind: "choose"; id: number; answer: string | undefined }
   | { kind: "mcp"; message: JSONRPCMessage }
   | { kind: "mcp-close" }
-  | { kind: "scan-helper-failed" };
-
-/** Asks a yes/no question at the terminal; undefined when stdin or stderr is not a terminal. */
-export function askAtTerminal(question: string): boolean | undefined {
-  const answer = askLineAtTerminal(`${question} [y/N] `);
-  return answer === undefined ? undefined : /^\s*y(es)?\s*$/i.test(answer);
-}
-
-/** Asks for a line at the terminal; undefined when stdin or stderr is not a terminal. */
-export function askLineAtTerminal(question: string): string | undefined {
-  if (!Deno.stdin.isTerminal() || !Deno.stderr.isTerminal()) return undefined;
-  Deno.stderr.writeSync(new TextEncoder().encode(question));
-  const buf = new Uint8Array(256);
-  const n = Deno.stdin.readSync(buf) ?? 0;
-  return new TextDecoder().decode(buf.subarray(0, n)).replace(/\r?\n$/, "");
-}
+  | { kind: "scan-helper-failed" }
+  | { kind: "cancel" };
 
 /**
  * Answers an environment question from the warden's environment: only asks whose ground
@@ -212,8 +201,12 @@ const EARLY_HELPER_FOLDERS = 8;
  * [P-7]; readiness by `stat` only ([V-9], names and paths checked again, the plan grows
  * by nothing); a yes/no at the terminal; `setup`'s questions only for `setup`; the choice
  * among a collection's skills only for `hub` ([HUB-8]), shown with controls made visible.
+ * `interrupt` when the user pressed Ctrl-C (or Ctrl-D) at the terminal's question.
  */
-function answerQuestion(data: FromWorker, message: WorkerMessage): ToWorker | undefined {
+function answerQuestion(
+  data: FromWorker,
+  message: WorkerMessage,
+): ToWorker | "interrupt" | undefined {
   const command = message.request.command;
   switch (data.kind) {
     case "env":
@@ -224,20 +217,20 @@ function answerQuestion(data: FromWorker, message: WorkerMessage): ToWorker | un
         id: data.id,
         answer: answerReadiness(data.ask, readEnv("PATH"), message.setup.home),
       };
-    case "confirm":
-      return { kind: "confirm", id: data.id, answer: askAtTerminal(data.question) };
-    case "ask":
-      return {
-        kind: "ask",
-        id: data.id,
-        answer: command === "setup" ? askSetupQuestion(data.question) : undefined,
-      };
-    case "choose":
-      return {
-        kind: "choose",
-        id: data.id,
-        answer: command === "hub" ? askLineAtTerminal(visibleControls(data.question)) : undefined,
-      };
+    case "confirm": {
+      const answer = askAtTerminal(data.question);
+      return answer === null ? "interrupt" : { kind: "confirm", id: data.id, answer };
+    }
+    case "ask": {
+      const answer = command === "setup" ? askSetupQuestion(data.question) : undefined;
+      return answer === null ? "interrupt" : { kind: "ask", id: data.id, answer };
+    }
+    case "choose": {
+      const answer = command === "hub"
+        ? readLineAtTerminal(visibleControls(data.question))
+        : undefined;
+      return answer === null ? "interrupt" : { kind: "choose", id: data.id, answer };
+    }
     default:
       return undefined;
   }
@@ -249,6 +242,49 @@ function workerFailed(event: ErrorEvent): Outcome {
     exitCode: 1,
     stdout: "",
     stderr: `skillrt: The sandbox worker failed: ${event.message.split("\n")[0]}\n`,
+  };
+}
+
+/** How long an interrupted command that writes has to clean up and say what it changed. */
+const FINISH_WITHIN_MS = 10_000;
+
+/**
+ * The warden's Ctrl-C for one Worker (SIGINT, or Ctrl-C typed at one of its questions),
+ * with the exit code of the signal (130 for SIGINT). A command that writes is told to
+ * stop (src/sandbox/interruption.ts): its clone, download or question ends at once, its
+ * scratch folders are removed as after any failure, and it says what was and was not
+ * changed; should it not end within FINISH_WITHIN_MS it is stopped. Any other command is
+ * stopped at once (after the moment process-group announcements need, [P-4]).
+ */
+function interruption(
+  message: WorkerMessage,
+  worker: Worker,
+  end: (outcome: Outcome) => void,
+) {
+  const { command, args, global } = message.request;
+  const writes = isWriting(command, args);
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let interrupted = false;
+  const said = (text: string, exitCode: number): Outcome => ({
+    ...failure(global, new InterruptedError(text)),
+    exitCode,
+  });
+  return {
+    interrupt: (code: number) => {
+      if (interrupted) return;
+      interrupted = true;
+      if (writes) worker.postMessage({ kind: "cancel" } satisfies ToWorker);
+      const text = writes
+        ? "Interrupted; stopped before it could say what it changed (see doctor)."
+        : "Interrupted; nothing was changed.";
+      timer = setTimeout(
+        () => end(said(text, code)),
+        writes ? FINISH_WITHIN_MS : ANNOUNCED_WITHIN_MS,
+      );
+    },
+    /** Whether the Worker's own outcome ends the interrupted command (one that writes). */
+    awaitsOutcome: () => writes,
+    clear: () => clearTimeout(timer),
   };
 }
 
@@ -271,9 +307,13 @@ export function startWorker(
       () => worker.postMessage({ kind: "scan-helper-failed" } satisfies ToWorker),
     );
   };
-  // A command that may start groups listens for Ctrl-C from the start ([P-4]); `mcp` stops
-  // on its own signal handling and arms only when a group is announced.
-  const groups = wardenGroups(message.plan.run.length > 0 && message.request.command !== "mcp");
+  let end: (outcome: Outcome) => void = () => {};
+  const ctrlC = interruption(message, worker, (outcome) => end(outcome));
+  // Every command but `mcp` listens for Ctrl-C from the start: a command that may start
+  // groups must ([P-4]), and every one ends through `interruption`; `mcp` stops on its own
+  // signal handling and arms only when a group is announced.
+  const mcp = message.request.command === "mcp";
+  const groups = wardenGroups(!mcp, mcp ? undefined : ctrlC.interrupt);
   const stop = () => {
     worker.terminate();
     helper?.terminate();
@@ -281,10 +321,21 @@ export function startWorker(
     groups.killAll();
   };
   const done = new Promise<Outcome>((resolve) => {
+    let ended = false;
+    end = (outcome) => {
+      if (ended) return;
+      ended = true;
+      ctrlC.clear();
+      stop();
+      resolve(outcome);
+    };
     worker.onmessage = (event: MessageEvent<FromWorker>) => {
       const data = event.data;
       const answer = answerQuestion(data, message);
-      if (answer) worker.postMessage(answer);
+      if (answer === "interrupt") {
+        groups.interrupt();
+        ctrlC.interrupt(130);
+      } else if (answer) worker.postMessage(answer);
       else if (data.kind === "group") {
         data.live ? groups.started(data.pgid) : groups.kill(data.pgid);
       } else if (data.kind === "mcp") onMcp?.(data.message);
@@ -292,16 +343,15 @@ export function startWorker(
       else if (data.kind === "watch-helper") {
         watchers.push(startWatchHelper(permissions, data.port));
       } else if (data.kind === "outcome") {
-        // Interrupted: the warden exits with the signal's code in a moment, not this outcome.
-        if (groups.interrupted()) return;
-        stop();
-        resolve(data.outcome);
+        // Interrupted: `mcp` exits with the signal's code in a moment; a command that
+        // does not write ends in `interruption`, not with this outcome.
+        if (groups.interrupted() && !ctrlC.awaitsOutcome()) return;
+        end(data.outcome);
       }
     };
     worker.onerror = (event: ErrorEvent) => {
       event.preventDefault();
-      stop();
-      resolve(workerFailed(event));
+      end(workerFailed(event));
     };
   });
   if (startsHelperEarly(message.request, message.setup)) {

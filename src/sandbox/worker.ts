@@ -15,6 +15,7 @@ import type { ProcessGroups } from "../preprocess/process_group.ts";
 import type { SetupQuestion } from "../home/skill_setup.ts";
 import type { ReadinessAnswer, ReadinessAsk } from "../home/readiness_probe.ts";
 import type { FromWorker, ToWorker, WorkerMessage } from "./run_worker.ts";
+import { interrupt, setInterruptGroups, untilInterrupted } from "../interruption.ts";
 
 /** The parts of a Worker's global scope this entry uses. */
 interface WorkerScope {
@@ -61,19 +62,19 @@ function askWatchHelper(): MessagePort {
 function confirmWithWarden(question: string): Promise<boolean | undefined> {
   const id = nextId++;
   scope.postMessage({ kind: "confirm", id, question });
-  return new Promise((resolve) => asking.set(id, resolve));
+  return untilInterrupted(new Promise((resolve) => asking.set(id, resolve)));
 }
 
 function promptWithWarden(question: SetupQuestion): Promise<string | null | undefined> {
   const id = nextId++;
   scope.postMessage({ kind: "ask", id, question });
-  return new Promise((resolve) => prompting.set(id, resolve));
+  return untilInterrupted(new Promise((resolve) => prompting.set(id, resolve)));
 }
 
 function askLineOfWarden(question: string): Promise<string | undefined> {
   const id = nextId++;
   scope.postMessage({ kind: "choose", id, question });
-  return new Promise((resolve) => askingLine.set(id, resolve));
+  return untilInterrupted(new Promise((resolve) => askingLine.set(id, resolve)));
 }
 
 const readying = new Map<number, (answer: ReadinessAnswer) => void>();
@@ -97,6 +98,8 @@ const groupsByWarden: ProcessGroups = {
   started: (pgid) => scope.postMessage({ kind: "group", pgid, live: true }),
   kill: (pgid) => scope.postMessage({ kind: "group", pgid, live: false }),
 };
+
+setInterruptGroups(groupsByWarden);
 
 // MCP input can arrive before the server listens: it waits here until then.
 const early: (JSONRPCMessage | "close")[] = [];
@@ -129,6 +132,7 @@ scope.onmessage = async (event) => {
       askingLine.get(data.id)?.(data.answer);
       askingLine.delete(data.id);
     } else if (data.kind === "scan-helper-failed") helperFailed();
+    else if (data.kind === "cancel") interrupt();
     else if (data.kind === "mcp") {
       if (mcpListener) mcpListener(data.message);
       else early.push(data.message);
