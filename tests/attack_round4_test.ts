@@ -425,6 +425,9 @@ Deno.test("[PERF-5] a folder's stamp vouches for its entries only once settled, 
   const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
   try {
     Deno.mkdirSync(`${base}/fresh`);
+    // "Just now" however slow this machine is between the two calls: stamped in the future.
+    const soon = new Date(Date.now() + 60_000);
+    Deno.utimeSync(`${base}/fresh`, soon, soon);
     equal(settledStamp(`${base}/fresh`), undefined, "changed just now: no stamp");
     equal(settledStamp(`${base}/none`), undefined);
     equal(settledStamp(`${base}/hub/keep`), undefined, "a file has no stamp");

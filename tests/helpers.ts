@@ -221,6 +221,23 @@ export async function processEnded(pid: number, ms = 15_000): Promise<boolean> {
   }
 }
 
+/**
+ * Polls `check` until it holds, every 50 ms for at most `ms` (generous: a busy machine is
+ * slow, never wrong); true when it held. A test waits on what it expects to see, not for a
+ * fixed time.
+ */
+export async function eventually(
+  check: () => boolean | Promise<boolean>,
+  ms = 60_000,
+): Promise<boolean> {
+  const until = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > until) return false;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return true;
+}
+
 /** A child process that swaps `<path>` (a folder) and `<path>.link` forever; `<ready>` once it runs. */
 export async function startSwapper(path: string, ready: string): Promise<Deno.ChildProcess> {
   const script = `

@@ -1,5 +1,5 @@
 import { deepEqual, equal, match, ok } from "node:assert/strict";
-import { cli, cliJson, copyTree, makeTree, removeTrees, REPO } from "./helpers.ts";
+import { cli, cliJson, copyTree, eventually, makeTree, removeTrees, REPO } from "./helpers.ts";
 import {
   connect,
   firstText,
@@ -150,10 +150,11 @@ Deno.test("[T-3][A-1] --allow-writes offers skill_manage over HTTP, and writes s
     equal(made, false);
     // An idle session expires (--session-ttl 1): its id then gets 404.
     const session = transport.sessionId!;
+    // Asked again only after the TTL has passed (asking touches the session), then until
+    // it has expired: a busy machine sweeps later, never sooner.
+    await new Promise((r) => setTimeout(r, 1_500));
     let status = 0;
-    for (let i = 0; i < 40 && status !== 404; i++) {
-      await new Promise((r) => setTimeout(r, 250));
-      if (i < 6) continue;
+    await eventually(async () => {
       const r = await fetch(server.url, {
         method: "POST",
         headers: { ...HEADERS, "mcp-session-id": session },
@@ -161,7 +162,9 @@ Deno.test("[T-3][A-1] --allow-writes offers skill_manage over HTTP, and writes s
       });
       status = r.status;
       await r.body?.cancel();
-    }
+      if (status !== 404) await new Promise((r) => setTimeout(r, 1_500));
+      return status === 404;
+    });
     equal(status, 404);
     await client.close().catch(() => {});
   } finally {
