@@ -46,8 +46,20 @@ export function failure(global: Pick<GlobalOptions, "json">, error: SkillrtError
     exitCode: error.exitCode,
     code: error.code,
     stdout: global.json ? jsonText(error.toJSON()) : "",
-    stderr: `skillrt: ${error.message}${global.json ? "" : didYouMean + usage}\n`,
+    stderr: `skillrt: ${error.message}${
+      global.json ? "" : matchesLine(error) + didYouMean + usage
+    }\n`,
   };
+}
+
+/**
+ * The skills an ambiguous name matches, each as a path that loads it: a folder at the top
+ * of a root with a `/` after it (its bare name is the ambiguous one, [S-7]).
+ */
+function matchesLine(error: SkillrtError): string {
+  const matches = error.details.matches;
+  if (error.code !== "ambiguous" || !Array.isArray(matches)) return "";
+  return `\nMatches: ${matches.map((m) => String(m).includes("/") ? m : `${m}/`).join(", ")}`;
 }
 
 /** `1 skill`, `2 skills`: a count with its noun in the right number ([C-8]). */

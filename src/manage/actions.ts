@@ -6,7 +6,10 @@
  * @module
  */
 import { agentOfSource } from "../home/agents.ts";
-import { SkillrtError } from "../errors.ts";
+import { SkillrtError, ValidationError } from "../errors.ts";
+import { splitFrontmatter } from "../frontmatter/fence.ts";
+import { parseFrontmatter } from "../frontmatter/parse.ts";
+import { sameName } from "../scan/name_key.ts";
 import { decodeUtf8 } from "../frontmatter/read_head.ts";
 import { basename, dirname, isInside, joinPath, realPathOrUndefined } from "../home/paths.ts";
 import type { Resolved } from "../resolve/resolve.ts";
@@ -116,8 +119,9 @@ function prepareEdit(
 ): PreparedChange {
   const r = writableSkill(action.name, catalog);
   validateSkillContent(action.content);
+  const warnings = declaredNameWarnings(action.content, folderOf(r), catalog, r.record.skillDir);
   const file = r.record.file;
-  return change(
+  const prepared = change(
     action,
     r,
     `edit SKILL.md of '${r.record.name}' (${action.content.length} characters)`,
@@ -125,6 +129,36 @@ function prepareEdit(
       { path: file, rel: "SKILL.md", before: readText(file), after: action.content },
     ],
   );
+  return warnings.length ? { ...prepared, warnings } : prepared;
+}
+
+/**
+ * What `create` and `edit` say of a SKILL.md whose `name:` differs from its folder: a
+ * warning (it is then listed and found by that name, not the folder's), and a refusal when
+ * another skill of the local root already declares that name — the name would become
+ * ambiguous, and `list`, `view` and every command would refuse it ([S-7]).
+ */
+function declaredNameWarnings(
+  content: string,
+  folder: string,
+  catalog: Catalog,
+  self?: string,
+): string[] {
+  const fence = splitFrontmatter(content);
+  const declared = fence.kind === "ok" ? parseFrontmatter(fence.yaml).data.name : undefined;
+  if (typeof declared !== "string" || sameName(declared, folder)) return [];
+  const local = catalog.setup.localRoot;
+  const other = catalog.index().records.find((r) =>
+    r.root === local && r.skillDir !== self && sameName(r.name, declared)
+  );
+  if (other) {
+    throw new ValidationError(
+      `The content declares name '${declared}', which the skill at ${other.skillDir} already has: the name would be ambiguous. Use name: ${folder}, or another name.`,
+    );
+  }
+  return [
+    `The content declares name '${declared}', not '${folder}': the skill is listed and found as '${declared}'.`,
+  ];
 }
 
 function prepareWriteFile(
@@ -233,7 +267,9 @@ function prepareCreate(
     throw new SkillrtError(`Folders made with a skill must be among: ${SUPPORT_DIRS.join(", ")}.`);
   }
   const where = action.category ? ` in category '${action.category}'` : "";
+  const warnings = declaredNameWarnings(action.content, action.name, catalog);
   return {
+    ...(warnings.length ? { warnings } : {}),
     action,
     name: action.name,
     summary: `create skill '${action.name}'${where} (${action.content.length} characters)`,

@@ -159,13 +159,19 @@ function refuseLeaving(root: string, rel: string, reach: Reach, file: string): v
 }
 
 /**
+/**
  * The candidates of one root for a name, by the first strategy of [R-2] that finds any.
  * In the local root the user's own skills come first ([S-1]): when a bare name finds a
  * skill the hub installed there, a skill of the user's answering to it by folder or by
  * name is the candidate instead, whatever the depth of either folder.
  */
-export function candidatesIn(root: Root | PluginRoot, name: string, catalog: Catalog): Candidate[] {
-  const found = strategyCandidates(root, name, catalog);
+export function candidatesIn(
+  root: Root | PluginRoot,
+  name: string,
+  catalog: Catalog,
+  pathOnly = false,
+): Candidate[] {
+  const found = strategyCandidates(root, name, catalog, pathOnly);
   if (name.includes("/") || !found.some((c) => catalog.hubInstalled(c.record))) return found;
   const { byFolder, byName } = lookupOf(catalog.root(root));
   const own = (records?: SkillRecord[]) =>
@@ -175,8 +181,30 @@ export function candidatesIn(root: Root | PluginRoot, name: string, catalog: Cat
   return chosen.length ? dedupe(chosen) : found;
 }
 
+/**
+ * The folder a bare name found by path, with the other skills of its root that declare
+ * that name: `list` shows such a name as ambiguous ([S-7]), so resolving it refuses too,
+ * naming them all — one rule for every command that takes a name. A path with `/` is
+ * only a path.
+ */
+function withSameName(
+  root: Root | PluginRoot,
+  name: string,
+  record: SkillRecord,
+  catalog: Catalog,
+): Candidate[] {
+  if (name.includes("/")) return [{ record, flat: false }];
+  const named = lookupOf(catalog.root(root)).byName.get(nameKey(name)) ?? [];
+  return dedupe([record, ...named]);
+}
+
 /** The candidates of one root for a name, by the first strategy of [R-2] that finds any. */
-function strategyCandidates(root: Root | PluginRoot, name: string, catalog: Catalog): Candidate[] {
+function strategyCandidates(
+  root: Root | PluginRoot,
+  name: string,
+  catalog: Catalog,
+  pathOnly: boolean,
+): Candidate[] {
   const { source, namespace } = rootSource(root);
   const reach = reachOf(source, catalog.realRoots);
   const dir = joinPath(root.path, name);
@@ -187,14 +215,12 @@ function strategyCandidates(root: Root | PluginRoot, name: string, catalog: Cata
   const found = known && lookupOf(known).byPath.get(name);
   if (found) {
     refuseLeaving(root.path, name, reach, "SKILL.md");
-    return [{ record: found, flat: false }];
+    return pathOnly ? [{ record: found, flat: false }] : withSameName(root, name, found, catalog);
   }
   if (byPath && isFile(joinPath(dir, "SKILL.md"))) {
     refuseLeaving(root.path, name, reach, "SKILL.md");
-    return [{
-      record: readRecord(dir, name, root.path, source, namespace, catalog.realRoots),
-      flat: false,
-    }];
+    const record = readRecord(dir, name, root.path, source, namespace, catalog.realRoots);
+    return pathOnly ? [{ record, flat: false }] : withSameName(root, name, record, catalog);
   }
   if (byPath && isFile(`${dir}.md`)) {
     refuseLeaving(root.path, name.split("/").slice(0, -1).join("/"), reach, `${basename(dir)}.md`);
@@ -203,7 +229,7 @@ function strategyCandidates(root: Root | PluginRoot, name: string, catalog: Cata
       flat: true,
     }];
   }
-  if (name.includes("/")) return [];
+  if (name.includes("/") || pathOnly) return [];
   const scanned = catalog.root(root);
   const { byFolder, byName } = lookupOf(scanned);
   const inFolder = byFolder.get(nameKey(name));
@@ -239,7 +265,9 @@ function decide(name: string, candidates: Candidate[]): Resolved {
 /** Resolves a name to one skill, or throws the error of [R-1], [R-3], [R-4] or [R-5]. */
 export function resolveSkill(name: string, catalog: Catalog): Resolved {
   guardName(name);
-  if (name.endsWith("/")) name = name.replace(/\/+$/, "");
+  // `pr-review/`: the folder only, not the skills that declare the name ([S-7]).
+  const pathOnly = name.endsWith("/");
+  if (pathOnly) name = name.replace(/\/+$/, "");
   const colon = name.indexOf(":");
   if (colon !== -1) {
     const ns = name.slice(0, colon);
@@ -270,12 +298,17 @@ export function resolveSkill(name: string, catalog: Catalog): Resolved {
     }
     return resolveInRoots(name, `${ns}/${skill}`, catalog);
   }
-  return resolveInRoots(name, name, catalog);
+  return resolveInRoots(name, name, catalog, pathOnly);
 }
 
-function resolveInRoots(shown: string, name: string, catalog: Catalog): Resolved {
+function resolveInRoots(
+  shown: string,
+  name: string,
+  catalog: Catalog,
+  pathOnly = false,
+): Resolved {
   for (const root of catalog.setup.roots) {
-    const candidates = candidatesIn(root, name, catalog);
+    const candidates = candidatesIn(root, name, catalog, pathOnly);
     if (candidates.length) return decide(shown, candidates);
   }
   const names = [...catalog.index().entries.values()].map((e) => e.name);
