@@ -81,11 +81,15 @@ Deno.test("[M-2] every content message", () => {
     ["# no frontmatter\n", "SKILL.md must start with YAML frontmatter (---)."],
     ["---\nname: a\n", "SKILL.md frontmatter is not closed."],
     // The parse error is js-yaml's own reason for the text between the fences (without the
-    // last line break, as the fence reader hands it over), asked of js-yaml here.
-    ["---\nname: [a\n---\nbody\n", `YAML frontmatter parse error: ${yamlReason("name: [a")}`],
+    // last line break, as the fence reader hands it over), asked of js-yaml here, and the
+    // SKILL.md line it points at.
+    [
+      "---\nname: [a\n---\nbody\n",
+      `YAML frontmatter parse error: ${yamlReason("name: [a")} (SKILL.md line 2)`,
+    ],
     [
       "---\nname: a\ndescription: b: c\n---\nbody\n",
-      `YAML frontmatter parse error: ${yamlReason("name: a\ndescription: b: c")}`,
+      `YAML frontmatter parse error: ${yamlReason("name: a\ndescription: b: c")} (SKILL.md line 3)`,
     ],
     ["---\n- a\n---\nbody\n", "Frontmatter must be a YAML mapping."],
     ["---\ndescription: d\n---\nbody\n", "Frontmatter must include 'name' field."],

@@ -46,7 +46,13 @@ export function validateSkillContent(text: string): void {
   const findings = checkSkill(text, "SKILL.md", "", "hermes").filter((f) =>
     f.severity === "error" || f.rule === "frontmatter.yaml"
   ).filter((f) => !f.rule.startsWith("hermes."));
-  if (findings.length) throw new ValidationError(findings[0].message);
+  const first = findings[0];
+  if (!first) return;
+  // A YAML error says where: the line in the SKILL.md as given.
+  const where = first.rule === "frontmatter.yaml" && first.line !== null
+    ? ` (SKILL.md line ${first.line})`
+    : "";
+  throw new ValidationError(`${first.message}${where}`);
 }
 
 /** Throws unless `path` is a relative path under one of the support folders. */

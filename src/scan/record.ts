@@ -253,6 +253,12 @@ function descriptionOf(
     );
   }
   if (description === "") description = removeInvisible(firstProseLine(body) ?? "", true);
+  // Said once: a file whose frontmatter failed already has its diagnostic.
+  if (description === "" && diagnostics.length === 0) {
+    diagnostics.push(
+      diagnostic("warning", "description.empty", "The skill has no description.", at),
+    );
+  }
   if (description.length > MAX_DESCRIPTION) {
     diagnostics.push(
       diagnostic(

@@ -5,6 +5,7 @@
  */
 import type { SkillRuntime } from "../../runtime.ts";
 import type { ListedSkill, ListResult } from "../../level0/list.ts";
+import { entryFor, type SkillIndex } from "../../scan/skill_index.ts";
 import { clip, paint, plural, respond, table } from "../render.ts";
 import type { CommandRequest, GlobalOptions, Outcome } from "../request.ts";
 
@@ -63,7 +64,8 @@ export async function run(runtime: SkillRuntime, request: CommandRequest): Promi
     const names = (await runtime.list({ category, all })).skills.map((s) => s.name);
     return respond(global, { success: true, names }, () => names.join("\n"));
   }
-  const doc: ListResult & { home?: string } = await runtime.list({ category, all });
+  const catalog = await runtime.currentCatalog();
+  const doc: ListResult & { home?: string } = await runtime.list({ category, all, catalog });
   const home = runtime.setup.home;
   let start = "";
   if (doc.count === 0 && !runtime.setup.homeExists) {
@@ -74,5 +76,21 @@ export async function run(runtime: SkillRuntime, request: CommandRequest): Promi
       start =
         "Create a skill with 'skillrt create NAME --file SKILL.md' (the default home is made on the first write), or pass --home DIR.";
   }
-  return respond(global, doc, () => listText(doc, global) + (start ? `\n${start}` : ""));
+  const outcome = respond(global, doc, () => listText(doc, global) + (start ? `\n${start}` : ""));
+  return { ...outcome, stderr: outcome.stderr + malformedNote(doc, catalog.index()) };
+}
+
+/**
+ * One stderr line when listed skills have problems (no frontmatter, no description, YAML
+ * repaired, …): how many, and where to see them — they are listed all the same ([S-6]).
+ */
+export function malformedNote(doc: ListResult, index: SkillIndex): string {
+  const bad = doc.skills.filter((s) => {
+    const entry = s.ambiguous ? undefined : entryFor(index, s.name);
+    return entry?.record.diagnostics.some((d) => d.severity !== "info") ?? false;
+  }).length;
+  if (bad === 0) return "";
+  return `skillrt: ${plural(bad, "skill")} ${
+    bad === 1 ? "has" : "have"
+  } problems (missing frontmatter or description, repaired YAML, …); see 'skillrt doctor' or 'skillrt validate NAME'.\n`;
 }
