@@ -52,7 +52,7 @@ Deno.test("[C-8][H-1] a home that does not exist: list says where it looked, doc
     equal(list.code, 0);
     equal(
       list.stdout,
-      `No skills found: the home '${home}' does not exist.\nCreate a skill with 'skillrt create NAME --file SKILL.md' (the default home is made on the first write), or pass --home DIR.\n`,
+      `No skills found: the home '${home}' does not exist.\nCheck the path given as --home, or make the home first: mkdir -p '${home}/skills'.\n`,
     );
     const json = await cliJson(["--home", home, "list"]);
     deepEqual([json.json.count, json.json.home], [0, home]);

@@ -187,6 +187,14 @@ async function runRequest(
     if (ensureSkeleton(request, setup, explicitHome)) {
       setup = resolveSetup({ home: request.global.home, agents: request.global.agents });
     }
+    // An MCP client's wrong HERMES_HOME is otherwise invisible: said at start-up.
+    if (!setup.homeExists) {
+      Deno.stderr.writeSync(
+        new TextEncoder().encode(
+          `skillrt: ${missingHomeLine(setup, explicitHome)} skills_list will find no skills.\n`,
+        ),
+      );
+    }
     if (request.options.http === true) {
       return await (await import("./mcp_http_relay.ts")).serveMcpHttp(request, setup, version);
     }
@@ -223,13 +231,32 @@ async function runSandboxed(
   ) {
     Deno.chdir(setup.localRoot);
   }
-  return await runInWorker({
+  const outcome = await runInWorker({
     request: current,
     setup,
     plan: planned.plan,
     writeStdout: options.writeStdout,
     scanTrace: readEnv("SKILLRT_SCAN_TRACE") === "1",
   });
+  return withHomeNote(outcome, setup, explicitHome);
+}
+
+/**
+ * A "not found" under a home that does not exist says so ([C-8]): it is then no news
+ * about the skill (`list` and `doctor` say it themselves, and writes refuse with it).
+ */
+function withHomeNote(outcome: Outcome, setup: Setup, explicitHome: boolean): Outcome {
+  if (outcome.code !== "not_found" || setup.homeExists) return outcome;
+  return {
+    ...outcome,
+    stderr: outcome.stderr + `skillrt: ${missingHomeLine(setup, explicitHome)}\n`,
+  };
+}
+
+/** The line that says the home is missing, and where its path came from. */
+export function missingHomeLine(setup: Setup, explicitHome: boolean): string {
+  const from = explicitHome ? "--home" : readEnv("HERMES_HOME") ? "HERMES_HOME" : "the default";
+  return `the home '${setup.home}' (${from}) does not exist; check the path.`;
 }
 
 /**

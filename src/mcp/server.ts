@@ -84,6 +84,10 @@ async function callTool(session: Session, request: CallToolRequest) {
         // The model's list ([IO-3]): no disable-model-invocation skill, when_to_use counted.
         const category = args.category as string | undefined;
         const list = await rt.list({ category, catalog, audience: "model" });
+        if (list.count === 0 && !rt.setup.homeExists) {
+          list.hint =
+            `The home '${rt.setup.home}' does not exist: check HERMES_HOME or --home in the MCP client's configuration.`;
+        }
         const categories = async () => (await rt.categories({ catalog })).categories;
         return result(await budgetedList(list, categories, { category, ...paging }, budgetOf(rt)));
       }
