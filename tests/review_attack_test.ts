@@ -23,7 +23,7 @@ Deno.test("[H-1] with HOME unset, a .hermes in the working directory is never ta
       equal(r.code, 1);
       equal(
         r.stderr,
-        "skillrt: Cannot tell where the home is: HOME is not set to an absolute path. Pass --home DIR or set HERMES_HOME.\n",
+        "skillrt: Cannot tell where the home is: HOME is not set to an absolute path. Pass --home DIR (in the library: the home option) or set HERMES_HOME.\n",
       );
       ok(!r.stdout.includes(canary.secret));
     }

@@ -89,13 +89,30 @@ export function resolveHome(
     // Never a `.hermes` found relative to the working directory: a cloned repository
     // would then be the trusted home ([H-1]).
     if (!host.userHome?.startsWith("/")) {
-      throw new SkillrtError(
-        "Cannot tell where the home is: HOME is not set to an absolute path. Pass --home DIR or set HERMES_HOME.",
-      );
+      throw noUserHome("Pass --home DIR (in the library: the home option) or set HERMES_HOME.");
     }
     return resolvePath(host.userHome, ".hermes");
   }
+  // `~` is the user's home, never a folder named `~` here.
+  if (/^~(\/|$)/.test(chosen) && !host.userHome?.startsWith("/")) {
+    throw noUserHome(`Pass the home '${chosen}' as an absolute path.`);
+  }
   return resolvePath(host.cwd, expandPath(chosen, env, host.userHome));
+}
+
+/** Why the user's home is unknown: HOME unset, or not readable without `--allow-env`. */
+function noUserHome(then: string): SkillrtError {
+  let granted = true;
+  try {
+    granted = Deno.permissions.querySync({ name: "env", variable: "HOME" }).state === "granted";
+  } catch {
+    granted = false;
+  }
+  return new SkillrtError(
+    granted
+      ? `Cannot tell where the home is: HOME is not set to an absolute path. ${then}`
+      : `Cannot tell where the home is: reading HOME needs --allow-env (or --allow-env=HOME). ${then}`,
+  );
 }
 
 /** The nearest ancestor of `cwd` holding `.git` (at most 64 levels); the user's home is no project. */
