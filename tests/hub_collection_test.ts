@@ -527,7 +527,7 @@ Deno.test("[HUB-8][HUB-6] a skill installed from a collection is checked and upd
     Deno.writeTextFileSync(`${src}/skills/beta/SKILL.md`, skill("beta", "Second skill, v2."));
     const stale = await cliJson(["--home", home, "hub", "check", "beta"]);
     deepEqual(stale.json.skills, [{ name: "beta", status: "update_available" }]);
-    const updated = await cliJson(["--home", home, "hub", "update", "beta"]);
+    const updated = await cliJson(["--home", home, "hub", "update", "beta", "--yes"]);
     equal(updated.code, 0, updated.stderr);
     equal(
       Deno.readTextFileSync(`${home}/skills/beta/SKILL.md`),

@@ -160,7 +160,7 @@ Deno.test("[HUB-6] uninstall (hub skills only) and verify (lists changed, added 
     (await cliJson(["--home", home, "hub", "uninstall", "mine"])).json.error,
     "'mine' is not a hub-installed skill",
   );
-  const u = await cliJson(["--home", home, "hub", "uninstall", "tool"]);
+  const u = await cliJson(["--home", home, "hub", "uninstall", "tool", "--force"]); // changed
   deepEqual(u.json, { success: true, name: "tool", removed: "tool" });
   assertAbsent(`${home}/skills/tool`);
   ok(Deno.statSync(`${home}/skills/mine/SKILL.md`).isFile);

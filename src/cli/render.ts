@@ -47,9 +47,20 @@ export function failure(global: Pick<GlobalOptions, "json">, error: SkillrtError
     code: error.code,
     stdout: global.json ? jsonText(error.toJSON()) : "",
     stderr: `skillrt: ${error.message}${
-      global.json ? "" : matchesLine(error) + didYouMean + usage
+      global.json ? "" : matchesLine(error) + findingLines(error) + didYouMean + usage
     }\n`,
   };
+}
+
+/** The scanner's findings of a blocked install ([HUB-5]), one line each, as `hub scan` shows them. */
+function findingLines(error: SkillrtError): string {
+  const findings = error.details.findings;
+  if (error.code !== "blocked" || !Array.isArray(findings)) return "";
+  return findings.map((f: Record<string, unknown>) =>
+    `\n  ${f.severity}  ${f.rule}  ${f.file}${f.line ? `:${f.line}` : ""}  ${
+      clip(String(f.excerpt ?? ""), 80)
+    }`
+  ).join("");
 }
 
 /**

@@ -5,7 +5,7 @@
  * @module
  */
 import { isWellKnownSource } from "./source.ts";
-import { SkillrtError } from "../errors.ts";
+import { InterruptedError, SkillrtError } from "../errors.ts";
 import { dirname } from "../home/paths.ts";
 import type { Setup } from "../home/setup.ts";
 import type { Fetched } from "./fetch.ts";
@@ -149,6 +149,8 @@ export async function checkInstalled(
 export interface UpdateOptions {
   /** Replace a skill changed locally too. */
   force?: boolean;
+  /** Do not ask (`--yes`); without it and without a terminal an update is refused, as an install is. */
+  yes?: boolean;
   /** Asks a yes/no question (undefined: no one to ask). */
   confirm?: (question: string) => Promise<boolean | undefined>;
 }
@@ -201,6 +203,7 @@ async function updateOne(
     seen = examine(setup, n, record, got.fetched);
   } catch (error) {
     removeScratch(got?.work ?? "");
+    if (error instanceof InterruptedError) throw error;
     return { skipped: unavailable(n, error) };
   }
   try {
@@ -212,6 +215,7 @@ async function updateOne(
     // The very fetch judged above is installed: no second look between them ([T-2]).
     return { updated: await reinstall(setup, n, record, got.fetched, seen.candidate!, options) };
   } catch (error) {
+    if (error instanceof InterruptedError) throw error;
     return { refused: error instanceof Error ? error.message : String(error) };
   } finally {
     removeScratch(got.work);
@@ -232,7 +236,7 @@ function reinstall(
     name: n,
     category,
     replace: true,
-    yes: true,
+    yes: options.yes === true,
     collectionPath: record.collection_path,
     root: hubRoot(setup).root,
     confirm: options.confirm,

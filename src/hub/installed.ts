@@ -6,6 +6,7 @@
 import { SkillrtError } from "../errors.ts";
 import { isInside } from "../home/paths.ts";
 import { appendAudit, auditText } from "./audit.ts";
+import type { LockRecord } from "./lockfile.ts";
 import { installedHash, installFolder, readLockDocument, updateLock } from "./lockfile_write.ts";
 
 /** One line of `hub list`. */
@@ -45,14 +46,30 @@ export function listInstalled(
   return { success: true, installed, count: installed.length };
 }
 
-/** `hub uninstall NAME`: only hub-installed skills; never through a link or outside the root. */
+/**
+ * `hub uninstall NAME [--force]`: only hub-installed skills; never through a link or outside
+ * the root; a skill changed since its install only with `force`.
+ */
 export async function uninstall(
   root: string,
   name: string,
   now: Date = new Date(),
+  force = false,
 ): Promise<{ success: true; name: string; removed: string }> {
   const record = readLockDocument(root).installed[name];
   if (!record) throw new SkillrtError(`'${name}' is not a hub-installed skill`);
+  const state = verifyOne(root, name, record);
+  if (state.status === "modified" && !force) {
+    // As `hub update` refuses: local edits are never deleted without being asked for.
+    const what = [
+      ...state.modified.map((f) => `changed ${f}`),
+      ...state.added.map((f) => `added ${f}`),
+      ...state.removed.map((f) => `removed ${f}`),
+    ].join(", ");
+    throw new SkillrtError(
+      `'${name}' was changed locally (${what}); pass --force to delete it with those changes.`,
+    );
+  }
   const folder = installFolder(root, record.install_path);
   if (!isInside(root, folder) || folder === root) {
     throw new SkillrtError(`Refusing to remove '${folder}': it is not inside ${root}.`);
@@ -90,23 +107,24 @@ export interface VerifiedSkill {
 /** `hub verify`: re-hashes every installed skill against the lock. */
 export function verifyInstalled(root: string): { success: boolean; skills: VerifiedSkill[] } {
   const lock = readLockDocument(root);
-  const skills: VerifiedSkill[] = [];
-  for (
-    const [name, record] of Object.entries(lock.installed).sort(([a], [b]) => (a < b ? -1 : 1))
-  ) {
-    let now: ReturnType<typeof installedHash>;
-    try {
-      now = installedHash(root, record.install_path);
-    } catch {
-      skills.push({ name, status: "missing", modified: [], added: [], removed: [] });
-      continue;
-    }
-    const was = record.files ?? {};
-    const modified = Object.keys(now.files).filter((f) => f in was && was[f] !== now.files[f]);
-    const added = Object.keys(now.files).filter((f) => !(f in was));
-    const removed = Object.keys(was).filter((f) => !(f in now.files));
-    const status = now.content_hash === record.content_hash ? "ok" : "modified";
-    skills.push({ name, status, modified, added, removed });
-  }
+  const skills = Object.entries(lock.installed).sort(([a], [b]) => (a < b ? -1 : 1)).map((
+    [name, record],
+  ) => verifyOne(root, name, record));
   return { success: skills.every((s) => s.status === "ok"), skills };
+}
+
+/** One installed skill against what its lock entry recorded. */
+function verifyOne(root: string, name: string, record: LockRecord): VerifiedSkill {
+  let now: ReturnType<typeof installedHash>;
+  try {
+    now = installedHash(root, record.install_path);
+  } catch {
+    return { name, status: "missing", modified: [], added: [], removed: [] };
+  }
+  const was = record.files ?? {};
+  const modified = Object.keys(now.files).filter((f) => f in was && was[f] !== now.files[f]);
+  const added = Object.keys(now.files).filter((f) => !(f in was));
+  const removed = Object.keys(was).filter((f) => !(f in now.files));
+  const status = now.content_hash === record.content_hash ? "ok" : "modified";
+  return { name, status, modified, added, removed };
 }

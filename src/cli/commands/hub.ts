@@ -105,6 +105,7 @@ async function check({ runtime, request, target }: HubCall): Promise<Outcome> {
 async function update({ runtime, request, ctx, target }: HubCall): Promise<Outcome> {
   const doc = await updateInstalled(runtime.setup, target, {
     force: request.options.force === true,
+    yes: request.options.yes === true,
     confirm: ctx.confirm,
   });
   return respond(request.global, doc, () =>
@@ -116,7 +117,12 @@ async function update({ runtime, request, ctx, target }: HubCall): Promise<Outco
 }
 
 async function remove(call: HubCall): Promise<Outcome> {
-  const doc = await uninstall(hubRoot(call.runtime.setup).root, needTarget(call));
+  const doc = await uninstall(
+    hubRoot(call.runtime.setup).root,
+    needTarget(call),
+    new Date(),
+    call.request.options.force === true,
+  );
   return respond(call.request.global, doc, () => `Uninstalled '${doc.name}' (${doc.removed}).`);
 }
 
