@@ -22,6 +22,7 @@ export function installArgs(repo: string, root?: string): string[] {
     ...(root ? ["--root", root] : []),
     "--config",
     `${repo}/deno.json`,
+    "--quiet", // the installed command's first run: no download lines of Deno's in its output
     ...WARDEN_FLAGS,
     "--unstable-worker-options",
     `${repo}/main.ts`,

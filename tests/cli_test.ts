@@ -29,8 +29,9 @@ const CORE_COMMANDS = [
 
 Deno.test("[X-5] one source of flags: deno.json's skillrt and demo tasks use the warden's flags", () => {
   const flags = WARDEN_FLAGS.join(" ");
-  equal(denoJson.tasks.skillrt, `deno run ${flags} main.ts`);
-  equal(denoJson.tasks.demo, `deno run ${flags} main.ts --home examples/home list`);
+  // -q: Deno's first-run download lines stay out of skillrt's output.
+  equal(denoJson.tasks.skillrt, `deno run -q ${flags} main.ts`);
+  equal(denoJson.tasks.demo, `deno run -q ${flags} main.ts --home examples/home list`);
 });
 
 Deno.test("[C-1] global options stand before or after the command; --version; --help on every command", async () => {

@@ -31,16 +31,19 @@ export interface PtyRun {
 
 /**
  * Runs `skillrt …args` inside a pseudo-terminal (`script -q -e -c … /dev/null`); for each
- * step `[shown, keys]`, once `shown` has appeared (after the previous step's) types `keys`.
+ * step `[shown, keys]`, once `shown` has appeared (after the previous step's) types `keys`;
+ * `columns`: the terminal's width.
  * A run that hangs is killed after two minutes, so it cannot hang the suite.
  */
 export async function atTerminal(
   args: string[],
   steps: [string, string][],
   env: Record<string, string> = {},
+  columns?: number,
 ): Promise<PtyRun> {
-  const command = [Deno.execPath(), "run", ...WARDEN_FLAGS, `${REPO}/main.ts`, ...args]
-    .map(shellQuote).join(" ");
+  const command = (columns ? `stty cols ${columns}; ` : "") +
+    [Deno.execPath(), "run", ...WARDEN_FLAGS, `${REPO}/main.ts`, ...args]
+      .map(shellQuote).join(" ");
   const child = new Deno.Command("script", {
     args: ["-q", "-e", "-c", command, "/dev/null"],
     stdin: "piped",

@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { clip, terminalColumns } from "../clip.ts";
 import { explainOsError, explainPermissionError, SkillrtError } from "../errors.ts";
 import { toJsonDocument } from "../json_document.ts";
 import type { PermissionPlan } from "../sandbox/permission_plan.ts";
@@ -89,17 +90,27 @@ export function paint(
   return `\x1b[${codes[style]}m${text}\x1b[0m`;
 }
 
-/** Cuts text to `width` characters with an ellipsis. */
-export function clip(text: string, width: number): string {
-  const oneLine = text.replace(/\s+/g, " ");
-  return oneLine.length <= width ? oneLine : oneLine.slice(0, width - 1) + "…";
-}
+export { clip } from "../clip.ts";
 
-/** An aligned table: a header row and rows of cells; the last column is not padded. */
-export function table(header: string[], rows: string[][], color = false): string {
+/**
+ * An aligned table: a header row and rows of cells; the last column is not padded. With
+ * `last`, the last column is cut (with `…`) to what the terminal's width leaves it — at
+ * least 20 characters — or to `last` characters when stdout is no terminal.
+ */
+export function table(
+  header: string[],
+  rows: string[][],
+  color = false,
+  last?: number,
+  columns: number | undefined = terminalColumns(),
+): string {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? "").length)));
+  const lead = widths.slice(0, -1).reduce((sum, w) => sum + w + 2, 0);
+  const room = last === undefined ? Infinity : columns ? Math.max(20, columns - lead - 1) : last;
+  const cell = (c: string, i: number, n: number) =>
+    i === n - 1 ? (room === Infinity ? c : clip(c, room)) : c.padEnd(widths[i]);
   const line = (cells: string[]) =>
-    cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i]))).join("  ").trimEnd();
+    cells.map((c, i) => cell(c, i, cells.length)).join("  ").trimEnd();
   return [paint(color, "bold", line(header)), ...rows.map(line)].join("\n");
 }
 

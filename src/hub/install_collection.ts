@@ -7,6 +7,7 @@
  *
  * @module
  */
+import { clip } from "../clip.ts";
 import { InterruptedError, SkillrtError, UsageError } from "../errors.ts";
 import { existsHere, resolvePath } from "../home/paths.ts";
 import {
@@ -105,7 +106,7 @@ export function listText(listed: ListedSkill[]): string {
   return listed.map((s, i) =>
     `  ${String(i + 1).padStart(2)}. ${s.name ?? s.declared_name}  [${
       s.scan_verdict ?? "unscanned"
-    }]  ${s.path}${s.description ? `  ${s.description.slice(0, 70)}` : ""}${
+    }]  ${s.path}${s.description ? `  ${clip(s.description, 70)}` : ""}${
       s.problem ? `  (cannot install: ${s.problem})` : ""
     }`
   ).join("\n");

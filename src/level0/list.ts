@@ -9,6 +9,7 @@ import type { SkillIndex } from "../scan/skill_index.ts";
 import type { SkillRecord } from "../scan/record.ts";
 import { type Invocation, modelDescription } from "../scan/invocation.ts";
 import { type HiddenReason, hiddenReason, isVisible, type VisibilityFacts } from "./visibility.ts";
+import { queryWords, wordMatch, wordsOf } from "./search_words.ts";
 
 /** One skill as `list` shows it; Claude Code's invocation fields when set ([IO-3]). */
 export interface ListedSkill extends Invocation {
@@ -260,7 +261,7 @@ export function firstParagraph(body: string): string | null {
  */
 export const MAX_QUERY_CHARS = 1000;
 
-/** A query as scoring reads it: trimmed and lowercased, and its words. */
+/** A query as scoring reads it: trimmed and lowercased, and the words that count. */
 interface Query {
   q: string;
   terms: string[];
@@ -268,7 +269,7 @@ interface Query {
 
 function queryOf(query: string): Query {
   const q = query.trim().toLowerCase();
-  return { q, terms: q === "" ? [] : q.split(/\s+/) };
+  return { q, terms: q === "" ? [] : queryWords(q) };
 }
 
 /** Relevance of a skill to a query ([L0-7]): name first, then tags, then description. */
@@ -276,19 +277,19 @@ export function searchScore(skill: ListedSkill, query: string): number {
   return scoreOf(skill, queryOf(query));
 }
 
-/** {@linkcode searchScore} of a query read once for every skill. */
+/** {@linkcode searchScore} of a query read once for every skill: by words (search_words.ts). */
 function scoreOf(skill: ListedSkill, { q, terms }: Query): number {
   if (q === "") return 0;
-  const name = skill.name.toLowerCase();
-  const tags = skill.tags.map((t) => t.toLowerCase());
-  const description = skill.description.toLowerCase();
-  let score = name === q ? 100 : 0;
+  const name = wordsOf(skill.name);
+  const tags = skill.tags.flatMap(wordsOf);
+  const description = wordsOf(skill.description);
+  let score = skill.name.toLowerCase() === q ? 100 : 0;
   for (const term of terms) {
-    if (name === term) score += 30;
-    else if (name.includes(term)) score += 20;
-    if (tags.includes(term)) score += 10;
-    else if (tags.some((t) => t.includes(term))) score += 6;
-    if (description.includes(term)) score += 2;
+    const inName = wordMatch(term, name);
+    if (inName) score += inName === "exact" ? 30 : 20;
+    const inTags = wordMatch(term, tags);
+    if (inTags) score += inTags === "exact" ? 10 : 6;
+    if (wordMatch(term, description)) score += 2;
   }
   return score;
 }

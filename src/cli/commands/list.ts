@@ -6,7 +6,7 @@
 import type { SkillRuntime } from "../../runtime.ts";
 import type { ListedSkill, ListResult } from "../../level0/list.ts";
 import { entryFor, type SkillIndex } from "../../scan/skill_index.ts";
-import { clip, paint, plural, respond, table } from "../render.ts";
+import { paint, plural, respond, table } from "../render.ts";
 import type { CommandRequest, GlobalOptions, Outcome } from "../request.ts";
 
 /** What a person is told beside a skill's name: ambiguity, why it is hidden, who may invoke it ([IO-3]). */
@@ -26,13 +26,13 @@ export function listText(doc: ListResult, global: GlobalOptions, withScore = fal
     ...(withScore ? [String(s.score ?? 0)] : []),
     s.name + marks(s).map((m) => ` ${paint(global.color, "yellow", `(${m})`)}`).join(""),
     s.category ?? "-",
-    clip(s.ambiguous ? `matches: ${s.matches!.join(", ")}` : s.description, 80),
+    s.ambiguous ? `matches: ${s.matches!.join(", ")}` : s.description,
   ]);
   const header = [...(withScore ? ["SCORE"] : []), "NAME", "CATEGORY", "DESCRIPTION"];
   const hidden = doc.skills.filter((s) => s.hidden).length;
   // A name that looks like an option is shown with the way to pass it.
   const dashed = doc.skills.find((s) => s.name.startsWith("-"));
-  return `${table(header, rows, global.color)}\n\n${plural(doc.count, "skill")}${
+  return `${table(header, rows, global.color, 80)}\n\n${plural(doc.count, "skill")}${
     hidden ? ` (${hidden} hidden)` : ""
   }${
     dashed ? `\nA name that begins with '-' goes after '--': skillrt view -- ${dashed.name}` : ""
@@ -52,8 +52,9 @@ export async function run(runtime: SkillRuntime, request: CommandRequest): Promi
           ["CATEGORY", "COUNT", "DESCRIPTION"],
           doc.categories.map((
             c,
-          ) => [c.category, String(c.count), clip(c.description ?? "-", 80)]),
+          ) => [c.category, String(c.count), c.description ?? "-"]),
           global.color,
+          80,
         ),
     );
   }
