@@ -235,7 +235,7 @@ Deno.test("[R-4][C-8] a name beginning with '-': view -- NAME works, the hints s
     equal(missing.code, 1);
     equal(
       missing.json.hint,
-      "Use skills_list to see all available skills. A name that begins with '-' goes after '--' on the command line: skillrt view -- -dash",
+      "Use 'skillrt list' to see all available skills. A name that begins with '-' goes after '--' on the command line: skillrt view -- -dash",
     );
     const text = await cli(["--home", home, "view", "dash"]);
     match(
@@ -243,7 +243,8 @@ Deno.test("[R-4][C-8] a name beginning with '-': view -- NAME works, the hints s
       /Did you mean: -dash\? \(a name that begins with '-' goes after '--': -- -dash\)/,
     );
     const plainMissing = await cliJson(["--home", home, "view", "zzz-other"]);
-    equal(plainMissing.json.hint, "Use skills_list to see all available skills");
+    // The CLI's hint names its own command, not the MCP tool [R-4] names.
+    equal(plainMissing.json.hint, "Use 'skillrt list' to see all available skills");
     const list = await cli(["--home", home, "list"]);
     match(list.stdout, /^-dash +- +Dash\.$/m);
     match(list.stdout, /\nA name that begins with '-' goes after '--': skillrt view -- -dash\n$/);

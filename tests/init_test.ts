@@ -17,7 +17,7 @@ import {
 } from "./helpers.ts";
 import { PROFILES } from "../src/validate/rules.ts";
 
-Deno.test("[M-6] init writes a skeleton that passes all three profiles, with the recommended sections and empty references/ and scripts/", async () => {
+Deno.test("[M-6] init writes a skeleton that fails all three profiles only on its placeholder line, with the recommended sections and empty references/ and scripts/", async () => {
   const home = makeTree({ "skills/.keep": "" });
   try {
     const r = await cliJson([
@@ -47,9 +47,11 @@ Deno.test("[M-6] init writes a skeleton that passes all three profiles, with the
     for (const sub of ["references", "scripts"]) {
       deepEqual(Array.from(Deno.readDirSync(`${dir}/${sub}`)), [], `${sub}/ is empty`);
     }
+    // Only its placeholder first line fails, in every profile, until it is replaced.
     for (const profile of PROFILES) {
       const v = await cliJson(["validate", dir, "--profile", profile]);
-      deepEqual([v.code, v.json.errors, v.json.warnings, v.json.infos], [0, 0, 0, 0], profile);
+      deepEqual([v.code, v.json.errors, v.json.warnings, v.json.infos], [1, 1, 0, 0], profile);
+      equal((v.json.findings as { rule: string }[])[0].rule, "skeleton.placeholder");
     }
     const usage = JSON.parse(Deno.readTextFileSync(`${home}/skills/.usage.json`));
     equal(usage["deploy-check"].created_by, "user");

@@ -46,11 +46,23 @@ export function failure(global: Pick<GlobalOptions, "json">, error: SkillrtError
   return {
     exitCode: error.exitCode,
     code: error.code,
-    stdout: global.json ? jsonText(error.toJSON()) : "",
+    stdout: global.json ? jsonText(cliJson(error)) : "",
     stderr: `skillrt: ${error.message}${
       global.json ? "" : matchesLine(error) + findingLines(error) + didYouMean + usage
     }\n`,
   };
+}
+
+/**
+ * An error's JSON as the CLI prints it: [R-4]'s hint names the MCP tool `skills_list`,
+ * which a CLI user has no use for; here it names `skillrt list`.
+ */
+function cliJson(error: SkillrtError): Record<string, unknown> {
+  const doc = error.toJSON();
+  if (typeof doc.hint === "string") {
+    doc.hint = doc.hint.replace(/^Use skills_list to see/, "Use 'skillrt list' to see");
+  }
+  return doc;
 }
 
 /** The scanner's findings of a blocked install ([HUB-5]), one line each, as `hub scan` shows them. */

@@ -10,7 +10,7 @@ import { sha256Hex } from "../hash/sha256.ts";
 import { NotFoundError, SkillrtError } from "../errors.ts";
 import { decodeUtf8 } from "../frontmatter/read_head.ts";
 import { basename, isAbsoluteAnywhere, joinPath } from "../home/paths.ts";
-import { hasTraversal, quoted } from "../resolve/name_guard.ts";
+import { hasTraversal, quoted, suggestedNames } from "../resolve/name_guard.ts";
 import type { Resolved } from "../resolve/resolve.ts";
 import { listSkillFiles } from "../view/skill_files.ts";
 import { openSkillFile, reachOf } from "../scan/containment.ts";
@@ -104,8 +104,12 @@ export function readSkillFile(
   } finally {
     file?.close();
   }
+  const availableFiles = listSkillFiles(record.skillDir, reach);
+  // The closest of the skill's files, as a wrong skill name gets the closest names.
+  const suggestions = suggestedNames(path, Object.values(availableFiles).flat(), 3);
   throw new NotFoundError(`File '${path}' not found in skill '${record.name}'.`, {
-    availableFiles: listSkillFiles(record.skillDir, reach),
+    availableFiles,
+    ...(suggestions.length ? { suggestions } : {}),
   });
 }
 

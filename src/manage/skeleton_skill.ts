@@ -20,6 +20,23 @@ const PLACEHOLDER: Readonly<Record<string, string>> = {
   "Verification": "- How to tell the task was done right.",
 };
 
+/** The skeleton's first line, to be replaced: `validate` fails while it is there. */
+export const PLACEHOLDER_LINE =
+  "Use this skill when … (replace this line with the situation that calls for it).";
+
+const PLACEHOLDER_DESCRIPTION =
+  /^description: "What .* does, and when to use it \(one or two sentences\)\."\s*$/;
+
+/**
+ * The 1-based lines of `text` that are still the skeleton's placeholders (its first line,
+ * its description): a skill started by `init` and not yet written.
+ */
+export function placeholderLines(text: string): number[] {
+  return text.split(/\r?\n/).flatMap((line, i) =>
+    line.trim() === PLACEHOLDER_LINE || PLACEHOLDER_DESCRIPTION.test(line) ? [i + 1] : []
+  );
+}
+
 function title(name: string): string {
   return name.split(/[-_.]+/).filter(Boolean).map((w) => w[0].toUpperCase() + w.slice(1))
     .join(" ");
@@ -44,7 +61,7 @@ export function skeletonSkill(name: string, description?: string): string {
     "",
     `# ${title(name)}`,
     "",
-    "Use this skill when … (replace this line with the situation that calls for it).",
+    PLACEHOLDER_LINE,
     "",
     ...sections,
   ].join("\n");

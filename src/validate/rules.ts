@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { placeholderLines } from "../manage/skeleton_skill.ts";
 import { type Fence, splitFrontmatter } from "../frontmatter/fence.ts";
 import { type Frontmatter, parseFrontmatter } from "../frontmatter/parse.ts";
 import { parseYaml } from "../deps/yaml.ts";
@@ -168,6 +169,14 @@ export function checkSkill(
     for (const note of bodyNotes(fence.body)) add(note.rule, "info", note.message, fence.bodyLine);
   }
   checkProfile(text, fm, folder, profile, add);
+  for (const line of placeholderLines(text)) {
+    add(
+      "skeleton.placeholder",
+      "error",
+      "This line is still the placeholder of 'skillrt init'; write the skill's own text.",
+      line,
+    );
+  }
   return findings;
 }
 

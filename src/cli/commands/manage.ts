@@ -28,6 +28,12 @@ export async function run(runtime: SkillRuntime, request: CommandRequest): Promi
             result.scan_verdict ? ` (scan: ${result.scan_verdict})` : ""
           }`
           : result.message,
+        // `init` says where its skeleton is, and what comes next.
+        ...(request.command === "init" && "path" in result
+          ? [
+            `Wrote ${result.path}/SKILL.md; replace its placeholders, then run 'skillrt validate ${result.name}'.`,
+          ]
+          : []),
         ...warnings,
       ].join("\n"),
   );

@@ -5,6 +5,8 @@
  */
 import { UsageError } from "../../errors.ts";
 import type { SkillRuntime } from "../../runtime.ts";
+import { existsHere, resolvePath } from "../../home/paths.ts";
+import { resolveSkill } from "../../resolve/resolve.ts";
 import { type Finding, type Profile, PROFILES } from "../../validate/rules.ts";
 import { validateFiles, validatePaths } from "../../validate/validate.ts";
 import { paint, plural, respond } from "../render.ts";
@@ -24,14 +26,28 @@ function noteSummary(findings: Finding[]): string {
   return `Notes (info, not errors): ${counts}; --json lists each.`;
 }
 
+/**
+ * What `validate ARG` checks: the path ARG when there is one here, else the skill of that
+ * name (`validate pr-review`); else ARG, reported as unreadable.
+ */
+function pathOrSkill(runtime: SkillRuntime, arg: string, cwd: string): string {
+  if (existsHere(resolvePath(cwd, arg))) return arg;
+  try {
+    return resolveSkill(arg, runtime.catalog()).record.skillDir;
+  } catch {
+    return arg;
+  }
+}
+
 /** Runs `validate`; exits 1 when any finding is an error. */
 export function run(runtime: SkillRuntime, request: CommandRequest): Outcome {
   const profile = (request.options.profile ?? "hermes") as Profile;
   if (!PROFILES.includes(profile)) {
     throw new UsageError(`Unknown profile '${profile}'; use ${PROFILES.join(", ")}.`);
   }
+  const cwd = runtime.setup.host.cwd;
   const doc = request.args.length
-    ? validatePaths(request.args, runtime.setup.host.cwd, profile)
+    ? validatePaths(request.args.map((arg) => pathOrSkill(runtime, arg, cwd)), cwd, profile)
     : validateFiles(runtime.catalog().index().records.map((r) => r.file), profile);
   const { global } = request;
   return respond(global, doc, () => {
