@@ -141,7 +141,7 @@ Deno.test("[T-2][HUB-6] hub update installs what it verified: a second fetch ans
     ]);
     // The mirror answers the first fetch signed and any second one unsigned.
     t.served.answer(v2, unsigned(v2));
-    const updated = await t.hub("update", "alpha");
+    const updated = await t.hub("update", "alpha", "--yes");
     equal(updated.code, 0, updated.stderr);
     const [result] = updated.json.updated as Record<string, unknown>[];
     deepEqual([result.trust_level, result.signed_by], ["trusted", "team"]);
@@ -160,7 +160,7 @@ Deno.test("[T-2][HUB-6] hub update installs what it verified: a second fetch ans
     const checked = await t.hub("check", "alpha");
     deepEqual(checked.json.skills, [{ name: "alpha", status: "unavailable", reason }]);
     const lockText = Deno.readTextFileSync(`${t.work}/home/skills/.hub/lock.json`);
-    const refused = await t.hub("update", "alpha");
+    const refused = await t.hub("update", "alpha", "--yes");
     equal(refused.code, 1, refused.stdout);
     deepEqual(refused.json.refused, [{ name: "alpha", error: reason }]);
     equal(Deno.readTextFileSync(`${t.work}/home/skills/.hub/lock.json`), lockText);
@@ -191,7 +191,7 @@ Deno.test("[T-2][HUB-6] no rollback: newer then older signed indexes, the same s
     equal((await t.hub("install", `${t.served.url}#alpha`, "--yes")).code, 0);
     // Newer on the first fetch, older on the second: the newer one is what installs.
     t.served.answer(v3, v1);
-    const updated = await t.hub("update", "alpha");
+    const updated = await t.hub("update", "alpha", "--yes");
     equal(updated.code, 0, updated.stderr);
     deepEqual([t.body(), t.lock().installed.alpha.index_sequence], ["v3\n", 3]);
     const refusals: [Site, string][] = [
@@ -214,7 +214,7 @@ Deno.test("[T-2][HUB-6] no rollback: newer then older signed indexes, the same s
       t.served.answer(site);
       const checked = await t.hub("check", "alpha");
       deepEqual(checked.json.skills, [{ name: "alpha", status: "unavailable", reason }]);
-      const refused = await t.hub("update", "alpha");
+      const refused = await t.hub("update", "alpha", "--yes");
       equal(refused.code, 1, refused.stdout);
       deepEqual(refused.json.refused, [{ name: "alpha", error: reason }]);
       equal(Deno.readTextFileSync(`${t.work}/home/skills/.hub/lock.json`), lockText);
@@ -224,7 +224,7 @@ Deno.test("[T-2][HUB-6] no rollback: newer then older signed indexes, the same s
     const v4 = await t.publish("v4\n", "site", "team");
     equal(sequenceOf(v4), 4);
     t.served.answer(v4);
-    const taken = await t.hub("update", "alpha");
+    const taken = await t.hub("update", "alpha", "--yes");
     equal(taken.code, 0, taken.stderr);
     deepEqual([t.body(), t.lock().installed.alpha.index_sequence], ["v4\n", 4]);
     // Another skill changes (sequence 5, alpha as it is): the update records the sequence
@@ -232,7 +232,7 @@ Deno.test("[T-2][HUB-6] no rollback: newer then older signed indexes, the same s
     Deno.mkdirSync(`${t.work}/src/beta`);
     Deno.writeTextFileSync(`${t.work}/src/beta/SKILL.md`, skill("beta", "Beta"));
     t.served.answer(await t.publish("v4\n", "site", "team"));
-    const skipped = await t.hub("update", "alpha");
+    const skipped = await t.hub("update", "alpha", "--yes");
     deepEqual(skipped.json.skipped, [{ name: "alpha", status: "up_to_date" }]);
     equal(t.lock().installed.alpha.index_sequence, 5);
     t.served.answer(v4);
