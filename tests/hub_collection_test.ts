@@ -338,8 +338,7 @@ Deno.test("[HUB-8][HUB-5] an HTTP tarball of many skills from 127.0.0.1: refusal
       `${home}/skills/.hub`,
       ...usageFiles(`${home}/skills`),
       `${home}/skills/five`,
-      `${home}/skills/pack`,
-      `${home}/skills/two`,
+      `${home}/skills/two`, // not the source's name: skills are named by their frontmatter
     ]);
     const whole = await plan("--all");
     deepEqual(whole.write, [

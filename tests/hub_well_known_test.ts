@@ -79,7 +79,7 @@ Deno.test("[HUB-1] well-known index: parsing, versions, unsafe entries skipped w
 
 Deno.test("[HUB-1] well-known sources: a bare name with indexes, an index URL with #name", () => {
   const i = "http://127.0.0.1:5/.well-known/agent-skills/index.json";
-  deepEqual(parseSource("pdf-tools", undefined, () => false, [i]), {
+  deepEqual(parseSource("pdf-tools", undefined, [i]), {
     kind: "well-known",
     name: "pdf-tools",
     indexes: [i],
@@ -91,8 +91,9 @@ Deno.test("[HUB-1] well-known sources: a bare name with indexes, an index URL wi
     indexes: [i],
     hosts: ["127.0.0.1:5"],
   });
-  // Without an index a bare name stays a local folder name.
-  deepEqual(parseSource("pdf-tools"), { kind: "local", path: "pdf-tools" });
+  // Without an index a bare name is no source: a local folder is spelled as a path ([IO-5]).
+  throws(() => parseSource("pdf-tools"), /is not a source: spell a local folder/);
+  deepEqual(parseSource("./pdf-tools"), { kind: "local", path: "./pdf-tools" });
 });
 
 Deno.test("[HUB-7] progress lines", () => {

@@ -38,3 +38,18 @@ export function installFromIndex(home: string, name: string, base: string, ...ex
 export function publishTo(home: string, src: string, out: string, ...extra: string[]) {
   return cliJson(["--home", home, "hub", "publish", src, "--out", out, ...extra]);
 }
+
+/** The bytes of a `.tar.gz` of `files` (paths below one top folder, as GitHub's tarballs have). */
+export async function tarGzOf(files: Record<string, string>, top: string): Promise<Uint8Array> {
+  const tree = makeTree(files);
+  try {
+    const out = `${tree}/../${crypto.randomUUID()}.tar.gz`;
+    const tar = await new Deno.Command("tar", { args: ["-czf", out, "-C", tree, top] }).output();
+    if (!tar.success) throw new Error("tar failed");
+    const bytes = Deno.readFileSync(out);
+    Deno.removeSync(out);
+    return bytes;
+  } finally {
+    Deno.removeSync(tree, { recursive: true });
+  }
+}

@@ -18,7 +18,6 @@ import {
   SKILL_HELP_COMMANDS,
   type WardenCommandName,
 } from "./command_table.ts";
-import { parseSource } from "../hub/source.ts";
 import { hubRoot } from "../hub/hub_root.ts";
 import { localCollectionPaths } from "../hub/collection_paths.ts";
 import { runInWorker } from "../sandbox/run_worker.ts";
@@ -66,8 +65,9 @@ export async function requestPaths(
     return [...dirs, ...sign, ...namedOutputs(request, cwd)];
   }
   if (request.command === "hub" && action === "install" && source) {
-    // Remote sources are fetched, not read; a local one (or a bare name) may be a folder here.
-    return parseSource(source).kind === "local" ? [resolvePath(cwd, source)] : [];
+    // A URL or `user@host:` address is fetched, not read; a local source is read, and a
+    // folder here named like a shorthand is looked at only to say it was not installed ([IO-5]).
+    return /^[^/]*:/.test(source) ? [] : [resolvePath(cwd, source)];
   }
   return [];
 }

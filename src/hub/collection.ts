@@ -34,6 +34,8 @@ export interface CollectionSkill {
 
 /** Folders of a skill that are never skills of their own ([S-2]). */
 const NOT_SKILLS = new Set([...SUPPORT_DIRS, "evals", "_deprecated"]);
+/** Build copies inside a source: never its skills, never a second skill of the name ([IO-5]). */
+const BUILD_COPIES = new Set(["dist", "build", "out", "node_modules"]);
 
 /**
  * The slug form of a declared name (`Hook Development` → `hook-development`), or null
@@ -88,10 +90,18 @@ export function setSkillName(folder: string, slug: string): void {
   Deno.writeTextFileSync(file, lines.join("\n"));
 }
 
-/** True when a folder path (relative, `/`-separated) may hold a skill of a collection. */
-function walkable(rel: string): boolean {
+/**
+ * True when a folder path (relative, `/`-separated) of a source may hold a skill or lead to
+ * one: none of its folders is excluded ([S-2]), a skill's support folder or a build copy
+ * ([IO-5]). `.github` is entered only for `.github/skills` (as `.claude/skills` and
+ * `.agents/skills`, which no rule excludes, are).
+ */
+export function walkable(rel: string): boolean {
   const parts = rel.split("/");
-  return !parts.some((p) => EXCLUDED_DIRS.has(p) || NOT_SKILLS.has(p));
+  return !parts.some((p, i) =>
+    BUILD_COPIES.has(p) || NOT_SKILLS.has(p) ||
+    (EXCLUDED_DIRS.has(p) && !(p === ".github" && (parts[i + 1] ?? "skills") === "skills"))
+  );
 }
 
 /** The skill folders among SKILL.md paths: the outermost ones, never inside another skill. */
@@ -178,11 +188,17 @@ export function skillFoldersOfDir(
       if (e.isSymlink && !EXCLUDED_DIRS.has(e.name)) {
         skipped.push({ path, reason: "a symbolic link; not followed" });
       }
-      if (e.isDirectory && !EXCLUDED_DIRS.has(e.name) && !NOT_SKILLS.has(e.name)) {
-        visit(path, depth + 1);
-      }
+      if (e.isDirectory && walkable(path)) visit(path, depth + 1);
     }
   };
   visit("", 0);
   return { folders: nested ? folders : outermost(folders), skipped };
+}
+
+/**
+ * The folders below a skill's own folder `dir` that hold a SKILL.md of their own: further
+ * skills it carries, which are listed as skills once it is installed ([IO-5]).
+ */
+export function nestedSkillFolders(dir: string): string[] {
+  return skillFoldersOfDir(dir, undefined, true).folders.filter((f) => f !== "").sort();
 }

@@ -11,6 +11,7 @@ import {
   basename,
   dirname,
   ensureDir,
+  existsHere,
   isAbsoluteAnywhere,
   joinPath,
   resolvePath,
@@ -25,19 +26,22 @@ import {
   skillRootOf,
 } from "./archive.ts";
 import { type Trust, trustOf } from "./policy.ts";
-import { progress } from "./progress.ts";
 import { assertCleanFileName } from "../manage/file_names.ts";
 import {
   collectionOf,
   type CollectionSkill,
+  declaredOf,
   skillFoldersOfDir,
   skillFoldersOfFiles,
   type Skipped,
+  slugForm,
 } from "./collection.ts";
 import { ARCHIVE, parseSource, type Source, sourceName } from "./source.ts";
 import { configuredIndexes, fetchWellKnown } from "./well_known.ts";
 import { trustedKeysOf } from "./signing.ts";
 import { fetchGithub } from "./github.ts";
+import { gitClone } from "./git_clone.ts";
+import { collectionFolders, filesTree, folderTree } from "./marketplace.ts";
 
 /** Copies a folder into the quarantine, refusing links, devices and oversize trees. */
 export function copyIntoQuarantine(source: string, target: string): void {
@@ -85,8 +89,6 @@ export interface Fetched {
   text: string;
   /** Fills the quarantine folder. */
   fill(quarantine: string): void;
-  /** Remote sources install under `--name` or their last path segment (known before fetching). */
-  remote?: boolean;
   /** Integrity warnings to pass on to the user. */
   warnings?: string[];
   /** The label of the trusted key that signed the index it came from ([T-2]). */
@@ -135,7 +137,7 @@ const skillText = (files: ArchiveFile[]) =>
 function unpack(
   files: ArchiveFile[],
 ): Pick<Fetched, "text" | "fill" | "collection"> & { root: string } {
-  const folders = skillFoldersOfFiles(files);
+  const { folders, skipped } = collectionFolders(filesTree(files, skillFoldersOfFiles(files)));
   if (folders.length > 1) {
     const below = (path: string) => filesBelow(files, path);
     return {
@@ -144,7 +146,7 @@ function unpack(
       fill: () => {},
       collection: {
         skills: collectionOf(folders.map((path) => ({ path, text: skillText(below(path)) }))),
-        skipped: [],
+        skipped,
         fill: (path, quarantine) => writeFiles(below(path), quarantine),
         text: (path) => skillText(below(path)),
       },
@@ -170,7 +172,9 @@ function fromFolder(
     const text = readSourceSkill(folder, missing); // refuses a link
     return { text, folder: basename(folder), fill: (q) => copyIntoQuarantine(folder, q) };
   }
-  const { folders, skipped } = skillFoldersOfDir(folder);
+  const walked = skillFoldersOfDir(folder);
+  const { folders, skipped: unfollowed } = collectionFolders(folderTree(folder, walked.folders));
+  const skipped = [...walked.skipped, ...unfollowed];
   if (folders.length === 0) readSourceSkill(folder, missing); // refuses a link, else `missing`
   if (folders.length === 1) return fromFolder(joinPath(folder, folders[0]), missing);
   const text = (path: string) => readSourceSkill(joinPath(folder, path), missing);
@@ -235,7 +239,7 @@ function fromFiles(
   folder: string,
 ): Fetched {
   const { text, fill, collection } = unpack(files);
-  return { identifier, trust, folder, text, fill, remote: true, collection };
+  return { identifier, trust, folder, text, fill, collection };
 }
 
 /**
@@ -269,50 +273,6 @@ export function checkoutFolder(work: string, subpath: string): string {
   return path;
 }
 
-/** Clones a git repository (shallow, no hooks run) into `dir`. */
-async function gitClone(url: string, ref: string | undefined, dir: string): Promise<void> {
-  const args = [
-    "clone",
-    "--depth",
-    "1",
-    "--quiet",
-    ...(ref ? ["--branch", ref] : []),
-    "--",
-    url,
-    dir,
-  ];
-  let out: Deno.CommandOutput;
-  const what = `Cloning ${url}${ref ? ` at ${ref}` : ""}`;
-  progress(`${what}…`);
-  try {
-    out = await runInterruptible("git", {
-      args,
-      stdin: "null",
-      stdout: "piped",
-      stderr: "piped",
-      // Only ordinary transports: never `ext::` (runs a command) or any other helper.
-      env: { GIT_TERMINAL_PROMPT: "0", GIT_ALLOW_PROTOCOL: "https:http:ssh:git:file" },
-    });
-  } catch (error) {
-    if (interruptSignal.aborted) progress(`${what}: interrupted.`, true);
-    throwIfInterrupted();
-    progress(`${what}: failed.`, true);
-    if (error instanceof Deno.errors.NotFound) {
-      throw new SkillrtError("The git program is not installed.");
-    }
-    throw error;
-  }
-  if (interruptSignal.aborted) {
-    progress(`${what}: interrupted.`, true);
-    throw new InterruptedError();
-  }
-  progress(`${what}: ${out.success ? "done" : "failed"}.`, true);
-  if (!out.success) {
-    const why = new TextDecoder().decode(out.stderr).trim().split("\n").pop() ?? "";
-    throw new SkillrtError(`git clone of '${url}' failed: ${why}`);
-  }
-}
-
 /** The hosts and programs a source needs: what the sandbox plan grants for it. */
 export function sourceNeeds(source: Source): { net: string[]; run: string[] } {
   if (source.kind === "http" || source.kind === "github") return { net: [source.host], run: [] };
@@ -326,14 +286,18 @@ export function sourceOf(setup: Setup, raw: string, index?: string): Source {
   const githubBase = typeof setup.config.hub.github_base === "string"
     ? setup.config.hub.github_base
     : undefined;
-  return parseSource(raw, githubBase, (p) => {
-    try {
-      Deno.statSync(resolvePath(setup.host.cwd, p));
-      return true;
-    } catch {
-      return false;
-    }
-  }, configuredIndexes(setup, index));
+  return parseSource(raw, githubBase, configuredIndexes(setup, index));
+}
+
+/**
+ * The line that says a folder here is named like a remote source that was fetched instead
+ * ([IO-5]): `owner/repo` is always the repository; the folder is spelled `./owner/repo`.
+ */
+export function shadowHint(setup: Setup, raw: string): string[] {
+  if (!existsHere(resolvePath(setup.host.cwd, raw))) return [];
+  return [
+    `A local folder '${raw}' exists; it was not installed ('${raw}' is a remote source). Spell it './${raw}' to install the folder.`,
+  ];
 }
 
 /**
@@ -347,6 +311,13 @@ export async function fetchSource(
   index?: string,
 ): Promise<Fetched> {
   const source = sourceOf(setup, raw, index);
+  const fetched = await fetchParsed(setup, source, work);
+  const hint = source.kind === "local" ? [] : shadowHint(setup, raw);
+  return hint.length ? { ...fetched, warnings: [...hint, ...fetched.warnings ?? []] } : fetched;
+}
+
+/** Fetches a parsed source. */
+async function fetchParsed(setup: Setup, source: Source, work: string): Promise<Fetched> {
   const name = sourceName(source);
   switch (source.kind) {
     case "well-known":
@@ -376,8 +347,16 @@ async function fetchFromIndex(
   const got = await fetchWellKnown(source.indexes, source.name, trustedKeysOf(setup.config.hub));
   const label = got.signature?.label;
   const trust = label !== undefined ? "trusted" : trustOf({ kind: "other" });
+  const found = fromFiles(got.files, got.identifier, trust, name);
+  const declared = found.collection ? name : declaredOf(found.text, name).name;
+  if (slugForm(declared) !== name) {
+    // It installs under its frontmatter's name ([IO-5]): an index may not list it as another.
+    throw new SkillrtError(
+      `Refusing '${name}': its SKILL.md is named '${declared}', not the index's '${name}'.`,
+    );
+  }
   return {
-    ...fromFiles(got.files, got.identifier, trust, name),
+    ...found,
     warnings: got.warnings,
     ...(got.signature ? { signingKey: got.signature.key } : {}),
     ...(label !== undefined ? { signedBy: label } : {}),
@@ -391,14 +370,14 @@ async function fetchGit(
   name: string,
   work: string,
 ): Promise<Fetched> {
-  await gitClone(source.url, source.ref, work);
+  const commit = await gitClone(source.url, source.ref, work);
   const folder = source.subpath ? checkoutFolder(work, source.subpath) : work;
   const found = fromFolder(folder, `The repository has no SKILL.md at '${source.subpath ?? "/"}'.`);
   return {
-    identifier: source.url + (source.ref ? `#${source.ref}` : ""),
+    // The commit that was checked out: what a `#<sha>` pinned, or where the branch was.
+    identifier: `${source.url}#${commit}`,
     trust: trustOf({ kind: "other" }),
     ...found,
     folder: name,
-    remote: true,
   };
 }

@@ -20,7 +20,8 @@ import { decide } from "./policy.ts";
 import { type Fetched, fetchSource } from "./fetch.ts";
 import { progress } from "./progress.ts";
 import { removeScratch, scratchFolder, withScratch } from "./scratch.ts";
-import { declaredOf, slugForm } from "./collection.ts";
+import { declaredOf, nestedSkillFolders, slugForm } from "./collection.ts";
+import { nestedNotice, slugNotice } from "./install_notices.ts";
 import { bindingOf } from "./signed_binding.ts";
 import { nameInstall, TakenNames } from "./name_collision.ts";
 import { type ScanFinding, scanFolder, type ScanReport, type Verdict } from "./scanner.ts";
@@ -108,17 +109,6 @@ export function installName(path: string, text: string, name?: string): string {
   return slugForm(declared) ?? validateName(declared);
 }
 
-/** The notice of a skill installed under the slug form of its declared name ([HUB-8]). */
-export function slugNotice(candidate: InstallCandidate): string[] {
-  const { declaredName, name } = candidate;
-  // Renamed by --name: what the user asked for, no notice.
-  return declaredName !== undefined && declaredName !== name && slugForm(declaredName) === name
-    ? [
-      `'${candidate.declaredName}' is not a valid skill name; installed as '${candidate.name}'.`,
-    ]
-    : [];
-}
-
 /** Where a skill installs, relative to the local root. */
 export function installPath(name: string, category?: string): string {
   return category ? `${validateName(category, "Category")}/${name}` : name;
@@ -157,11 +147,11 @@ export async function fetchForInstall(
   }
 }
 
-/** The candidate of a source holding one skill. */
+/**
+ * The candidate of a source holding one skill: it installs under `--name`, else its
+ * frontmatter's name — for every kind of source, local or remote ([IO-5]).
+ */
 export function singleCandidate(fetched: Fetched, options: InstallOptions): InstallCandidate {
-  if (fetched.remote) {
-    return { name: validateName(options.name ?? fetched.folder), fill: fetched.fill };
-  }
   const name = installName(fetched.folder, fetched.text, options.name);
   const declared = declaredOf(fetched.text, basename(fetched.folder)).name;
   return {
@@ -263,9 +253,10 @@ export async function installCandidate(
     const report = scanQuarantine(quarantine, place.name);
     await approve(install, place.name, report);
     await interruptionPoint(); // nothing is in place yet
+    const nested = nestedNotice(place.name, nestedSkillFolders(quarantine));
     const result = await moveIntoPlace(install, place, quarantine, report, named.declared);
     taken.add(named.names, place.target);
-    return result;
+    return { ...result, warnings: [...result.warnings, ...nested] };
   } finally {
     removeScratch(quarantine);
   }

@@ -9,7 +9,6 @@
  */
 import { clip } from "../clip.ts";
 import { InterruptedError, SkillrtError, UsageError } from "../errors.ts";
-import { existsHere, resolvePath } from "../home/paths.ts";
 import {
   answersTo,
   configuredCollections,
@@ -21,7 +20,7 @@ import {
 import { configuredIndexes } from "./well_known.ts";
 import type { Setup } from "../home/setup.ts";
 import type { CollectionSkill } from "./collection.ts";
-import type { Collection, Fetched } from "./fetch.ts";
+import { type Collection, type Fetched, shadowHint } from "./fetch.ts";
 import {
   fetchForInstall,
   installCandidate,
@@ -112,8 +111,11 @@ export function listText(listed: ListedSkill[]): string {
   ).join("\n");
 }
 
-/** The skills `--skill NAME` names: by install name, declared name or path. */
-function named(skills: CollectionSkill[], names: string[]): CollectionSkill[] {
+/**
+ * The skills `--skill NAME` names: by path, else by install name or declared name, in any
+ * case ([IO-5]); a name that matches none is refused, even of a source holding one skill.
+ */
+export function named(skills: CollectionSkill[], names: string[]): CollectionSkill[] {
   const out: CollectionSkill[] = [];
   for (const wanted of names) {
     const clean = wanted.replace(/\/+$/, "");
@@ -121,9 +123,12 @@ function named(skills: CollectionSkill[], names: string[]): CollectionSkill[] {
     const byPath = skills.filter((s) => s.path === clean).map((s) =>
       s.shared ? { ...s, problem: undefined, shared: false } : s
     );
+    const folded = clean.toLowerCase();
     const match = byPath.length
       ? byPath
-      : skills.filter((s) => s.name === clean || s.declaredName === clean);
+      : skills.filter((s) =>
+        s.name?.toLowerCase() === folded || s.declaredName.toLowerCase() === folded
+      );
     if (match.length === 0) {
       throw new SkillrtError(
         `This source holds no skill named '${wanted}'; it holds ${
@@ -219,6 +224,7 @@ async function installFetched(
 ): Promise<InstallResult | CollectionResult> {
   const collection = fetched.collection;
   if (!collection) {
+    if (options.skills?.length) named(skillsOf(fetched), options.skills); // refuses a miss
     return await installCandidate(
       setup,
       source,
@@ -323,11 +329,13 @@ async function installAny(
   root: string,
   options: InstallOptions,
 ): Promise<InstallResult | CollectionResult> {
-  if (
-    isBareName(source) && configuredCollections(setup).length > 0 &&
-    !existsHere(resolvePath(setup.host.cwd, source))
-  ) {
+  // A bare name is a name of the configured collections even when a folder here is so
+  // named ([IO-5]): the folder is spelled './name'.
+  if (isBareName(source) && configuredCollections(setup).length > 0) {
     const found = await installFromCollections(setup, source, { ...options, root });
+    const hint = shadowHint(setup, source);
+    if (found && "collection" in found) found.installed.forEach((i) => i.warnings.push(...hint));
+    else if (found) found.warnings.push(...hint);
     if (found) return found;
   }
   const { fetched, work } = await fetchForInstall(setup, source, root, options.index);

@@ -1,14 +1,20 @@
 /**
- * Hub sources ([HUB-1]), parsed without touching anything: a local folder or archive,
- * an `http(s)` archive, a git repository (`git+https://…`, `git+file://…`, a `.git` URL,
- * with `#ref` and `//subpath`), the GitHub shorthand `owner/repo[/path][@ref]`, or a
- * skill of a well-known index (a bare name looked up in the configured indexes, or
+ * Hub sources ([HUB-1], [IO-5]), parsed without touching anything: a local folder or
+ * archive (spelled as a path: `./x`, `../x`, `/x`, `~/x`), an `http(s)` archive, a git
+ * repository (`git+https://…`, `git+file://…`, a `.git` URL, `ssh://…`, `git://…` or git's
+ * `user@host:o/r.git`, with `#ref` and `//subpath`), a GitHub or GitLab page URL
+ * (`source_web.ts`), the GitHub shorthand `owner/repo[/path][@ref]` — always the
+ * remote repository, never a folder of that name here — or a skill of a well-known index
+ * (a bare name looked up in the configured indexes, or
  * `https://host/.well-known/agent-skills/index.json#name`).
  *
  * @module
  */
 import { SkillrtError } from "../errors.ts";
+import { showControls } from "../manage/file_names.ts";
+import { isPathEntry } from "./collection_paths.ts";
 import { checkPart, checkUrl } from "./source_grammar.ts";
+import { checkScp, isScpLike, webParts } from "./source_web.ts";
 
 /** The path of an Agent Skills well-known index below a site. */
 export const WELL_KNOWN_PATH = "/.well-known/agent-skills/index.json";
@@ -67,7 +73,20 @@ function splitGit(rest: string): { url: string; ref?: string; subpath?: string }
 /** A git source with its URL, ref and subpath held to their grammar. */
 function gitSource(source: string, rest: string): Extract<Source, { kind: "git" }> {
   const { url, ref, subpath } = splitGit(rest);
-  const parsed = checkUrl(source, url, { protocols: GIT_PROTOCOLS, sshUser: true });
+  const protocol = isScpLike(url)
+    ? (checkScp(source, url), "ssh:")
+    : checkUrl(source, url, { protocols: GIT_PROTOCOLS, sshUser: true }).protocol;
+  return gitOf(source, url, protocol, ref, subpath);
+}
+
+/** A git source of a checked URL, its ref and subpath held to their grammar. */
+function gitOf(
+  source: string,
+  url: string,
+  protocol: string,
+  ref?: string,
+  subpath?: string,
+): Extract<Source, { kind: "git" }> {
   if (ref !== undefined) checkPart(source, "ref", ref);
   if (subpath !== undefined) checkPart(source, "path", subpath);
   return {
@@ -75,7 +94,7 @@ function gitSource(source: string, rest: string): Extract<Source, { kind: "git" 
     url,
     ref,
     subpath,
-    ...(parsed.protocol.startsWith("http") ? { host: parsed.host } : {}),
+    ...(protocol.startsWith("http") ? { host: new URL(url).host } : {}),
   };
 }
 
@@ -99,14 +118,22 @@ function wellKnownSource(source: string): Source {
   return wellKnown(checkPart(source, "skill name", source.slice(hash + 1)), [index]);
 }
 
-/** An `http(s)` source: a git repository (`….git`) or an archive. */
-function urlSource(source: string): Source {
+/**
+ * An `http(s)` source: a git repository (`….git`), an archive, or a GitHub or GitLab page
+ * (a GitHub page is the repository the shorthand names, fetched and trusted the same way).
+ */
+function urlSource(source: string, githubBase: string): Source {
   const { url: bare } = splitGit(source);
   if (/\.git$/i.test(bare)) return gitSource(source, source);
   const url = checkUrl(source, source);
   if (ARCHIVE.test(url.pathname)) return { kind: "http", url: url.href, host: url.host };
+  const web = webParts(source, url);
+  if (web?.kind === "github") return githubOf(web, githubBase);
+  if (web) return gitOf(source, web.url, url.protocol, web.ref, web.subpath);
   throw new SkillrtError(
-    `Source '${source}' is not an archive (.tar.gz, .tgz, .zip) or a git repository (.git).`,
+    `Source '${
+      showControls(source)
+    }' is not an archive (.tar.gz, .tgz, .zip), a git repository (.git) or a GitHub or GitLab page.`,
   );
 }
 
@@ -117,6 +144,14 @@ function githubSource(source: string, m: RegExpExecArray, githubBase: string): S
   checkPart(source, "repository", repo);
   const path = rawPath ? checkPart(source, "path", rawPath.slice(1)) : undefined;
   if (ref !== undefined) checkPart(source, "ref", ref);
+  return githubOf({ owner, repo, path, ref }, githubBase);
+}
+
+/** The tarball source of a GitHub repository's parts (already held to their grammar). */
+function githubOf(
+  { owner, repo, path, ref }: { owner: string; repo: string; path?: string; ref?: string },
+  githubBase: string,
+): Source {
   const api = githubBase.replace(/\/+$/, "");
   const url = `${api}/repos/${owner}/${repo}/tarball${ref ? `/${ref}` : ""}`;
   return { kind: "github", owner, repo, path, ref, url, api, host: new URL(url).host };
@@ -126,27 +161,34 @@ function githubSource(source: string, m: RegExpExecArray, githubBase: string): S
  * Parses a source string; `githubBase` is where the shorthand's tarballs come from and
  * `indexes` are the well-known indexes a bare skill name is looked up in. Every part of a
  * remote source is held to its grammar (`source_grammar.ts`) before it builds anything.
- * @throws {SkillrtError} naming the source and the part that is refused.
+ * Only a path-spelled source is local: what a folder here is named never changes what a
+ * source means (a cloned repository's `anthropics/skills` folder is not `anthropics/skills`).
+ * @throws {SkillrtError} naming the source and the part that is refused, or for a word
+ * that is no source form.
  */
 export function parseSource(
   source: string,
   githubBase = "https://api.github.com",
-  exists: (p: string) => boolean = () => false,
   indexes: string[] = [],
 ): Source {
   if (isWellKnownSource(source)) return wellKnownSource(source);
   if (source.startsWith("git+")) return gitSource(source, source.slice(4));
-  if (/^https?:\/\//i.test(source)) return urlSource(source);
-  if (
-    exists(source) || source.startsWith(".") || source.startsWith("/") || source.startsWith("~")
-  ) return { kind: "local", path: source };
+  if (/^(ssh|git):\/\//i.test(source) || isScpLike(source)) return gitSource(source, source);
+  if (/^https?:\/\//i.test(source)) return urlSource(source, githubBase);
+  if (isPathEntry(source)) return { kind: "local", path: source };
   const m = SHORTHAND.exec(source);
   if (m) return githubSource(source, m, githubBase);
   if (indexes.length > 0 && /^[a-z0-9][a-z0-9-]*$/.test(source)) return wellKnown(source, indexes);
-  return { kind: "local", path: source };
+  throw new SkillrtError(
+    `Source '${
+      showControls(source)
+    }' is not a source: spell a local folder or archive as a path ('./${
+      showControls(source)
+    }'); a bare name is looked up in skills.hub.collections and skills.hub.indexes, and none holds it.`,
+  );
 }
 
-/** The name a remote source installs under when `--name` is not given: its last path segment. */
+/** A source's last path segment: the name its skill falls back on when its SKILL.md declares none. */
 export function sourceName(source: Source): string {
   switch (source.kind) {
     case "local":
@@ -154,7 +196,8 @@ export function sourceName(source: Source): string {
     case "http":
       return new URL(source.url).pathname.split("/").pop()!.replace(ARCHIVE, "");
     case "git":
-      return (source.subpath ?? new URL(source.url.replace(/^file:\/\//, "file:///")).pathname)
+      return (source.subpath ??
+        source.url.replace(/^[a-z+]+:\/\/[^/]*/i, "").replace(/^[^/]*:/, ""))
         .replace(/\/$/, "").split("/").pop()!
         .replace(/\.git$/i, "");
     case "github":

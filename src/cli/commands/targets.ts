@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { basename, existsHere, joinPath, resolvePath } from "../../home/paths.ts";
+import { basename, joinPath, resolvePath } from "../../home/paths.ts";
 import { hubRoot } from "../../hub/hub_root.ts";
 import { slugForm } from "../../hub/collection.ts";
 import { collectionNeeds, configuredCollections, isBareName } from "../../hub/collections.ts";
@@ -13,7 +13,6 @@ import { listOf } from "../grammar.ts";
 import { SkillrtError } from "../../errors.ts";
 import { installName, installPath } from "../../hub/install.ts";
 import { fetchLocal, sourceNeeds, sourceOf } from "../../hub/fetch.ts";
-import { sourceName } from "../../hub/source.ts";
 import { configuredIndexes } from "../../hub/well_known.ts";
 import { validateName } from "../../manage/validation.ts";
 import { readLockDocument } from "../../hub/lockfile_write.ts";
@@ -41,15 +40,6 @@ interface Grants {
 
 let grants: Grants = { net: [], run: [] };
 
-/** True when the user can be asked at a terminal (a collection's numbered choice). */
-function interactive(): boolean {
-  try {
-    return Deno.stdin.isTerminal() && Deno.stderr.isTerminal();
-  } catch {
-    return false;
-  }
-}
-
 /** The names a local source installs under: its one skill's, or the chosen ones of a collection. */
 async function localNames(runtime: SkillRuntime, request: CommandRequest, arg: string) {
   const str = (v: unknown) => (typeof v === "string" ? v : undefined);
@@ -73,44 +63,47 @@ async function localNames(runtime: SkillRuntime, request: CommandRequest, arg: s
 
 /**
  * Where `hub install` puts skills, worked out without fetching: a local source is read
- * (it may be); a remote one installs under `--name` or its last path segment, or — a
- * collection ([HUB-8]) — under the slugs of the `--skill` names. A remote collection
- * whose skills are not named (`--all`, or a choice at the terminal) cannot be known
- * before it is fetched: the grant is then the folder it installs into, as a whole.
+ * (it may be); a remote one installs under `--name`, or — its skills' names come from
+ * their frontmatter ([IO-5]) — under the slugs of the `--skill` names. A remote source
+ * whose skills are not named (no `--name` or `--skill`: `--all`, a choice at the terminal,
+ * or its one skill) cannot be known before it is fetched: the grant is then the folder it
+ * installs into, as a whole.
  */
 async function installTarget(runtime: SkillRuntime, request: CommandRequest, arg: string) {
   const str = (v: unknown) => (typeof v === "string" ? v : undefined);
   const root = hubRoot(runtime.setup).root;
-  const source = sourceOf(runtime.setup, arg, str(request.options.index));
   const category = str(request.options.category);
   const at = (name: string) => creationTarget(root, joinPath(root, installPath(name, category)));
   const hubDir = joinPath(root, ".hub");
-  const needs = sourceNeeds(source);
-  if (
-    isBareName(arg) && configuredCollections(runtime.setup).length > 0 &&
-    (source.kind !== "local" || !existsHere(resolvePath(runtime.setup.host.cwd, arg)))
-  ) {
+  const name = str(request.options.name);
+  if (isBareName(arg) && configuredCollections(runtime.setup).length > 0) {
     // A bare name may be a skill of a configured collection ([HUB-8]): it installs under it.
     const all = collectionNeeds(runtime.setup);
+    const indexes = configuredIndexes(runtime.setup, str(request.options.index)).length > 0;
+    const needs = indexes
+      ? sourceNeeds(sourceOf(runtime.setup, arg, str(request.options.index)))
+      : all;
     return {
-      paths: [hubDir, at(validateName(str(request.options.name) ?? arg))],
+      paths: [hubDir, at(validateName(name ?? arg))],
       needs: { net: [...needs.net, ...all.net], run: [...needs.run, ...all.run] },
     };
   }
+  const source = sourceOf(runtime.setup, arg, str(request.options.index));
+  const needs = sourceNeeds(source);
   if (source.kind === "local") {
     return { paths: [hubDir, ...(await localNames(runtime, request, arg)).map(at)], needs };
   }
-  const name = str(request.options.name);
   const skills = listOf(request.options.skill);
-  if (!name && !skills.length && (request.options.all === true || interactive())) {
-    return { paths: [hubDir, root], needs };
+  // A skill of an index installs under the name the index lists it by (its SKILL.md's).
+  if (source.kind === "well-known" && !skills.length) {
+    return { paths: [hubDir, at(validateName(name ?? source.name))], needs };
   }
-  const names = [validateName(name ?? sourceName(source))];
-  if (!name) {
-    for (const wanted of skills) {
-      names.push(...[slugForm(wanted), slugForm(basename(wanted))].flatMap((n) => n ?? []));
-    }
-  }
+  if (!name && !skills.length) return { paths: [hubDir, root], needs };
+  const names = name
+    ? [validateName(name)]
+    : skills.flatMap((wanted) =>
+      [slugForm(wanted), slugForm(basename(wanted))].flatMap((n) => n ?? [])
+    );
   return { paths: [hubDir, ...[...new Set(names)].map(at)], needs };
 }
 
