@@ -240,3 +240,27 @@ Deno.test("[IO-5] one naming rule: a folder, an archive and an index entry insta
     removeTrees(tree, home);
   }
 });
+
+Deno.test("[IO-5] a bare name is the configured collection's even when a folder here has that name (a variant of the shadowing attack)", async () => {
+  const repo = makeTree({ "skills/pdf/SKILL.md": skill("pdf", "The collection's PDF skill.") });
+  commitAll(repo);
+  const cwd = makeTree({ "pdf/SKILL.md": skill("pdf", "A local impostor.") });
+  const home = makeTree({
+    "skills/.keep": "",
+    "config.yaml": `skills:\n  hub:\n    collections:\n      - file://${repo}\n`,
+  });
+  try {
+    const r = await cliJson(["--home", home, "hub", "install", "pdf", "--yes"], { cwd });
+    equal(r.code, 0, r.stderr + r.stdout);
+    equal(r.json.trust_level, "community");
+    ok(Deno.readTextFileSync(`${home}/skills/pdf/SKILL.md`).includes("The collection's"));
+    deepEqual(r.json.warnings, [
+      "A local folder 'pdf' exists; it was not installed ('pdf' is a remote source). Spell it './pdf' to install the folder.",
+    ]);
+    const none = await cliJson(["--home", home, "hub", "install", "nothing-here"], { cwd });
+    equal(none.code, 1, none.stdout);
+    ok(String(none.json.error).startsWith("No configured collection holds a skill named"));
+  } finally {
+    removeTrees(repo, cwd, home);
+  }
+});
