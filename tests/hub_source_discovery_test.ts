@@ -7,6 +7,7 @@
 import { deepEqual, equal, ok } from "node:assert/strict";
 import { commitAll } from "./git_helpers.ts";
 import { cliJson, makeTree, removeTrees, skill } from "./helpers.ts";
+import { tarGzOf } from "./site_helpers.ts";
 
 type Listed = { name: string; path: string }[];
 type Done = { installed: { name: string }[]; skipped: { path: string; reason: string }[] };
@@ -61,7 +62,7 @@ Deno.test("[IO-5] a Claude Code plugin marketplace is a collection: its plugins'
       { name: "climber", source: "../../outside" },
     ],
   };
-  const repo = makeTree({
+  const files: Record<string, string> = {
     ".claude-plugin/marketplace.json": JSON.stringify(marketplace),
     "plugins/formatter/.claude-plugin/plugin.json": JSON.stringify({ name: "formatter" }),
     "plugins/formatter/skills/Format-Code/SKILL.md": skill("Format-Code", "Formats code."),
@@ -70,10 +71,21 @@ Deno.test("[IO-5] a Claude Code plugin marketplace is a collection: its plugins'
     "plugins/docs/more/editor/SKILL.md": skill("editor", "Edits docs."),
     "plugins/docs/dist/writer/SKILL.md": skill("writer", "A build copy."),
     "tests/fixtures/stray/SKILL.md": skill("stray", "A test fixture, not shipped."),
-  });
+  };
+  const repo = makeTree(files);
   const home = makeTree({ "skills/.keep": "" });
   try {
     commitAll(repo);
+    // The same repository as a downloaded archive: its marketplace below the top folder.
+    const top = Object.fromEntries(Object.entries(files).map(([p, t]) => [`market-main/${p}`, t]));
+    Deno.writeFileSync(`${home}/market.tar.gz`, await tarGzOf(top, "market-main"));
+    const packed = await cliJson(["--home", home, "hub", "install", `${home}/market.tar.gz`]);
+    equal(packed.code, 2, packed.stderr + packed.stdout);
+    deepEqual((packed.json.skills as Listed).map((s) => s.path), [
+      "market-main/plugins/docs/extra/writer",
+      "market-main/plugins/docs/more/editor",
+      "market-main/plugins/formatter/skills/Format-Code",
+    ]);
     const source = `git+file://${repo}`;
     const listed = await cliJson(["--home", home, "hub", "install", source]);
     equal(listed.code, 2, listed.stderr + listed.stdout);

@@ -27,8 +27,10 @@ export const MARKETPLACE = ".claude-plugin/marketplace.json";
 export interface Tree {
   /** The text of a file, by its path relative to the source; undefined when there is none. */
   read(rel: string): string | undefined;
-  /** The skill folders the walk found ([IO-5]: never in build copies, never through links). */
+  /** The skill folders the walk found, relative to `base` ([IO-5]: never in build copies, never through links). */
   found: string[];
+  /** The folder of the source the marketplace is read in (an archive's one top folder, or `""`). */
+  base: string;
 }
 
 type Json = Record<string, unknown>;
@@ -122,6 +124,7 @@ const MAX_MANIFEST = 256 * 1024;
 export function folderTree(dir: string, found: string[]): Tree {
   return {
     found,
+    base: "",
     read(rel) {
       let file: Deno.FsFile;
       try {
@@ -139,12 +142,29 @@ export function folderTree(dir: string, found: string[]): Tree {
   };
 }
 
-/** An archive's files as a {@linkcode Tree}. */
+/**
+ * An archive's files as a {@linkcode Tree}: read at its root, or below its one top folder
+ * when the marketplace is there (`repo-main/.claude-plugin/marketplace.json`).
+ */
 export function filesTree(files: ArchiveFile[], found: string[]): Tree {
+  const top = files[0]?.path.split("/")[0] ?? "";
+  const atTop = !files.some((f) => f.path === MARKETPLACE) &&
+    files.some((f) => f.path === `${top}/${MARKETPLACE}`) &&
+    files.every((f) => f.path.startsWith(`${top}/`));
+  const base = atTop ? top : "";
   return {
-    found,
+    base,
+    found: found.flatMap((f) =>
+      base === ""
+        ? [f]
+        : f === base
+        ? [""]
+        : f.startsWith(`${base}/`)
+        ? [f.slice(base.length + 1)]
+        : []
+    ),
     read: (rel) => {
-      const file = files.find((f) => f.path === rel);
+      const file = files.find((f) => f.path === join(base, rel));
       return file && file.data.length <= MAX_MANIFEST
         ? new TextDecoder().decode(file.data)
         : undefined;
@@ -158,8 +178,6 @@ export function filesTree(files: ArchiveFile[], found: string[]): Tree {
  */
 export function collectionFolders(tree: Tree): { folders: string[]; skipped: Skipped[] } {
   const market = marketplaceSkills(tree);
-  if (!market || market.folders.length === 0) {
-    return { folders: tree.found, skipped: market?.skipped ?? [] };
-  }
-  return { folders: [...new Set(market.folders)].sort(), skipped: market.skipped };
+  const chosen = market?.folders.length ? [...new Set(market.folders)].sort() : tree.found;
+  return { folders: chosen.map((f) => join(tree.base, f)), skipped: market?.skipped ?? [] };
 }
