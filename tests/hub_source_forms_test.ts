@@ -178,6 +178,10 @@ Deno.test("[IO-5] #<sha> pins a commit (full or short), a branch and a tag are c
       equal(lock().identifier, `file://${repo}#${first}`);
       equal(lock().source, `git+file://${repo}#${ref}`);
     }
+    // The pin is kept: checked again, the source is the same commit.
+    const check = await cliJson(["--home", home, "hub", "check", "pinned"]);
+    equal(check.code, 0, check.stdout);
+    deepEqual(check.json.skills, [{ name: "pinned", status: "up_to_date" }]);
     equal((await install("dev")).code, 0);
     ok(installed().includes("Version three."));
     equal((await install("v1")).code, 0);
