@@ -5,8 +5,7 @@
  *
  * @module
  */
-import { InterruptedError, SkillrtError } from "../errors.ts";
-import { interruptSignal, runInterruptible, throwIfInterrupted } from "../interruption.ts";
+import { SkillrtError } from "../errors.ts";
 import {
   basename,
   dirname,
