@@ -4,32 +4,37 @@
  * folder. Every read of skill content outside the local root's own `SKILL.md` files goes
  * through {@linkcode openInside} (see `src/scan/containment.ts` for which folder).
  *
- * Deno has no `openat` or `O_NOFOLLOW`, so the proof is made on the handle: walking the
- * path down from a real folder with `lstat` — every folder on the way a folder, no part
- * a symbolic link — must end at the very file the handle holds (same device and inode).
- * When a link is on the way (a skill folder linked within the roots, a file linked to a
- * sibling), the path is resolved, must lie inside the real folder, and is walked the same
- * way from the folder. Each proof is repeated ({@linkcode VERIFY_ROUNDS} looks), so a
- * swap must land between two consecutive `lstat`s again and again to pass; a swap that
- * only lasts for one look gets a refusal. A handle Deno does not let this process stat
- * lies outside its read grant (in the sandbox, outside every root) and is refused.
+ * Deno has no `openat` or `O_NOFOLLOW`, so the proof is made on the handle, by the one
+ * proof of `proof.ts`: walking the path from a real folder with `lstat` — every folder on
+ * the way a folder, no part a symbolic link, no folder changed since just before the open
+ * — must end at the very file the handle holds (same device and inode); a folder in
+ * motion takes {@linkcode VERIFY_ROUNDS} looks. When a link is on the way (a skill folder
+ * linked within the roots, a file linked to a sibling), the path is resolved, must lie
+ * inside the real folder, and is walked the same way from the folder, each look resolving
+ * it again. A handle Deno does not let this process stat lies outside its read grant (in
+ * the sandbox, outside every root) and is refused — unless the real folder itself lies
+ * outside the grant (a link the user made in the local root).
  *
  * @module
  */
 import { isPermissionError, SkillrtError } from "../errors.ts";
 import { isAbsoluteAnywhere, isInside, joinPath } from "../home/paths.ts";
 import { hasTraversal } from "../resolve/name_guard.ts";
+import { type Chain, chainHolds, identity, MOVING_ROUNDS, proveChain } from "./proof.ts";
 
-/** How often the opened handle is matched against the path inside the folder. */
-export const VERIFY_ROUNDS = 3;
+/**
+ * How often the opened handle is matched against the path inside the folder when a
+ * folder on the way is in motion (see `proof.ts`; a quiet folder takes one look).
+ */
+export const VERIFY_ROUNDS = MOVING_ROUNDS;
 
 /**
  * Looks that prove a file of which only the head is read for a listing (a SKILL.md's
- * frontmatter in a scan, a linked file's title and summary in a view): two, one fewer
- * than for content served whole, as a listing reads thousands (a swap must still land
- * between two consecutive `lstat`s twice over to pass).
+ * frontmatter in a scan, a linked file's title and summary in a view) when a folder on
+ * the way is in motion: fewer than for content served whole, as a listing reads
+ * thousands (quiet folders, nearly all of them, take one look either way).
  */
-export const HEAD_ROUNDS = 2;
+export const HEAD_ROUNDS = 8;
 
 /** Options of {@linkcode openInside}: Deno's open options, and where the folder may lie. */
 export interface OpenInsideOptions extends Deno.OpenOptions {
@@ -63,10 +68,6 @@ function escapeError(path: string): PathEscapeError {
   return new PathEscapeError(path);
 }
 
-function identity(info: Deno.FileInfo): string {
-  return `${info.dev}:${info.ino}`;
-}
-
 /**
  * Opens `path` (relative) inside folder `dir` and returns the handle, after proving on
  * the handle that the file really lies inside the real `dir` (and, with `dirWithin`, that
@@ -92,14 +93,17 @@ export function openInside(
   const target = joinPath(dir, path);
   // Only regular files are opened: opening a FIFO would wait for a writer forever.
   if (!Deno.statSync(target).isFile) throw new Deno.errors.NotFound(`Not a file: ${path}`);
+  const since = Date.now();
   const file = Deno.openSync(target, { read: true, ...open });
   try {
-    const { id: handle, size } = handleIdentity(file, target, dirWithin === undefined, path);
+    const { id: handle, size } = handleIdentity(file, {
+      dir,
+      target,
+      trusted: dirWithin === undefined,
+      path,
+    });
     const chain = linkFreeChain(dir, path, dirWithin);
-    let proved = chain !== undefined;
-    for (let round = 0; proved && round < Math.max(1, rounds); round++) {
-      proved = chainEndsAt(chain!, handle);
-    }
+    const proved = chain !== undefined && proveChain(chain, handle, { since, rounds });
     if (!proved && !provedThroughLinks(dir, target, handle, { dirWithin, fileWithin, rounds })) {
       throw escapeError(path);
     }
@@ -109,12 +113,6 @@ export function openInside(
     file.close();
     throw error;
   }
-}
-
-/** A trusted real folder and the path below it: each part is checked with `lstat`. */
-interface Chain {
-  base: string;
-  parts: string[];
 }
 
 /**
@@ -136,27 +134,6 @@ function linkFreeChain(
     }
   }
   return undefined;
-}
-
-/**
- * One look down the chain: every folder on it is a folder (no symbolic link), and the
- * last part is no link and is the very file the handle holds. Since the base is a real
- * folder and no part is a link, the file then really lies below the base.
- */
-function chainEndsAt(chain: Chain, handle: string): boolean {
-  let at = chain.base;
-  for (let i = 0; i < chain.parts.length; i++) {
-    at = `${at}/${chain.parts[i]}`;
-    let info: Deno.FileInfo;
-    try {
-      info = Deno.lstatSync(at);
-    } catch {
-      return false;
-    }
-    if (info.isSymlink) return false;
-    if (i < chain.parts.length - 1 ? !info.isDirectory : identity(info) !== handle) return false;
-  }
-  return true;
 }
 
 /**
@@ -189,7 +166,7 @@ function provedThroughLinks(
     const base = bases.find((b) => real !== b.real && isInside(b.real, real));
     if (!base) return false;
     const parts = real.slice(base.real === "/" ? 1 : base.real.length + 1).split("/");
-    if (!chainEndsAt({ base: base.lexical, parts }, handle)) return false;
+    if (!chainHolds({ base: base.lexical, parts }, handle, 1)) return false;
   }
   return true;
 }
@@ -198,19 +175,29 @@ function provedThroughLinks(
  * The device and inode of an opened file. Deno lets a process stat a handle only when it
  * may read the handle's real path: when it may not, the file lies outside this
  * process's read grant (the sandbox grants every root), which only a link the user made
- * in the local root (a trusted `dir`, no `dirWithin`) can lead to; that file is then
- * identified by its path. Anywhere else it is an escape.
+ * in the local root (a trusted `dir`, no `dirWithin`) whose real folder lies outside the
+ * grant can lead to; that file is then identified by its path. Anywhere else — a folder
+ * of a skill the grant covers swapped for a link out of it while the file was opened —
+ * it is an escape, and never identified by a path that may have been swapped back.
  */
-function handleIdentity(file: Deno.FsFile, target: string, trusted: boolean, path: string) {
+function handleIdentity(
+  file: Deno.FsFile,
+  { dir, target, trusted, path }: { dir: string; target: string; trusted: boolean; path: string },
+) {
   let info: Deno.FileInfo;
   try {
     info = file.statSync();
   } catch (error) {
     if (!isPermissionError(error)) throw error;
-    if (!trusted) throw escapeError(path);
+    if (!trusted || mayRead(Deno.realPathSync(dir))) throw escapeError(path);
     info = Deno.statSync(target);
   }
   return { id: identity(info), size: info.size };
+}
+
+/** True when this thread may read `path` (Deno would then let it stat a handle of a file there). */
+function mayRead(path: string): boolean {
+  return Deno.permissions.querySync({ name: "read", path }).state === "granted";
 }
 
 /**

@@ -6,14 +6,15 @@
  * No write follows a symbolic link: the target must not be a link (checked with
  * `lstat`), the temporary file is created with `createNew` (which never opens through a
  * link), the folder is the real path of the target's parent (optionally required to lie
- * inside a given folder), and after opening, the opened file is checked to be the one
- * in that folder — so swapping a folder for a link between the check and the write is
- * caught, not followed.
+ * inside a given folder), and after opening, the opened file is proved to be the one in
+ * that folder by the proof every read takes too (`src/files/proof.ts`) — so swapping a
+ * folder for a link between the check and the write is caught, not followed.
  *
  * @module
  */
-import { SkillrtError } from "../errors.ts";
+import { isPermissionError, SkillrtError } from "../errors.ts";
 import { basename, dirname, isInside, joinPath } from "../home/paths.ts";
+import { type Chain, folderIdentity, identity, proveChain } from "../files/proof.ts";
 import { inFolder } from "./pinned.ts";
 
 /** How a write is placed. */
@@ -97,19 +98,20 @@ function openTemp(temp: string, fixed: boolean, mode = 0o644): Deno.FsFile {
 }
 
 /**
- * Removes the temporary file we opened (`opened`), wherever a swapped folder put it: at
- * its path, or at the same name in that folder's current real place. Best effort — a
- * folder swapped back and forth may hide it; it is empty by then (see below).
+ * Removes the file we opened (`opened`) under any of `names`, wherever a swapped folder
+ * put it: in the folder by its path, or in a folder it was seen in. Only the very file
+ * (same device and inode) is removed. Best effort — a folder swapped back and forth may
+ * hide it; it is empty by then (see below).
  */
-function removeOwnTemp(temp: string, opened: Deno.FileInfo, seenIn: string[]): void {
+function removeOwn(dir: string, names: string[], opened: Deno.FileInfo, seenIn: string[]): void {
   for (let attempt = 0; attempt < 64; attempt++) {
-    const candidates = [temp, ...seenIn.map((dir) => joinPath(dir, basename(temp)))];
+    const dirs = [dir, ...seenIn];
     try {
-      candidates.push(joinPath(Deno.realPathSync(dirname(temp)), basename(temp)));
+      dirs.push(Deno.realPathSync(dir));
     } catch {
       // The folder is gone or moving: try the path as it is.
     }
-    for (const candidate of candidates) {
+    for (const candidate of dirs.flatMap((d) => names.map((n) => joinPath(d, n)))) {
       try {
         if (sameFile(Deno.lstatSync(candidate), opened)) {
           Deno.removeSync(candidate);
@@ -122,14 +124,22 @@ function removeOwnTemp(temp: string, opened: Deno.FileInfo, seenIn: string[]): v
   }
 }
 
+/** The chain the proof walks to a file named `leaf` in `folder`: from `within` when given. */
+function chainTo(folder: string, leaf: string, within?: string): Chain {
+  if (within === undefined || within === folder) return { base: folder, parts: [leaf] };
+  return { base: within, parts: [...folder.slice(within.length + 1).split("/"), leaf] };
+}
+
 /**
  * Writes bytes or text to `path` atomically, never through a symbolic link.
  *
- * The temporary file is created exclusively in the real folder of `path`, and proved to
- * be there (same device and inode, folder still real and inside `within`) before a byte
- * is written and again before the rename; a rename only ever moves it within that
- * folder. A folder swapped for a link while this runs therefore never receives content:
- * at worst the empty temporary file was created through the link, and it is removed.
+ * The temporary file is created exclusively in the real folder of `path`; before a byte
+ * is written, again before the rename and once more after it, the opened file is proved
+ * (`src/files/proof.ts`) to be the one a no-follow walk from `within` (the real skill
+ * folder) finds at that name, through the folder that was there before the create. A
+ * rename only ever moves it within that folder. A folder swapped for a link while this
+ * runs therefore never receives content: whatever the proof refuses is emptied through
+ * the handle and removed.
  * @throws {SkillrtError} when the target or its folder is a link (out of `within`).
  */
 export function atomicWrite(
@@ -142,37 +152,31 @@ export function atomicWrite(
   const target = joinPath(folder, basename(path));
   refuseLink(target);
   const temp = options.fixedTemp ? tempPathFor(target) : uniqueTempFor(target);
+  const before = folderIdentity(chainTo(folder, basename(temp), options.within));
+  if (before === undefined) throw linkRefusal(path);
+  const since = Date.now();
   const file = openTemp(temp, options.fixedTemp === true, options.mode);
-  const opened = file.statSync();
+  const opened = statCreated(file, temp, path);
   const seenIn: string[] = []; // where the temporary file's folder really was, for the clean-up
-  const assertPlaced = () => {
+  const assertPlaced = (leaf: string) => {
     try {
-      seenIn.push(Deno.realPathSync(dirname(temp)));
+      seenIn.push(Deno.realPathSync(folder));
     } catch {
-      // Moving: the check below fails.
+      // Moving: the proof below fails.
     }
-    if (realParent(path, options.within) !== folder || !sameFile(opened, Deno.lstatSync(temp))) {
-      throw linkRefusal(path);
-    }
+    const chain = chainTo(folder, leaf, options.within);
+    if (!proveChain(chain, identity(opened), { since, exempt: before })) throw linkRefusal(path);
   };
-  let renamed = false;
+  let placed = false;
   try {
-    assertPlaced();
-    let off = 0;
-    while (off < bytes.length) off += file.writeSync(bytes.subarray(off));
-    file.syncSync();
-    assertPlaced();
-    refuseLink(target);
-    // rename(2) looks its two paths up one after the other: in the folder pinned as the
-    // working directory both names are found in the one directory proved above.
-    const pinned = inFolder(folder, options.within ?? folder, () => linkRefusal(path), () => {
-      refuseLink(basename(target));
-      Deno.renameSync(basename(temp), basename(target));
-    });
-    if (!pinned) Deno.renameSync(temp, target);
-    renamed = true;
+    placeAndWrite();
+    placed = true;
+  } catch (error) {
+    // The file vanished from its folder, or Deno's grant met it outside: a swapped folder.
+    if (error instanceof Deno.errors.NotFound || isPermissionError(error)) throw linkRefusal(path);
+    throw error;
   } finally {
-    if (!renamed) {
+    if (!placed) {
       try {
         file.truncateSync(0); // whatever happened, no content stays behind
       } catch {
@@ -180,7 +184,49 @@ export function atomicWrite(
       }
     }
     file.close();
-    if (!renamed) removeOwnTemp(temp, opened, seenIn);
+    if (!placed) removeOwn(folder, [basename(temp), basename(target)], opened, seenIn);
+  }
+
+  function placeAndWrite(): void {
+    assertPlaced(basename(temp));
+    let off = 0;
+    while (off < bytes.length) off += file.writeSync(bytes.subarray(off));
+    file.syncSync();
+    assertPlaced(basename(temp));
+    refuseLink(target);
+    // rename(2) looks its two paths up one after the other: in the folder pinned as the
+    // working directory both names are found in the one directory proved above (under a
+    // path grant Deno makes them absolute again: the proof after the rename holds then).
+    const pinned = inFolder(folder, options.within ?? folder, () => linkRefusal(path), () => {
+      refuseLink(basename(target));
+      Deno.renameSync(basename(temp), basename(target));
+    });
+    if (!pinned) Deno.renameSync(temp, target);
+    assertPlaced(basename(target));
+  }
+}
+
+/**
+ * The identity of the temporary file just created. Deno refuses to stat a handle whose
+ * file lies outside this process's read grant: the folder was swapped for a link out of
+ * it at the create, so the empty file is removed by its unique name (tried while the swap
+ * may still lead there) and the write refused.
+ */
+function statCreated(file: Deno.FsFile, temp: string, path: string): Deno.FileInfo {
+  try {
+    return file.statSync();
+  } catch (error) {
+    file.close();
+    if (!isPermissionError(error)) throw error;
+    for (let attempt = 0; attempt < 256; attempt++) {
+      try {
+        Deno.removeSync(temp);
+        break;
+      } catch {
+        // Not there now: the folder is the real one again.
+      }
+    }
+    throw linkRefusal(path);
   }
 }
 

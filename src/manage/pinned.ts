@@ -7,6 +7,9 @@
  * directory, not the path used to get there), and the delete runs on a name relative to it
  * — pinned to that directory whatever happens to the paths above it. The CLI's warden
  * starts its Workers in the local root, which they may read, so they can always return.
+ * Under a path grant (a sandbox Worker) Deno 2 makes the relative name absolute again
+ * from the working directory's real path, so the pin holds only as long as that path
+ * does: what is written is proved after the operation (`src/files/proof.ts`).
  *
  * @module
  */

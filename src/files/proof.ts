@@ -1,0 +1,164 @@
+/**
+ * The one proof that an opened file lies where a path says ([S-9]), used by every read of
+ * skill content (`openInside`) and every write (`atomicWrite`): Deno has no `openat` and
+ * no `O_NOFOLLOW` per component, and under a path grant it even turns a relative path
+ * into an absolute one from the working directory, so every open, create and rename
+ * looks each folder of its path up again. What holds is proved on the handle afterwards.
+ *
+ * A chain is a trusted real folder (its parents are not the skill's to change) and the
+ * parts below it. The proof has two forms:
+ *
+ * - **Quiet** (sound): looked at bottom-up after the open, the last part is the handle's
+ *   file (same device and inode), no part is a symbolic link, and no folder on the way
+ *   (the base included) has had an entry added, removed or renamed since just before the
+ *   open (its `ctime`, which no call can set back, is older — Deno gives it in whole
+ *   seconds, so a folder changed in the last second or so counts as moving). Each folder is looked at after every look-up through
+ *   it, and its parents after it, so every look-up of the path — the open's included —
+ *   met these very folders: no swap can have happened in between.
+ * - **Moving** (a folder on the way changed just now: a write a moment ago, or a swapper
+ *   at work): {@linkcode MOVING_ROUNDS} top-down looks, each meeting the same folders and
+ *   ending at the handle's file, so a swap must land between two consecutive `lstat`s,
+ *   the right way round, again and again (about a quarter of the time each look, against
+ *   a swapper in a tight loop: 4^-16 for the default).
+ *
+ * @module
+ */
+
+/** A trusted real folder and the path below it, the last part the file. */
+export interface Chain {
+  /** The real folder the look starts from. */
+  base: string;
+  /** The parts below it, the last one the file. */
+  parts: string[];
+}
+
+/** Looks a folder in motion takes to prove a handle of content that is served or written. */
+export const MOVING_ROUNDS = 16;
+
+/**
+ * How long before the open a change of a folder on the way still counts as "just now":
+ * file system timestamps come from a coarse clock (a few milliseconds behind).
+ */
+export const QUIET_SLACK_MS = 50;
+
+/** The precision of the `ctime` Deno 2 reports (whole seconds). */
+const CTIME_GRAIN_MS = 1000;
+
+/** The device and inode of a file, as one string. */
+export function identity(info: Deno.FileInfo): string {
+  return `${info.dev}:${info.ino}`;
+}
+
+/** The paths of a chain's parts, base first, the file last. */
+function pathsOf(chain: Chain): string[] {
+  const paths = [chain.base];
+  for (const part of chain.parts) paths.push(`${paths[paths.length - 1]}/${part}`);
+  return paths;
+}
+
+function lstatOrUndefined(path: string): Deno.FileInfo | undefined {
+  try {
+    return Deno.lstatSync(path);
+  } catch {
+    return undefined;
+  }
+}
+
+function statOrUndefined(path: string): Deno.FileInfo | undefined {
+  try {
+    return Deno.statSync(path);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * One top-down look: the identity of each part, or undefined as soon as a part is
+ * missing or a symbolic link, or a part on the way is no folder.
+ */
+function lookDown(chain: Chain): string[] | undefined {
+  const seen: string[] = [];
+  const paths = pathsOf(chain).slice(1);
+  for (let i = 0; i < paths.length; i++) {
+    const info = lstatOrUndefined(paths[i]);
+    if (!info || info.isSymlink || (i < paths.length - 1 && !info.isDirectory)) return undefined;
+    seen.push(identity(info));
+  }
+  return seen;
+}
+
+/** `rounds` top-down looks, each ending at `handle` through the folders the first one met. */
+export function chainHolds(chain: Chain, handle: string, rounds: number): boolean {
+  const first = lookDown(chain);
+  if (first === undefined || first.at(-1) !== handle) return false;
+  const expected = first.join("/");
+  for (let round = 1; round < rounds; round++) {
+    if (lookDown(chain)?.join("/") !== expected) return false;
+  }
+  return true;
+}
+
+/**
+ * The latest time a folder's entries may have changed: its `ctime` (which no call can set
+ * back, unlike `mtime`), which Deno gives in whole seconds — so the end of that second.
+ */
+function lastChange(info: Deno.FileInfo): number {
+  const ctime = info.ctime?.getTime();
+  return ctime === undefined ? Infinity : ctime + CTIME_GRAIN_MS;
+}
+
+/** What a bottom-up look found: proved, a folder changed just now, or not the handle's file. */
+type Look = "proved" | "moving" | "failed";
+
+/**
+ * The bottom-up look of the quiet proof. `since` is the time (ms) just before the open or
+ * create; `exempt` names the folder (by its identity) whose entries this very write
+ * changed, which must only be the same folder as before.
+ */
+function lookUp(chain: Chain, handle: string, since: number, exempt?: string): Look {
+  const paths = pathsOf(chain);
+  const file = lstatOrUndefined(paths[paths.length - 1]);
+  if (!file || file.isSymlink || identity(file) !== handle) return "failed";
+  let moving = false;
+  for (let i = paths.length - 2; i >= 0; i--) {
+    // The base is trusted, as a path: its real folder is what counts.
+    const info = i === 0 ? statOrUndefined(paths[i]) : lstatOrUndefined(paths[i]);
+    if (!info || info.isSymlink || !info.isDirectory) return "failed";
+    if (i === paths.length - 2 && exempt !== undefined) {
+      if (identity(info) !== exempt) return "failed";
+      continue;
+    }
+    if (lastChange(info) >= since - QUIET_SLACK_MS) moving = true;
+  }
+  return moving ? "moving" : "proved";
+}
+
+/** How {@linkcode proveChain} proves a handle. */
+export interface ProofOptions {
+  /** The time (ms, `Date.now()`) taken just before the file was opened or created. */
+  since: number;
+  /** Top-down looks when a folder on the way is in motion (default {@linkcode MOVING_ROUNDS}). */
+  rounds?: number;
+  /** The identity of the file's folder when this write itself changed its entries. */
+  exempt?: string;
+}
+
+/**
+ * Proves that `handle` (the identity of an opened file) is the last part of `chain`: by
+ * the quiet proof, else (a folder on the way changed just now) by `rounds` looks.
+ */
+export function proveChain(chain: Chain, handle: string, options: ProofOptions): boolean {
+  const look = lookUp(chain, handle, options.since, options.exempt);
+  if (look !== "moving") return look === "proved";
+  return chainHolds(chain, handle, Math.max(1, options.rounds ?? MOVING_ROUNDS));
+}
+
+/** The identity of the folder `chain` ends in (its parts but the last), by one top-down look. */
+export function folderIdentity(chain: Chain): string | undefined {
+  const folder = { base: chain.base, parts: chain.parts.slice(0, -1) };
+  if (folder.parts.length === 0) {
+    const info = statOrUndefined(chain.base);
+    return info?.isDirectory ? identity(info) : undefined;
+  }
+  return lookDown(folder)?.at(-1);
+}
