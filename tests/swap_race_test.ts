@@ -87,15 +87,26 @@ async function race(home: string, mode: string, path: string, swap: [string, str
   }
 }
 
-/** A home whose skill `race` has references/{canary.md,deep/canary.md}, and the same outside. */
+/**
+ * A home whose skill `race` has references/{canary.md,deep/canary.md} and `k0.md`… to
+ * remove, and the same names outside.
+ */
 function setup() {
-  const files = { "canary.md": `${SECRET}\n`, "deep/canary.md": `${SECRET}\n` };
-  const outside = makeTree(files);
-  const home = makeTree({
+  const files: Record<string, string> = {
+    "canary.md": `${SECRET}\n`,
+    "deep/canary.md": `${SECRET}\n`,
+  };
+  const inside: Record<string, string> = {
     "skills/race/SKILL.md": skill("race", "A skill whose references are swapped."),
     "skills/race/references/canary.md": "inside\n",
     "skills/race/references/deep/canary.md": "inside\n",
-  });
+  };
+  for (let i = 0; i < TRIES; i++) {
+    files[`k${i}.md`] = `${SECRET}\n`;
+    inside[`skills/race/references/k${i}.md`] = "inside\n";
+  }
+  const outside = makeTree(files);
+  const home = makeTree(inside);
   Deno.symlinkSync(outside, `${home}/outlink`);
   Deno.symlinkSync(`${outside}/deep`, `${home}/deeplink`);
   Deno.symlinkSync(`${outside}/canary.md`, `${home}/filelink`);
@@ -118,9 +129,12 @@ function assertReadsHeld(outcome: Outcome, path: string) {
 }
 
 function assertWritesHeld(outcome: Outcome, outside: string, before: string[]) {
-  deepEqual(tree(outside), before);
+  const now = tree(outside);
+  const added = now.filter((f) => !before.includes(f));
+  const gone = before.filter((f) => !now.includes(f));
+  deepEqual({ added, gone }, { added: [], gone: [] });
   for (const error of outcome.errors) {
-    ok(/^Refusing to write through a symbolic link: /.test(error), error);
+    ok(/^Refusing to (write|delete) through a symbolic link: /.test(error), error);
   }
   equal(outcome.done + outcome.refused, TRIES);
   ok(outcome.refused > 0, "the swapper never got in the way: the race was not run");
@@ -151,20 +165,22 @@ for (
 }
 
 for (
-  const [what, path, swapOf, link] of [
-    ["references/", "references/w{i}.md", "", "outlink"],
-    ["references/deep/ (a deeper folder)", "references/deep/w{i}.md", "/deep", "deeplink"],
+  const [mode, what, path, swapOf, link] of [
+    ["write", "references/", "references/w{i}.md", "", "outlink"],
+    ["write", "references/deep/ (a deeper folder)", "references/deep/w{i}.md", "/deep", "deeplink"],
+    ["write", "references/ (new folders made on the way)", "references/d{i}/n.md", "", "outlink"],
+    ["remove", "references/", "references/k{i}.md", "", "outlink"],
   ] as const
 ) {
   Deno.test({
     name:
-      `[X-6][S-9] write-file into ${path} never makes a file outside while ${what} is exchanged with a link out (${TRIES} tries)${why}`,
+      `[X-6][S-9] ${mode}-file of ${path} never makes, changes or removes a file outside while ${what} is exchanged with a link out (${TRIES} tries)${why}`,
     ignore,
     async fn() {
       const { home, outside, refs } = setup();
       try {
         const before = tree(outside);
-        const outcome = await race(home, "write", path, [`${refs}${swapOf}`, `${home}/${link}`]);
+        const outcome = await race(home, mode, path, [`${refs}${swapOf}`, `${home}/${link}`]);
         assertWritesHeld(outcome, outside, before);
       } finally {
         removeTrees(home, outside);

@@ -113,12 +113,25 @@ export function readSkillFile(
   });
 }
 
-/** A dangling symlink inside the skill still must not point outside it. */
+/**
+ * A file that could not be opened: a dangling symlink inside the skill still must not
+ * point outside it, and a regular file that is there now was swapped while it was opened
+ * (a link out of the skill at that moment): both are refused as escapes, not "not found".
+ */
 function refuseDanglingEscape(skillDir: string, path: string): void {
+  const full = joinPath(skillDir, path);
   let target: string;
   try {
-    target = Deno.readLinkSync(joinPath(skillDir, path));
+    target = Deno.readLinkSync(full);
   } catch {
+    let present = false;
+    try {
+      const now = Deno.lstatSync(full); // a link now, though none a moment ago: swapped too
+      present = now.isFile || now.isSymlink;
+    } catch {
+      // Missing: not found.
+    }
+    if (present) throw new PathEscapeError(path);
     return;
   }
   if (isAbsoluteAnywhere(target) || hasTraversal(target)) throw new PathEscapeError(path);

@@ -20,7 +20,7 @@
 import { isPermissionError, SkillrtError } from "../errors.ts";
 import { isAbsoluteAnywhere, isInside, joinPath } from "../home/paths.ts";
 import { hasTraversal } from "../resolve/name_guard.ts";
-import { type Chain, chainHolds, identity, MOVING_ROUNDS, proveChain } from "./proof.ts";
+import { type Chain, identity, MOVING_ROUNDS, proveChain, quietLook } from "./proof.ts";
 
 /**
  * How often the opened handle is matched against the path inside the folder when a
@@ -104,7 +104,9 @@ export function openInside(
     });
     const chain = linkFreeChain(dir, path, dirWithin);
     const proved = chain !== undefined && proveChain(chain, handle, { since, rounds });
-    if (!proved && !provedThroughLinks(dir, target, handle, { dirWithin, fileWithin, rounds })) {
+    if (
+      !proved && !provedThroughLinks(dir, target, handle, { dirWithin, fileWithin, rounds, since })
+    ) {
       throw escapeError(path);
     }
     if (!open.write) provedSizes.set(file, size);
@@ -146,7 +148,12 @@ function provedThroughLinks(
   dir: string,
   target: string,
   handle: string,
-  how: { dirWithin?: readonly string[]; fileWithin: readonly string[]; rounds: number },
+  how: {
+    dirWithin?: readonly string[];
+    fileWithin: readonly string[];
+    rounds: number;
+    since: number;
+  },
 ): boolean {
   const realDir = Deno.realPathSync(dir);
   if (how.dirWithin && !how.dirWithin.some((folder) => isInside(folder, realDir))) return false;
@@ -166,7 +173,8 @@ function provedThroughLinks(
     const base = bases.find((b) => real !== b.real && isInside(b.real, real));
     if (!base) return false;
     const parts = real.slice(base.real === "/" ? 1 : base.real.length + 1).split("/");
-    if (!chainHolds({ base: base.lexical, parts }, handle, 1)) return false;
+    const look = quietLook({ base: base.lexical, parts }, handle, how.since);
+    if (look !== "moving") return look === "proved";
   }
   return true;
 }

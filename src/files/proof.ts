@@ -32,6 +32,15 @@ export interface Chain {
   parts: string[];
 }
 
+/**
+ * The chain to an entry named `leaf` in the real folder `folder`, from `within` (a real
+ * folder holding it) when given, else from `folder` itself.
+ */
+export function chainTo(folder: string, leaf: string, within?: string): Chain {
+  if (within === undefined || within === folder) return { base: folder, parts: [leaf] };
+  return { base: within, parts: [...folder.slice(within.length + 1).split("/"), leaf] };
+}
+
 /** Looks a folder in motion takes to prove a handle of content that is served or written. */
 export const MOVING_ROUNDS = 16;
 
@@ -76,24 +85,32 @@ function statOrUndefined(path: string): Deno.FileInfo | undefined {
  * One top-down look: the identity of each part, or undefined as soon as a part is
  * missing or a symbolic link, or a part on the way is no folder.
  */
-function lookDown(chain: Chain): string[] | undefined {
+function lookDown(chain: Chain, leafMayLink = false): string[] | undefined {
   const seen: string[] = [];
   const paths = pathsOf(chain).slice(1);
   for (let i = 0; i < paths.length; i++) {
     const info = lstatOrUndefined(paths[i]);
-    if (!info || info.isSymlink || (i < paths.length - 1 && !info.isDirectory)) return undefined;
+    const leaf = i === paths.length - 1;
+    if (!info || (info.isSymlink && !(leaf && leafMayLink)) || (!leaf && !info.isDirectory)) {
+      return undefined;
+    }
     seen.push(identity(info));
   }
   return seen;
 }
 
 /** `rounds` top-down looks, each ending at `handle` through the folders the first one met. */
-export function chainHolds(chain: Chain, handle: string, rounds: number): boolean {
-  const first = lookDown(chain);
+export function chainHolds(
+  chain: Chain,
+  handle: string,
+  rounds: number,
+  leafMayLink = false,
+): boolean {
+  const first = lookDown(chain, leafMayLink);
   if (first === undefined || first.at(-1) !== handle) return false;
   const expected = first.join("/");
   for (let round = 1; round < rounds; round++) {
-    if (lookDown(chain)?.join("/") !== expected) return false;
+    if (lookDown(chain, leafMayLink)?.join("/") !== expected) return false;
   }
   return true;
 }
@@ -107,40 +124,54 @@ function lastChange(info: Deno.FileInfo): number {
   return ctime === undefined ? Infinity : ctime + CTIME_GRAIN_MS;
 }
 
-/** What a bottom-up look found: proved, a folder changed just now, or not the handle's file. */
-type Look = "proved" | "moving" | "failed";
+/** What a bottom-up look found: proved, a folder changed just now, or not the file. */
+export type Look = "proved" | "moving" | "failed";
 
 /**
- * The bottom-up look of the quiet proof. `since` is the time (ms) just before the open or
- * create; `exempt` names the folder (by its identity) whose entries this very write
+ * The bottom-up look of the quiet proof, and the identity of the last part it met (which
+ * must be `expect` when given). `since` is the time (ms) just before the open, create or
+ * rename; `exempt` names the folder (by its identity) whose entries this very write
  * changed, which must only be the same folder as before.
  */
-function lookUp(chain: Chain, handle: string, since: number, exempt?: string): Look {
+function lookUp(chain: Chain, options: ProofOptions, expect?: string): { look: Look; id?: string } {
   const paths = pathsOf(chain);
-  const file = lstatOrUndefined(paths[paths.length - 1]);
-  if (!file || file.isSymlink || identity(file) !== handle) return "failed";
+  const last = lstatOrUndefined(paths[paths.length - 1]);
+  if (!last || (last.isSymlink && !options.leafMayLink)) return { look: "failed" };
+  const id = identity(last);
+  if (expect !== undefined && id !== expect) return { look: "failed" };
   let moving = false;
   for (let i = paths.length - 2; i >= 0; i--) {
     // The base is trusted, as a path: its real folder is what counts.
     const info = i === 0 ? statOrUndefined(paths[i]) : lstatOrUndefined(paths[i]);
-    if (!info || info.isSymlink || !info.isDirectory) return "failed";
-    if (i === paths.length - 2 && exempt !== undefined) {
-      if (identity(info) !== exempt) return "failed";
+    if (!info || info.isSymlink || !info.isDirectory) return { look: "failed" };
+    if (i === paths.length - 2 && options.exempt !== undefined) {
+      if (identity(info) !== options.exempt) return { look: "failed" };
       continue;
     }
-    if (lastChange(info) >= since - QUIET_SLACK_MS) moving = true;
+    if (lastChange(info) >= options.since - QUIET_SLACK_MS) moving = true;
   }
-  return moving ? "moving" : "proved";
+  return { look: moving ? "moving" : "proved", id };
+}
+
+/**
+ * One bottom-up look of the quiet proof at `chain` for `handle`: "proved" (sound),
+ * "moving" (it ended at the handle, but a folder on the way changed just now: look again),
+ * or "failed".
+ */
+export function quietLook(chain: Chain, handle: string, since: number): Look {
+  return lookUp(chain, { since }, handle).look;
 }
 
 /** How {@linkcode proveChain} proves a handle. */
 export interface ProofOptions {
-  /** The time (ms, `Date.now()`) taken just before the file was opened or created. */
+  /** The time (ms, `Date.now()`) taken just before the file was opened, created or moved. */
   since: number;
   /** Top-down looks when a folder on the way is in motion (default {@linkcode MOVING_ROUNDS}). */
   rounds?: number;
   /** The identity of the file's folder when this write itself changed its entries. */
   exempt?: string;
+  /** The last part may itself be a symbolic link (a link that is removed, not followed). */
+  leafMayLink?: boolean;
 }
 
 /**
@@ -148,9 +179,23 @@ export interface ProofOptions {
  * the quiet proof, else (a folder on the way changed just now) by `rounds` looks.
  */
 export function proveChain(chain: Chain, handle: string, options: ProofOptions): boolean {
-  const look = lookUp(chain, handle, options.since, options.exempt);
-  if (look !== "moving") return look === "proved";
-  return chainHolds(chain, handle, Math.max(1, options.rounds ?? MOVING_ROUNDS));
+  return provedIdentity(chain, options, handle) !== undefined;
+}
+
+/**
+ * The identity of what lies at the end of `chain`, proved as {@linkcode proveChain}
+ * proves a handle (and equal to `expect` when given); undefined when it cannot be.
+ */
+export function provedIdentity(
+  chain: Chain,
+  options: ProofOptions,
+  expect?: string,
+): string | undefined {
+  const { look, id } = lookUp(chain, options, expect);
+  if (look === "proved" || id === undefined) return id;
+  if (look === "failed") return undefined;
+  const rounds = Math.max(1, options.rounds ?? MOVING_ROUNDS);
+  return chainHolds(chain, id, rounds, options.leafMayLink) ? id : undefined;
 }
 
 /** The identity of the folder `chain` ends in (its parts but the last), by one top-down look. */

@@ -6,10 +6,10 @@
  * @module
  */
 import { SkillrtError } from "../errors.ts";
-import { basename, dirname, isInside, joinPath, realPathOrUndefined } from "../home/paths.ts";
+import { dirname, isInside, joinPath, realPathOrUndefined } from "../home/paths.ts";
 import { bumpPatch, tryUpdateUsage, type UpdateResult, usageWritePaths } from "../usage/usage.ts";
-import { atomicWrite, linkRefusal, uniqueTempFor } from "./atomic.ts";
-import { inFolder } from "./pinned.ts";
+import { atomicWrite, linkRefusal } from "./atomic.ts";
+import { makeDirInside, removeInside } from "./inside.ts";
 import type { PreparedChange } from "./actions.ts";
 
 /** The document a successful write prints. */
@@ -66,66 +66,6 @@ export function writeTargets(change: PreparedChange, usageRoot: string): string[
   return paths;
 }
 
-const sameEntry = (a: Deno.FileInfo) => (b: Deno.FileInfo) => a.dev === b.dev && a.ino === b.ino;
-
-/** The real path of `name` in `parent`, looked for again while `parent` may be swapping. */
-function locate(
-  parent: string,
-  name: string,
-  is: (info: Deno.FileInfo) => boolean = (info) => info.isDirectory,
-): string | undefined {
-  for (let attempt = 0; attempt < 64; attempt++) {
-    const candidates = [joinPath(parent, name)];
-    try {
-      candidates.push(joinPath(Deno.realPathSync(parent), name));
-    } catch {
-      // Moving: try the path as it is.
-    }
-    for (const candidate of candidates) {
-      try {
-        const seen = Deno.lstatSync(candidate);
-        if (!is(seen)) continue;
-        // Where it really is, proved: the real path holds the very entry just seen.
-        const real = joinPath(Deno.realPathSync(dirname(candidate)), basename(candidate));
-        if (sameEntry(seen)(Deno.lstatSync(real))) return real;
-      } catch {
-        // Not there (now).
-      }
-    }
-  }
-  return undefined;
-}
-
-/**
- * Makes one missing folder `name` in `parent`, inside `realBase` only: it is made under a
- * random name, found again by that name and proved inside before it takes its own name,
- * so a folder on the way swapped for a link never leaves a new folder outside.
- * @throws {SkillrtError} when the folder would land outside `realBase`.
- */
-function makeDirInside(realBase: string, parent: string, name: string): void {
-  const temp = basename(uniqueTempFor(joinPath(parent, name)));
-  Deno.mkdirSync(joinPath(parent, temp));
-  const made = locate(parent, temp);
-  if (made === undefined) throw linkRefusal(joinPath(parent, name));
-  if (!isInside(realBase, made)) {
-    Deno.removeSync(made); // ours: a fresh, empty folder with a name nobody could guess
-    throw linkRefusal(joinPath(parent, name));
-  }
-  const ours = Deno.lstatSync(made);
-  try {
-    Deno.lstatSync(joinPath(dirname(made), name));
-    Deno.removeSync(made); // made meanwhile by someone else: theirs stays
-    return;
-  } catch {
-    Deno.renameSync(made, joinPath(dirname(made), name));
-  }
-  // The rename looks its two paths up apart: prove our folder took its name inside.
-  const landed = locate(dirname(made), name, sameEntry(ours));
-  if (landed !== undefined && isInside(realBase, landed)) return;
-  if (landed !== undefined) Deno.removeSync(landed); // ours, still empty: not left outside
-  throw linkRefusal(joinPath(parent, name));
-}
-
 /** Makes `path` in place; one that landed outside `realBase` (a swapped folder) is removed. */
 function makeDirInPlace(realBase: string, path: string): void {
   Deno.mkdirSync(path);
@@ -152,8 +92,8 @@ function makeDirInPlace(realBase: string, path: string): void {
 export function makeDirsInside(base: string, rel: string, staged = true): void {
   const realBase = realPathOrUndefined(base) ?? base;
   let path = base;
-  for (const part of rel.split("/").filter((p) => p !== "" && p !== ".")) {
-    const parent = path;
+  const parts = rel.split("/").filter((p) => p !== "" && p !== ".");
+  for (const [i, part] of parts.entries()) {
     path = joinPath(path, part);
     let info: Deno.FileInfo | undefined;
     try {
@@ -163,7 +103,7 @@ export function makeDirsInside(base: string, rel: string, staged = true): void {
     }
     if (info?.isSymlink) throw linkRefusal(path);
     if (info === undefined) {
-      if (staged) makeDirInside(realBase, parent, part);
+      if (staged) makeDirInside(realBase, parts.slice(0, i), part);
       else makeDirInPlace(realBase, path);
     }
   }
@@ -196,31 +136,6 @@ function below(base: string, path: string): string {
   return path === base ? "" : path.slice(base.length + 1);
 }
 
-/** Removes a file or (recursively) a folder whose folder lies inside `within`, never through a link. */
-function removeInside(path: string, within: string, recursive = false): void {
-  const refusal = () => new SkillrtError(`Refusing to delete through a symbolic link: '${path}'.`);
-  const parent = Deno.realPathSync(dirname(path));
-  const target = joinPath(parent, basename(path));
-  const info = Deno.lstatSync(target);
-  if (!isInside(within, parent) || (info.isSymlink && recursive)) throw refusal();
-  // Best: in the folder pinned as the working directory, by its name alone.
-  const pinned = inFolder(parent, within, refusal, () => {
-    if (recursive && Deno.lstatSync(basename(path)).isSymlink) throw refusal();
-    Deno.removeSync(basename(path), { recursive });
-  });
-  if (pinned) return;
-  // Else: moved aside under a name nobody knows, found again and proved inside before it
-  // is deleted, so the delete itself can only ever reach that new name.
-  const aside = basename(uniqueTempFor(target));
-  Deno.renameSync(target, joinPath(parent, aside));
-  const landed = locate(parent, aside, () => true); // the name is ours alone
-  if (landed === undefined || !isInside(within, dirname(landed))) {
-    if (landed !== undefined) Deno.renameSync(landed, joinPath(dirname(landed), basename(path)));
-    throw refusal();
-  }
-  Deno.removeSync(landed, { recursive });
-}
-
 /** Writes and removes the files of a change, inside its real skill folder only. */
 function applyFiles(change: PreparedChange): void {
   const realRoot = realPathOrUndefined(change.root) ?? change.root;
@@ -235,7 +150,13 @@ function applyFiles(change: PreparedChange): void {
       continue;
     }
     makeDirsInside(change.skillDir, below(change.skillDir, dirname(file.path)));
-    atomicWrite(file.path, file.after, { within: realSkill });
+    try {
+      atomicWrite(file.path, file.after, { within: realSkill });
+    } catch (error) {
+      // Its folders were made or proved just now: a folder gone missing was swapped away.
+      if (error instanceof Deno.errors.NotFound) throw linkRefusal(dirname(file.path));
+      throw error;
+    }
   }
   for (const dir of change.dirs ?? []) makeDirsInside(change.skillDir, dir);
   if (change.removeDir !== undefined) removeInside(change.removeDir, realRoot, true);

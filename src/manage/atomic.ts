@@ -14,7 +14,7 @@
  */
 import { isPermissionError, SkillrtError } from "../errors.ts";
 import { basename, dirname, isInside, joinPath } from "../home/paths.ts";
-import { type Chain, folderIdentity, identity, proveChain } from "../files/proof.ts";
+import { chainTo, folderIdentity, identity, proveChain } from "../files/proof.ts";
 import { inFolder } from "./pinned.ts";
 
 /** How a write is placed. */
@@ -97,14 +97,41 @@ function openTemp(temp: string, fixed: boolean, mode = 0o644): Deno.FsFile {
   return Deno.openSync(temp, { write: true, createNew: true, mode });
 }
 
+/** How long a clean-up keeps looking for a name of ours that a swapped folder may hide. */
+const HIDDEN_BUDGET_MS = 1000;
+const nap = new Int32Array(new SharedArrayBuffer(4));
+
+/**
+ * Runs `step` — a step on a name of ours (unique, or proved ours) — until it meets the
+ * name (true) or gives up (false): it throws `NotFound` (or what `hidden` accepts) while
+ * a swapped folder hides the name, and anything else stops it. Tried at once, then every millisecond (letting the
+ * swapper run) for up to a second.
+ */
+export function whileHidden(
+  step: () => void,
+  hidden: (error: unknown) => boolean = (error) => error instanceof Deno.errors.NotFound,
+): boolean {
+  const until = Date.now() + HIDDEN_BUDGET_MS;
+  for (let attempt = 0;; attempt++) {
+    try {
+      step();
+      return true;
+    } catch (error) {
+      if (!hidden(error)) return false;
+    }
+    if (Date.now() >= until) return false;
+    if (attempt >= 16) Atomics.wait(nap, 0, 0, 1);
+  }
+}
+
 /**
  * Removes the file we opened (`opened`) under any of `names`, wherever a swapped folder
  * put it: in the folder by its path, or in a folder it was seen in. Only the very file
- * (same device and inode) is removed. Best effort — a folder swapped back and forth may
- * hide it; it is empty by then (see below).
+ * (same device and inode) is removed. A folder swapped away for good may hide it; it is
+ * empty by then (see below).
  */
 function removeOwn(dir: string, names: string[], opened: Deno.FileInfo, seenIn: string[]): void {
-  for (let attempt = 0; attempt < 64; attempt++) {
+  whileHidden(() => {
     const dirs = [dir, ...seenIn];
     try {
       dirs.push(Deno.realPathSync(dir));
@@ -113,21 +140,13 @@ function removeOwn(dir: string, names: string[], opened: Deno.FileInfo, seenIn: 
     }
     for (const candidate of dirs.flatMap((d) => names.map((n) => joinPath(d, n)))) {
       try {
-        if (sameFile(Deno.lstatSync(candidate), opened)) {
-          Deno.removeSync(candidate);
-          return;
-        }
+        if (sameFile(Deno.lstatSync(candidate), opened)) return Deno.removeSync(candidate);
       } catch {
         // Not there.
       }
     }
-  }
-}
-
-/** The chain the proof walks to a file named `leaf` in `folder`: from `within` when given. */
-function chainTo(folder: string, leaf: string, within?: string): Chain {
-  if (within === undefined || within === folder) return { base: folder, parts: [leaf] };
-  return { base: within, parts: [...folder.slice(within.length + 1).split("/"), leaf] };
+    throw new Deno.errors.NotFound(names[0]);
+  });
 }
 
 /**
@@ -155,7 +174,14 @@ export function atomicWrite(
   const before = folderIdentity(chainTo(folder, basename(temp), options.within));
   if (before === undefined) throw linkRefusal(path);
   const since = Date.now();
-  const file = openTemp(temp, options.fixedTemp === true, options.mode);
+  let file: Deno.FsFile;
+  try {
+    file = openTemp(temp, options.fixedTemp === true, options.mode);
+  } catch (error) {
+    // The folder was there a moment ago (its identity was taken): a swap moved it.
+    if (error instanceof Deno.errors.NotFound) throw linkRefusal(path);
+    throw error;
+  }
   const opened = statCreated(file, temp, path);
   const seenIn: string[] = []; // where the temporary file's folder really was, for the clean-up
   const assertPlaced = (leaf: string) => {
@@ -218,14 +244,7 @@ function statCreated(file: Deno.FsFile, temp: string, path: string): Deno.FileIn
   } catch (error) {
     file.close();
     if (!isPermissionError(error)) throw error;
-    for (let attempt = 0; attempt < 256; attempt++) {
-      try {
-        Deno.removeSync(temp);
-        break;
-      } catch {
-        // Not there now: the folder is the real one again.
-      }
-    }
+    whileHidden(() => Deno.removeSync(temp)); // not there while the folder is the real one
     throw linkRefusal(path);
   }
 }
