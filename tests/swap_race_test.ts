@@ -188,3 +188,29 @@ for (
     },
   });
 }
+
+Deno.test({
+  name:
+    `[S-9] patch's "not found" preview never shows the outside while references/ is exchanged with a link out (${TRIES} tries)${why}`,
+  ignore,
+  async fn() {
+    const { home, outside, refs } = setup();
+    try {
+      const path = "references/canary.md";
+      const outcome = await race(home, "patch", path, [refs, `${home}/outlink`]);
+      for (const content of Object.keys(outcome.contents)) equal(content, "inside\n");
+      equal(outcome.done, 0);
+      const notFound = `The text to replace was not found in ${path} of skill 'race'.`;
+      const refusals = outcome.errors.filter((e) => e !== notFound);
+      for (const e of refusals) {
+        ok(
+          /^(Path escapes allowed directory|Refusing to write through a symbolic link): /.test(e),
+          e,
+        );
+      }
+      ok(refusals.length > 0, "the swapper never got in the way: the race was not run");
+    } finally {
+      removeTrees(home, outside);
+    }
+  },
+});

@@ -11,6 +11,7 @@ import { splitFrontmatter } from "../frontmatter/fence.ts";
 import { parseFrontmatter } from "../frontmatter/parse.ts";
 import { sameName } from "../scan/name_key.ts";
 import { decodeUtf8 } from "../frontmatter/read_head.ts";
+import { openInside, PathEscapeError, readCapped } from "../files/open_inside.ts";
 import { basename, dirname, isInside, joinPath, realPathOrUndefined } from "../home/paths.ts";
 import type { Resolved } from "../resolve/resolve.ts";
 import { resolveSkill } from "../resolve/resolve.ts";
@@ -29,12 +30,30 @@ export type { FileChange, ManageAction, PreparedChange, SkillAction } from "./ch
 
 const PREVIEW = 500;
 
-function readText(path: string): string {
-  const decoded = decodeUtf8(Deno.readFileSync(path));
+/** A file of a skill, read through a handle proved inside the skill folder ([S-9]). */
+function readInside(dir: string, rel: string): Uint8Array {
+  using file = openInside(dir, rel);
+  return readCapped(file, Number.MAX_SAFE_INTEGER) ?? new Uint8Array();
+}
+
+function readText(dir: string, rel: string): string {
+  const decoded = decodeUtf8(readInside(dir, rel));
   if (decoded.invalid) {
-    throw new SkillrtError(`File '${path}' is not valid UTF-8 text; it cannot be patched.`);
+    throw new SkillrtError(
+      `File '${joinPath(dir, rel)}' is not valid UTF-8 text; it cannot be patched.`,
+    );
   }
   return decoded.text;
+}
+
+/** The text a delete shows as removed: none for a `SKILL.md` linked out of its folder. */
+function deletedText(r: Resolved, file: string): string | null {
+  try {
+    return readText(r.record.skillDir, basename(file));
+  } catch (error) {
+    if (error instanceof PathEscapeError) return null;
+    throw error;
+  }
 }
 
 function preview(text: string): string {
@@ -126,7 +145,12 @@ function prepareEdit(
     r,
     `edit SKILL.md of '${r.record.name}' (${action.content.length} characters)`,
     [
-      { path: file, rel: "SKILL.md", before: readText(file), after: action.content },
+      {
+        path: file,
+        rel: "SKILL.md",
+        before: readText(r.record.skillDir, basename(file)),
+        after: action.content,
+      },
     ],
   );
   return warnings.length ? { ...prepared, warnings } : prepared;
@@ -175,9 +199,9 @@ function prepareWriteFile(
   const path = joinPath(r.record.skillDir, action.path);
   let before: string | null = null;
   try {
-    before = decodeUtf8(Deno.readFileSync(path)).text;
+    before = decodeUtf8(readInside(r.record.skillDir, action.path)).text;
   } catch {
-    before = null;
+    before = null; // new, or not the skill's own: the write proves what it writes
   }
   const after = action.encoding === "base64" ? bytes : action.content;
   return change(
@@ -209,7 +233,7 @@ function prepareRemoveFile(
       `'${action.path}' is a folder in skill '${r.record.name}', not a file.`,
     );
   }
-  const before = info.isFile ? decodeUtf8(Deno.readFileSync(path)).text : null;
+  const before = info.isFile ? decodeUtf8(readInside(r.record.skillDir, action.path)).text : null;
   return change(action, r, `remove ${action.path} from '${r.record.name}'`, [{
     path,
     rel: action.path,
@@ -301,7 +325,7 @@ function preparePatch(
   }
   let before: string;
   try {
-    before = readText(path);
+    before = readText(r.record.skillDir, rel);
   } catch (error) {
     if (error instanceof SkillrtError) throw error;
     throw new SkillrtError(`File '${rel}' not found in skill '${r.record.name}'.`);
@@ -372,7 +396,7 @@ function prepareDelete(
     summary: `delete skill '${r.record.name}' at ${r.record.path}${into}`,
     root: r.record.root,
     skillDir: r.record.skillDir,
-    files: [{ path: skillFile, rel: "SKILL.md", before: readText(skillFile), after: null }],
+    files: [{ path: skillFile, rel: "SKILL.md", before: deletedText(r, skillFile), after: null }],
     removeDir: r.record.skillDir,
     removeIfEmpty: parent !== r.record.root && folderOf(r) !== "" ? parent : undefined,
     usage: "forget",
