@@ -7,6 +7,7 @@
  * @module
  */
 import { joinPath } from "../home/paths.ts";
+import { openInside, PathEscapeError } from "../files/open_inside.ts";
 import { keepWorst, scanText, type ScanTextOptions, structuralFinding } from "./scan/engine.ts";
 import { isSecurityText } from "./scan/context.ts";
 import { type ScanFinding, type Verdict, verdictOf } from "./scan/finding.ts";
@@ -88,9 +89,13 @@ function fileFindings(
   return out;
 }
 
-/** Reads at most `limit` bytes of a file. */
-function readAtMost(full: string, limit: number): Uint8Array {
-  const file = Deno.openSync(full, { read: true });
+/**
+ * Reads at most `limit` bytes of a file of `dir`, through a handle proved inside it
+ * ([S-9]: a folder swapped for a link while the skill is read refuses the scan, never
+ * feeds it — and its excerpts — an outside file).
+ */
+function readAtMost(dir: string, path: string, limit: number): Uint8Array {
+  const file = openInside(dir, path);
   try {
     const buf = new Uint8Array(limit);
     let got = 0;
@@ -102,6 +107,15 @@ function readAtMost(full: string, limit: number): Uint8Array {
     return buf.subarray(0, got);
   } finally {
     file.close();
+  }
+}
+
+/** A link's target; a link that is gone or no link now was swapped while listed ([S-9]). */
+function linkTarget(full: string, path: string): string {
+  try {
+    return Deno.readLinkSync(full);
+  } catch {
+    throw new PathEscapeError(path);
   }
 }
 
@@ -176,12 +190,12 @@ export function readSkillFiles(dir: string, limit = SCAN_LIMIT): SkillFiles {
       const full = joinPath(dir, path);
       if (!e.isDirectory) out.seen.push(path);
       if (e.isSymlink) {
-        const target = `-> ${Deno.readLinkSync(full)}`;
+        const target = `-> ${linkTarget(full, path)}`;
         out.links.push(structuralFinding("structural.symlink", path, null, target));
       } else if (e.isDirectory) walk(path);
       else if (e.isFile) {
         const info = Deno.statSync(full);
-        const data = readAtMost(full, Math.min(info.size, budget));
+        const data = readAtMost(dir, path, Math.min(info.size, budget));
         budget -= data.length;
         out.entries.push({ path, size: info.size, mode: info.mode, data });
       }

@@ -51,8 +51,10 @@ function filesAfter(change: PreparedChange): { entries: ScanEntry[]; links: Scan
   let current = { entries: [] as ScanEntry[], links: [] as ScanFinding[] };
   try {
     if (Deno.statSync(change.skillDir).isDirectory) current = readSkillFiles(change.skillDir);
-  } catch {
-    // A new skill: nothing on disk yet.
+  } catch (error) {
+    // A new skill: nothing on disk yet. Anything else (a file of the skill that is no
+    // longer inside it: a swap, [S-9]) refuses the write — never a scan of nothing.
+    if (!(error instanceof Deno.errors.NotFound)) throw error;
   }
   const byPath = new Map(current.entries.map((e) => [e.path, e]));
   for (const file of change.files) {
