@@ -2,24 +2,19 @@
  * [RUN-1], [RUN-3], [RUN-4] at the command line: `sandbox run NAME PATH` prints the exact
  * line and says bubblewrap cannot filter hosts; `doctor` says which sandbox runs scripts;
  * stdin reaches the script; a bad time limit, a missing script and a path out of the
- * skill are one-line errors; approval at a real terminal (a pty from `script`).
+ * skill are one-line errors; approval at a real terminal (a pty from `script`), where Ctrl-C
+ * ends the command (exit 130, nothing recorded).
  */
 import { deepEqual, equal, ok } from "node:assert/strict";
 import { probeSandboxHost } from "../src/run/sandbox_host.ts";
 import { readApprovals } from "../src/run/consent.ts";
 import { WARDEN_FLAGS } from "../src/sandbox/warden_flags.ts";
 import { cli, cliJson, makeTree, REPO, skill, tempDir } from "./helpers.ts";
+import { atTerminal, HAS_SCRIPT, NO_PTY } from "./pty_helpers.ts";
 
 const HOST = probeSandboxHost();
 const ignore = HOST.bwrap === undefined;
 const why = ignore ? ` (ignored: ${HOST.bwrapProblem})` : "";
-const hasScript = (() => {
-  try {
-    return Deno.statSync("/usr/bin/script").isFile;
-  } catch {
-    return false;
-  }
-})();
 
 const DENO_DIR = Deno.env.get("DENO_DIR") ??
   `${Deno.env.get("XDG_CACHE_HOME") ?? `${Deno.env.get("HOME")}/.cache`}/deno`;
@@ -156,24 +151,23 @@ async function typing(program: string, args: string[], typed: string) {
   return { code: out.code, stdout: text(out.stdout), stderr: text(out.stderr) };
 }
 
-/** Runs the CLI at a pseudo-terminal (util-linux `script`), typing `typed`. */
-async function atTerminal(args: string[], typed: string) {
-  const command = [Deno.execPath(), ...cliArgs(args)]
-    .map((w) => `'${w.replaceAll("'", "'\\''")}'`).join(" ");
-  const out = await typing("/usr/bin/script", ["-qec", command, "/dev/null"], typed);
-  return { code: out.code, text: out.stdout };
-}
-
 Deno.test({
-  name: `approving at the terminal: 'n' refuses, 'y' runs and records${why}`,
-  ignore: ignore || !hasScript,
+  name:
+    `approving at the terminal: 'n' refuses, 'y' runs and records, Ctrl-C ends it${why}${NO_PTY}`,
+  ignore: ignore || !HAS_SCRIPT,
 }, async () => {
-  const no = await atTerminal(["--home", home, "run", "outer", "scripts/hi.sh"], "n\n");
-  equal(no.code, 3, no.text);
-  ok(no.text.includes("Run 'scripts/hi.sh' of external skill 'outer' (sha256 "), no.text);
+  const line = ["--home", home, "run", "outer", "scripts/hi.sh", "--workdir", tempDir()];
+  const asked = "[y/N] ";
+  const cancelled = await atTerminal(line, [[asked, "\x03"]]);
+  equal(cancelled.code, 130, cancelled.output);
+  ok(cancelled.output.endsWith("skillrt: Interrupted; nothing was changed.\n"), cancelled.output);
   equal(readApprovals(`${home}/skills`).length, 0);
-  const yes = await atTerminal(["--home", home, "run", "outer", "scripts/hi.sh"], "y\n");
-  equal(yes.code, 0, yes.text);
-  ok(yes.text.includes("outer ran"), yes.text);
+  const no = await atTerminal(line, [[asked, "n\n"]]);
+  equal(no.code, 3, no.output);
+  ok(no.output.includes("Run 'scripts/hi.sh' of external skill 'outer' (sha256 "), no.output);
+  equal(readApprovals(`${home}/skills`).length, 0);
+  const yes = await atTerminal(line, [[asked, "y\n"]]);
+  equal(yes.code, 0, yes.output);
+  ok(yes.output.includes("outer ran"), yes.output);
   equal(readApprovals(`${home}/skills`).length, 1);
 });
