@@ -5,10 +5,9 @@
  * @module
  */
 import { slugForm } from "./collection.ts";
-import type { InstallCandidate } from "./install.ts";
 
 /** The notice of a skill installed under the slug form of its declared name ([HUB-8]). */
-export function slugNotice(candidate: InstallCandidate): string[] {
+export function slugNotice(candidate: { name: string; declaredName?: string }): string[] {
   const { declaredName, name } = candidate;
   // Renamed by --name: what the user asked for, no notice.
   return declaredName !== undefined && declaredName !== name && slugForm(declaredName) === name
