@@ -19,7 +19,8 @@ Deno.test("[IO-1] v0.2.0 entries are held to the RFC's fields and the source gra
         { ...good, name: "../climb" },
         { ...good, name: "Bad--Name" },
         { ...good, description: 7, name: "no-description" },
-        { ...good, description: "twice" },
+        { ...good, name: "twice" },
+        { ...good, name: "twice", description: "again" },
         "not an entry",
       ],
     }),
@@ -32,6 +33,7 @@ Deno.test("[IO-1] v0.2.0 entries are held to the RFC's fields and the source gra
     files: [],
   }]);
   deepEqual([doc.version, doc.problems], ["0.2.0", [
+    "Skipped 'twice' of 'u': 2 entries name it, so none is kept.",
     "Skipped an entry of 'u': 'no-type' has no type.",
     "Skipped an entry of 'u': 'upper' has no valid digest.",
     "Skipped an entry of 'u': 'md5' has no valid digest.",
@@ -39,7 +41,6 @@ Deno.test("[IO-1] v0.2.0 entries are held to the RFC's fields and the source gra
     `Skipped an entry of 'u': name "../climb" is not a valid skill name.`,
     `Skipped an entry of 'u': name "Bad--Name" is not a valid skill name.`,
     "Skipped an entry of 'u': 'no-description' has no description.",
-    "Skipped an entry of 'u': 'good' is listed twice.",
     "Skipped an entry of 'u': an entry is not an object.",
   ]]);
 });

@@ -47,18 +47,19 @@ Deno.test("[HUB-1] well-known index: parsing, versions, unsafe entries skipped w
         { name: "abs", description: "x", files: [{ path: "/SKILL.md", digest: d }] },
         { name: "nomd", description: "x", files: [{ path: "README.md", digest: d }] },
         { name: "Bad--Name", description: "x", files: [{ path: "SKILL.md" }] },
-        { name: "good", description: "twice", files: [{ path: "SKILL.md" }] },
+        { name: "twice", description: "once", files: [{ path: "SKILL.md" }] },
+        { name: "twice", description: "twice", files: [{ path: "SKILL.md" }] },
       ],
     }),
     "u",
   );
   deepEqual(doc.skills.map((s) => s.name), ["good"]);
   deepEqual(doc.problems, [
+    "Skipped 'twice' of 'u': 2 entries name it, so none is kept.",
     `Skipped an entry of 'u': 'climb' lists an unsafe file path "../etc/passwd".`,
     `Skipped an entry of 'u': 'abs' lists an unsafe file path "/SKILL.md".`,
     "Skipped an entry of 'u': 'nomd' lists no SKILL.md.",
     `Skipped an entry of 'u': name "Bad--Name" is not a valid skill name.`,
-    "Skipped an entry of 'u': 'good' is listed twice.",
   ]);
   // A v0.1 index: no version, files as plain strings.
   const old = parseIndex(

@@ -16,6 +16,7 @@ import { V01_WELL_KNOWN_PATH, WELL_KNOWN_PATH } from "./source.ts";
 import { SIGNATURE_SUFFIX, type SignatureCheck, verifySignature } from "./signing.ts";
 import { boundByDigest, entryFiles } from "./well_known_files.ts";
 import {
+  ambiguousProblem,
   type ArtifactType,
   type IndexSkill,
   indexUrl,
@@ -196,6 +197,8 @@ export async function fetchWellKnown(
   const tried: string[] = [];
   for (const index of indexes) {
     const { doc, at, signature } = await fetchSignedIndex(index, trustedKeys);
+    const ambiguous = ambiguousProblem(doc, name, at);
+    if (ambiguous) throw new SkillrtError(ambiguous);
     const skill = doc.skills.find((s) => s.name === name);
     if (!skill) {
       tried.push(at);

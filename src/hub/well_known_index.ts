@@ -13,6 +13,7 @@ import { SkillrtError } from "../errors.ts";
 import { showControls } from "../manage/file_names.ts";
 import { WELL_KNOWN_PATH } from "./source.ts";
 import { entryNameOk, urlProblem } from "./source_grammar.ts";
+import { collisionKey } from "../scan/name_key.ts";
 
 import { artifactEntry, filesEntry, type IndexSkill } from "./index_entries.ts";
 
@@ -36,6 +37,11 @@ export interface WellKnownIndex {
   skills: IndexSkill[];
   /** One line per entry that was dropped. */
   problems: string[];
+  /**
+   * Names listed by more than one entry (compared as installs compare names, NFKC and
+   * case folded): every entry of such a name is dropped, and installing it is refused.
+   */
+  ambiguous: string[];
 }
 
 const VERSION = /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)$/;
@@ -116,20 +122,61 @@ export function parseIndex(text: string, url: string): WellKnownIndex {
   const { version, artifacts } = formOf(d, url);
   if (!Array.isArray(d.skills)) throw new SkillrtError(`Index '${url}' has no 'skills' array.`);
   const sequence = sequenceOf(d, url);
+  const { ambiguous, problems } = listedTwice(d.skills, url);
   const skills: IndexSkill[] = [];
-  const problems: string[] = [];
-  const seen = new Set<string>();
   for (const raw of d.skills) {
+    const name = nameOf(raw);
+    if (name !== undefined && ambiguous.some((a) => collisionKey(a) === collisionKey(name))) {
+      continue;
+    }
     try {
-      const skill = artifacts ? artifactEntry(raw) : filesEntry(raw);
-      if (seen.has(skill.name)) throw new Error(`'${skill.name}' is listed twice`);
-      seen.add(skill.name);
-      skills.push(skill);
+      skills.push(artifacts ? artifactEntry(raw) : filesEntry(raw));
     } catch (error) {
       problems.push(`Skipped an entry of '${url}': ${(error as Error).message}.`);
     }
   }
-  return { version, ...(sequence !== undefined ? { sequence } : {}), skills, problems };
+  return { version, ...(sequence !== undefined ? { sequence } : {}), skills, problems, ambiguous };
+}
+
+/** An entry's `name` when it has a string one (valid or not). */
+function nameOf(raw: unknown): string | undefined {
+  const name = typeof raw === "object" && raw !== null
+    ? (raw as { name?: unknown }).name
+    : undefined;
+  return typeof name === "string" ? name : undefined;
+}
+
+/**
+ * The names more than one entry claims (NFKC, case folded: `good`, `GOOD`, `ｇｏｏｄ` are one),
+ * the first spelling of each, with one problem line each: none of those entries is kept,
+ * since which one the publisher meant is unknown.
+ */
+function listedTwice(entries: unknown[], url: string): { ambiguous: string[]; problems: string[] } {
+  const counts = new Map<string, { name: string; count: number }>();
+  for (const name of entries.map(nameOf)) {
+    if (name === undefined) continue;
+    const seen = counts.get(collisionKey(name));
+    counts.set(collisionKey(name), { name: seen?.name ?? name, count: (seen?.count ?? 0) + 1 });
+  }
+  const twice = [...counts.values()].filter((c) => c.count > 1);
+  return {
+    ambiguous: twice.map((c) => c.name),
+    problems: twice.map((c) =>
+      `Skipped '${showControls(c.name)}' of '${url}': ${c.count} entries name it, so none is kept.`
+    ),
+  };
+}
+
+/** The one-line refusal of an ambiguous name in the index read at `at`, or undefined. */
+export function ambiguousProblem(
+  doc: WellKnownIndex,
+  name: string,
+  at: string,
+): string | undefined {
+  const hit = doc.ambiguous.find((a) => collisionKey(a) === collisionKey(name));
+  return hit === undefined
+    ? undefined
+    : `Index '${at}' lists '${showControls(hit)}' more than once; refusing the ambiguous name.`;
 }
 
 /** The skill-level digest of the index: SHA-256 over sorted `path NUL hex LF` lines. */
