@@ -47,6 +47,7 @@ Deno.test("[HUB-1] source strings", () => {
     url: "http://127.0.0.1:9/repos/anthropics/skills/tarball/main",
     api: "http://127.0.0.1:9",
     host: "127.0.0.1:9",
+    hosts: ["127.0.0.1:9"],
   });
   deepEqual(parseSource("./x"), { kind: "local", path: "./x" });
 });

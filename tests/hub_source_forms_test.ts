@@ -20,6 +20,7 @@ const gh = (owner: string, repo: string, path?: string, ref?: string) => ({
   url: `${API}/repos/${owner}/${repo}/tarball${ref ? `/${ref}` : ""}`,
   api: API,
   host: "127.0.0.1:9",
+  hosts: ["127.0.0.1:9"],
 });
 const gitSrc = (url: string, ref?: string, subpath?: string, host?: string) => ({
   kind: "git",

@@ -8,7 +8,7 @@
  * @module
  */
 import { inflateRaw } from "../deps/zip.ts";
-import { SkillrtError } from "../errors.ts";
+import { isPermissionError, SkillrtError } from "../errors.ts";
 import { isAbsoluteAnywhere } from "../home/paths.ts";
 import { hasTraversal } from "../resolve/name_guard.ts";
 import { hasControlChar, showControls } from "../manage/file_names.ts";
@@ -260,8 +260,29 @@ async function request(url: string): Promise<Response> {
     return await fetch(url, { redirect: "follow", signal: interruptSignal });
   } catch (error) {
     throwIfInterrupted();
+    if (isPermissionError(error)) throw notGranted(url, error as Error);
     throw new SkillrtError(`Cannot download '${url}': ${(error as Error).message.split("\n")[0]}`);
   }
+}
+
+/**
+ * The one line for a download the sandbox refused: the host it names is the URL's own
+ * (not granted) or one a redirect led to — a source's plan grants only its own hosts
+ * (for GitHub, the API's and its tarball host), never where a server sends it.
+ */
+function notGranted(url: string, error: Error): SkillrtError {
+  const host = /Requires net access to "([^"]*)"/.exec(error.message)?.[1] ?? "another host";
+  const own = host === new URL(url).host;
+  return new SkillrtError(
+    own
+      ? `Cannot download '${url}': the sandbox does not grant network access to '${
+        showControls(host)
+      }'.`
+      : `Cannot download '${url}': it redirects to '${
+        showControls(host)
+      }', a host this source's sandbox does not grant.`,
+    { host },
+  );
 }
 
 /** The body of `response`, stopping as soon as it passes `limit` bytes. */

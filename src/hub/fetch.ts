@@ -274,18 +274,22 @@ export function checkoutFolder(work: string, subpath: string): string {
 
 /** The hosts and programs a source needs: what the sandbox plan grants for it. */
 export function sourceNeeds(source: Source): { net: string[]; run: string[] } {
-  if (source.kind === "http" || source.kind === "github") return { net: [source.host], run: [] };
-  if (source.kind === "well-known") return { net: source.hosts, run: [] };
+  if (source.kind === "http") return { net: [source.host], run: [] };
+  if (source.kind === "well-known" || source.kind === "github") {
+    return { net: source.hosts, run: [] };
+  }
   if (source.kind === "git") return { net: [], run: ["git"] };
   return { net: [], run: [] };
 }
 
 /** Parses a source with the home's GitHub base and well-known indexes (`index` overrides them). */
 export function sourceOf(setup: Setup, raw: string, index?: string): Source {
-  const githubBase = typeof setup.config.hub.github_base === "string"
-    ? setup.config.hub.github_base
-    : undefined;
-  return parseSource(raw, githubBase, configuredIndexes(setup, index));
+  const { github_base: base, github_codeload: codeload } = setup.config.hub;
+  const github = {
+    base: typeof base === "string" ? base : "https://api.github.com",
+    ...(typeof codeload === "string" ? { codeload } : {}),
+  };
+  return parseSource(raw, github, configuredIndexes(setup, index));
 }
 
 /**

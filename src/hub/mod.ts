@@ -60,7 +60,7 @@ export {
   type UpdateOptions,
 } from "./check.ts";
 export { folderMd5, syncBundled, type SyncResult } from "./sync.ts";
-export { parseSource, type Source } from "./source.ts";
+export { type GitHubBase, parseSource, type Source } from "./source.ts";
 export type { ArchiveFile } from "./archive.ts";
 export {
   configuredIndexes,

@@ -38,7 +38,23 @@ export type Source =
     /** The GitHub API base it was built on (no trailing slash). */
     api: string;
     host: string;
+    /**
+     * The hosts its download may reach: the API's, and the one the API redirects tarballs
+     * to (`codeload.github.com` for `api.github.com`, else `skills.hub.github_codeload`).
+     */
+    hosts: string[];
   };
+
+/** Where GitHub sources come from: the API base, and the host it redirects tarballs to. */
+export interface GitHubBase {
+  /** `skills.hub.github_base` (default `https://api.github.com`). */
+  base: string;
+  /** `skills.hub.github_codeload`: a URL whose host serves the API's tarball redirects. */
+  codeload?: string;
+}
+
+/** The host github.com's API redirects tarball downloads to. */
+export const GITHUB_CODELOAD = "codeload.github.com";
 
 /** The file endings of the archives the hub reads. */
 export const ARCHIVE = /\.(tar\.gz|tgz|zip)$/i;
@@ -122,7 +138,7 @@ function wellKnownSource(source: string): Source {
  * An `http(s)` source: a git repository (`….git`), an archive, or a GitHub or GitLab page
  * (a GitHub page is the repository the shorthand names, fetched and trusted the same way).
  */
-function urlSource(source: string, githubBase: string): Source {
+function urlSource(source: string, githubBase: GitHubBase): Source {
   const { url: bare } = splitGit(source);
   if (/\.git$/i.test(bare)) return gitSource(source, source);
   const url = checkUrl(source, source);
@@ -138,7 +154,7 @@ function urlSource(source: string, githubBase: string): Source {
 }
 
 /** The GitHub shorthand `owner/repo[/path][@ref]`, each part held to its grammar. */
-function githubSource(source: string, m: RegExpExecArray, githubBase: string): Source {
+function githubSource(source: string, m: RegExpExecArray, githubBase: GitHubBase): Source {
   const [, owner, repo, rawPath, ref] = m;
   checkPart(source, "owner", owner);
   checkPart(source, "repository", repo);
@@ -150,11 +166,27 @@ function githubSource(source: string, m: RegExpExecArray, githubBase: string): S
 /** The tarball source of a GitHub repository's parts (already held to their grammar). */
 function githubOf(
   { owner, repo, path, ref }: { owner: string; repo: string; path?: string; ref?: string },
-  githubBase: string,
+  githubBase: GitHubBase,
 ): Source {
-  const api = githubBase.replace(/\/+$/, "");
+  const api = githubBase.base.replace(/\/+$/, "");
   const url = `${api}/repos/${owner}/${repo}/tarball${ref ? `/${ref}` : ""}`;
-  return { kind: "github", owner, repo, path, ref, url, api, host: new URL(url).host };
+  const host = new URL(url).host;
+  const hosts = [...new Set([host, ...codeloadHosts(host, githubBase.codeload)])];
+  return { kind: "github", owner, repo, path, ref, url, api, host, hosts };
+}
+
+/** The host a GitHub API at `host` redirects tarballs to, when it is another host. */
+function codeloadHosts(host: string, codeload: string | undefined): string[] {
+  if (codeload === undefined) return host === "api.github.com" ? [GITHUB_CODELOAD] : [];
+  try {
+    return [new URL(codeload).host];
+  } catch {
+    throw new SkillrtError(
+      `skills.hub.github_codeload '${
+        showControls(codeload)
+      }' is not a URL (e.g. https://${GITHUB_CODELOAD}).`,
+    );
+  }
 }
 
 /**
@@ -168,9 +200,10 @@ function githubOf(
  */
 export function parseSource(
   source: string,
-  githubBase = "https://api.github.com",
+  github: string | GitHubBase = "https://api.github.com",
   indexes: string[] = [],
 ): Source {
+  const githubBase = typeof github === "string" ? { base: github } : github;
   if (isWellKnownSource(source)) return wellKnownSource(source);
   if (source.startsWith("git+")) return gitSource(source, source.slice(4));
   if (/^(ssh|git):\/\//i.test(source) || isScpLike(source)) return gitSource(source, source);
