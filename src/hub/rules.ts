@@ -7,6 +7,7 @@
 import type { RuleSeverity } from "./scan/severity.ts";
 import { ENV_SECRET, judgeSecretRequest } from "./scan/secrets.ts";
 import { assertBounded, gap, seq, type Sequence } from "./scan/linear.ts";
+import { PROMPT_INJECTION } from "./scan/injection.ts";
 
 export type { Sequence } from "./scan/linear.ts";
 
@@ -66,7 +67,7 @@ export interface Rule {
 export type Pattern = RegExp | Sequence | readonly (RegExp | Sequence)[];
 
 /** A text rule's row: id, severity, description, pattern and its further conditions. */
-type Row = [
+export type Row = [
   string,
   RuleSeverity,
   string,
@@ -103,25 +104,6 @@ const EXFILTRATION: Row[] = [
   ["exfiltration.dns-tunnel", "critical", "Encodes data into DNS lookups", /\b(nslookup|dig|host|drill)\s{1,16}([-+]\S{1,64}\s{1,16}){0,8}["']?[\w.-]{0,256}(\$\(|`)/, { onlyAfter: /(?:^|[;&|(`"'{]|\$\()\s{0,16}(?:sudo\s{1,16})?$/ }],
   ["exfiltration.webhook", "high", "Posts to chat webhooks often used to collect stolen data", /(discord(app)?\.com\/api\/webhooks|hooks\.slack\.com\/services|api\.telegram\.org\/bot)/i],
   ["exfiltration.paste-sites", "medium", "Uploads to anonymous paste or file-drop sites", /\b(pastebin\.com\/api|transfer\.sh|0x0\.st|file\.io|termbin\.com)\b/i],
-];
-
-/** `\s+` of a phrase: words of an injection apart by up to 16 spaces (the normal form collapses more). */
-const W = String.raw`\s{1,16}`;
-
-/** Text that tries to take over the agent. */
-// deno-fmt-ignore
-const PROMPT_INJECTION: Row[] = [
-  ["prompt_injection.ignore-previous", "critical", "Tells the agent to ignore its previous instructions", new RegExp(String.raw`\bignore${W}(?:(?:(?:all|any|the|your|of|these|those|my|every)${W}){0,3}(?:previous|prior|above|earlier|preceding|former|original|system|other)${W}(?:instructions?|prompts?|rules|directions|directives|guidelines|commands|context|messages)|(?:(?:all|any|the|your|of|my)${W}){1,3}(?:instructions?|prompts?|rules|directions|guidelines)${W}(?:above|before|so far|given (?:to you )?(?:before|earlier|above)))\b`, "i"), { flow: true }],
-  ["prompt_injection.disregard", "critical", "Tells the agent to disregard its instructions", new RegExp(String.raw`\bdisregard${W}(?:(?:all|any|the|your|of|my|every)${W}){1,3}(?:(?:previous|prior|above|earlier|system|original)${W})?(?:instructions?|rules|guidelines|prompts?|directions|directives)\b`, "i"), { flow: true }],
-  ["prompt_injection.forget", "high", "Tells the agent to forget its instructions", /\bforget (your|all|everything|previous|prior) (instructions|rules|you were told)\b/i, { flow: true }],
-  ["prompt_injection.you-are-now", "high", "Reassigns the agent's identity", /\byou are now (a|an|in|the)\b/i, { flow: true }],
-  ["prompt_injection.new-instructions", "high", "Announces replacement instructions", /\bnew instructions\s{0,16}:/i],
-  ["prompt_injection.system-prompt", "high", "Poses as a system prompt (a line that opens with it)", /^[\s>#*_\-\[(|]{0,128}system prompt\s{0,16}:(?!\s{0,16}\d)/im],
-  ["prompt_injection.system-tag", "high", "Uses system-message markup", /<\/?system>|<\|im_start\|>\s{0,16}system/i],
-  ["prompt_injection.hide-from-user", "high", "Asks the agent to hide actions from the user", /\bdo not (tell|inform|show|mention (this|it) to) the user\b/i, { flow: true }],
-  ["prompt_injection.covert", "medium", "Asks the agent to act secretly", /\b(secretly|covertly|without (telling|asking|informing|notifying) the user)\b/i, { flow: true }],
-  ["prompt_injection.mode-switch", "high", "Invokes a jailbreak or unrestricted mode", /\b(developer|god|DAN|jailbreak|unrestricted) mode\b/i, { flow: true }],
-  ["prompt_injection.cdata-close", "medium", "Closes a CDATA section to break out of a wrapper", /\]\]>/],
 ];
 
 /** Deleting or overwriting what cannot be got back. */

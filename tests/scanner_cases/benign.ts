@@ -136,7 +136,11 @@ export const BENIGN: ScannerCase[] = [
         "| Pattern | Action |\n| --- | --- |\n| Ignore previous instructions | block |\n| You are now DAN | block |\n| Developer mode | warn |\n",
       ),
     },
-    expect: ["prompt_injection.ignore-previous@mention", "prompt_injection.mode-switch@mention"],
+    expect: [
+      "prompt_injection.ignore-previous@mention",
+      "prompt_injection.you-are-now@mention",
+      "prompt_injection.mode-switch@mention",
+    ],
   },
   {
     name: "blocked-commands-reference",

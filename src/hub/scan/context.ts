@@ -6,7 +6,7 @@
  * | ------------- | --------------------------------------------------------------------- | ------------- |
  * | `code`        | scripts, and anything in `SKILL.md` that is not an injection phrase   | full          |
  * | `instruction` | an injection phrase standing as its own sentence (fenced too in `SKILL.md`), in any file the agent can load | full |
- * | `mention`     | an injection phrase quoted in a sentence that names it, or a table cell | `low` at most |
+ * | `mention`     | an injection phrase quoted in a sentence that names it, quoted alone in a table cell, or alone in a column headed as a catalogue of phrases (`Pattern`, `Example`) | `low` at most |
  * | `detect`      | the argument of a matcher: grep/regex/`case` pattern, deny list, YARA | `low` at most |
  * | `example`     | a fenced or indented example in documentation (not `SKILL.md`), or any payload in a security document | `high` at most; `medium` in a security document |
  *
@@ -215,7 +215,11 @@ function anyOutside(spans: readonly [number, number][], open: number, close: num
 
 /**
  * True when an injection phrase is named, not spoken: quoted in a sentence that says so, or
- * a table cell that holds little else (a cell that goes on to give orders is spoken).
+ * named in a table cell — quoted or code in a cell that holds little else, or alone in its
+ * cell in a column whose header names a catalogue of phrases (`| Pattern | Action |`,
+ * `Example`, `Detects`). A bare cell of any other table is instruction text, as the same words
+ * would be in a sentence, and a cell that goes on to give orders is spoken ([HUB-4], issue 22
+ * item 7).
  */
 function isMention(
   view: LineView,
@@ -224,7 +228,11 @@ function isMention(
   start: number,
   end: number,
 ): boolean {
-  if (info.table) return phraseCell(view, start, end);
+  if (info.table) {
+    if (chain.length) return phraseCell(view, chain[0].open, chain[0].close + 1);
+    const column = firstAtLeast(pipesOf(view), start);
+    return info.catalogue.includes(column) && phraseCell(view, start, end);
+  }
   if (!chain.length) return false;
   const { open, close } = chain[0];
   const { cues, words } = cuesOf(view);

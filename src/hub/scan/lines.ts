@@ -17,6 +17,11 @@ export interface LineInfo {
   fenceLang: string;
   /** A Markdown table row. */
   table: boolean;
+  /**
+   * A table row under a header that names a catalogue of phrases: the columns (1 for the
+   * first cell) whose header says so (`Pattern`, `Example`, `Detects`; see {@linkcode catalogueColumns}).
+   */
+  catalogue: readonly number[];
   /** Inside an HTML comment, or opening one. */
   comment: boolean;
   /** True on the line where an HTML comment outside a code fence opens. */
@@ -29,6 +34,38 @@ export interface LineInfo {
   yara: boolean;
   /** The list or key this line is an element of (multi-line lists and YAML keys), or "". */
   owner: string;
+}
+
+/** A header cell that names what the column lists as phrases, not what to do. */
+const CATALOGUE_HEADER =
+  /\b(?:examples?|samples?|patterns?|phrases?|phrasings?|payloads?|signatures?|attacks?|detects?|detected|detection|indicators?|red flags?|keywords?|blocked|rejected|flagged|injections?|jailbreaks?)\b/i;
+const SEPARATOR_ROW = /^\s{0,64}\|?(?:\s{0,64}:?-{1,256}:?\s{0,64}\|){1,64}/;
+
+/**
+ * The columns of a table whose header cell names a catalogue of phrases (the header row, when
+ * the row after it is a `|---|` separator; the first 1024 characters of it).
+ */
+export function catalogueColumns(header: string, separator: string): number[] {
+  if (!SEPARATOR_ROW.test(separator)) return [];
+  const cells = header.slice(0, 1024).split("|");
+  return cells.flatMap((cell, i) => i > 0 && CATALOGUE_HEADER.test(cell) ? [i] : []);
+}
+
+/** Tracks the table a line belongs to: its header and separator rows, its catalogue columns. */
+class TableTracker {
+  #row = 0;
+  #header = "";
+  #catalogue: readonly number[] = [];
+
+  /** The catalogue columns of `line` (none for a header, a separator, or a line not in a table). */
+  next(line: string, table: boolean): readonly number[] {
+    const row = table ? this.#row++ : (this.#row = 0);
+    if (row === 0) {
+      this.#header = line;
+      this.#catalogue = [];
+    } else if (row === 1) this.#catalogue = catalogueColumns(this.#header, line);
+    return row < 2 ? [] : this.#catalogue;
+  }
 }
 
 /** A Markdown file by its name. */
@@ -117,6 +154,7 @@ export function lineInfos(file: string, lines: readonly string[]): LineInfo[] {
   let caseBlock = false;
   let yara = false;
   const owners = new OwnerStack();
+  const tables = new TableTracker();
   let previousBlank = true;
   for (const line of lines) {
     const fence = markdown ? FENCE.exec(line) : null;
@@ -140,10 +178,12 @@ export function lineInfos(file: string, lines: readonly string[]): LineInfo[] {
     if (/^\s*strings\s*:\s*$/.test(line)) yara = true;
     else if (/^\s*condition\s*:/.test(line)) yara = false;
     const name = owners.next(line);
+    const table = markdown && !inFence && /^\s*\|.*\|/.test(line);
     out.push({
       fenced: inFence,
       fenceLang: inFence ? fenceLang : "",
-      table: markdown && !inFence && /^\s*\|.*\|/.test(line),
+      table,
+      catalogue: tables.next(line, table),
       comment: wasComment || commentStart,
       commentStart,
       indented: markdown && !inFence && previousBlank && /^( {4}|\t)\S/.test(line),

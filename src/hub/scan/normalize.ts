@@ -3,7 +3,8 @@
  * off. Unicode tag characters read as the ASCII they hide; HTML entities and URL
  * %-encoding decoded; control characters (NUL padding) dropped; NFKC with combining marks
  * stripped; Cyrillic/Greek look-alikes folded to ASCII; zero-width and bidi characters
- * removed; HTML tags and bold/strike markup dropped; shell quoting tricks (`r''m`, `r\m`, `${IFS}`, `$'\x72m'`) undone; runs of
+ * removed; HTML tags and bold/strike markup dropped; shell quoting tricks (`r''m`, `r\m`, `${IFS}`, `$'\x72m'`) undone; letter-spaced
+ * words joined and base64 text decoded beside its run (`spelled.ts`); runs of
  * whitespace inside a line collapsed; shell line continuations joined. The line count is
  * kept, so every normalised line still names the original line it came from. Pure.
  *
@@ -11,6 +12,7 @@
  */
 import { foldConfusables } from "./confusables.ts";
 import { INVISIBLE_CHARS } from "./invisible.ts";
+import { decodeBase64Runs, joinSpacedLetters } from "./spelled.ts";
 
 const NAMED: Record<string, string> = {
   amp: "&",
@@ -162,7 +164,8 @@ export function normalizeText(text: string): string {
   if (!ascii || NON_ASCII.test(out)) {
     out = out.split("\n").map((l) => NON_ASCII.test(l) ? unicodeLine(l) : l).join("\n");
   }
-  return collapse(unshell(out));
+  // Spelled-out words and base64 payloads read as what they say (before spaces collapse).
+  return collapse(joinSpacedLetters(decodeBase64Runs(unshell(out))));
 }
 
 /** True for a line the shell continues on the next (it ends in one `\`). */
