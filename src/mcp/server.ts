@@ -200,7 +200,16 @@ function serveNotifications(server: Server, rt: SkillServerOptions["runtime"], l
     log.setLevel(level as LogLevel);
     return {};
   });
+  // Nothing is sent before the client has finished initializing (the watchers opening
+  // right after start tell listeners once, and a client must not get that first).
+  let initialized = false;
+  const onInitialized = server.oninitialized;
+  server.oninitialized = () => {
+    initialized = true;
+    onInitialized?.();
+  };
   const stop = rt.onChange(() => {
+    if (!initialized) return;
     void server.sendResourceListChanged().catch(() => {});
     void server.sendPromptListChanged().catch(() => {});
   });
