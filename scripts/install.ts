@@ -29,6 +29,20 @@ export function installArgs(repo: string, root?: string): string[] {
   ];
 }
 
+/**
+ * What a successful install says: where the command is, and how to put its folder on
+ * `PATH` when `path` (the user's `PATH`) lacks it. `root` is the install root (`--root`,
+ * else `DENO_INSTALL_ROOT`, else `~/.deno`).
+ */
+export function installedNote(root: string, path: string): string {
+  const bin = `${root.replace(/\/$/, "")}/bin`;
+  const onPath = path.split(":").some((p) => p.replace(/\/$/, "") === bin);
+  return `Installed ${bin}/skillrt.` +
+    (onPath
+      ? " Try: skillrt --help"
+      : `\n${bin} is not on your PATH; add it: export PATH="${bin}:$PATH"`);
+}
+
 /** The `deno uninstall` arguments for the `skillrt` command. */
 export function uninstallArgs(root?: string): string[] {
   return ["uninstall", "--global", ...(root ? ["--root", root] : []), "skillrt"];
@@ -51,5 +65,10 @@ if (import.meta.main) {
     // Deno's own first line says what went wrong; its backtrace helps nobody here.
     console.error(said.split("\n").filter((l) => l && !/backtrace|^\s+\d+:/.test(l)).join("\n"));
   } else if (said) console.error(said.trimEnd());
+  if (result.code === 0 && !uninstall) {
+    const home = Deno.env.get("HOME") ?? "";
+    const installRoot = root ?? Deno.env.get("DENO_INSTALL_ROOT") ?? `${home}/.deno`;
+    console.log(installedNote(installRoot, Deno.env.get("PATH") ?? ""));
+  }
   Deno.exit(result.code);
 }

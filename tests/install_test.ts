@@ -6,7 +6,7 @@
 import { deepEqual, equal, ok } from "node:assert/strict";
 import { userCwd } from "../src/home/host.ts";
 import { WARDEN_FLAGS } from "../src/sandbox/warden_flags.ts";
-import { installArgs } from "../scripts/install.ts";
+import { installArgs, installedNote } from "../scripts/install.ts";
 import { childEnv } from "./child_env.ts";
 import { makeTree, removeTrees, REPO, skill } from "./helpers.ts";
 
@@ -55,6 +55,7 @@ Deno.test({
     const installed = run(Deno.execPath(), ["task", "-q", "install", "--root", root], REPO);
     equal(installed.code, 0, installed.stderr);
     const bin = `${root}/bin/skillrt`;
+    equal(installed.stdout, `${installedNote(root, Deno.env.get("PATH") ?? "")}\n`);
     const script = Deno.readTextFileSync(bin);
     for (const flag of [...WARDEN_FLAGS, "--unstable-worker-options"]) {
       ok(script.includes(flag), `${flag} missing from ${script}`);
@@ -113,4 +114,13 @@ Deno.test("[C-6] deno task skillrt: relative paths are the user's folder (INIT_C
   } finally {
     removeTrees(work);
   }
+});
+
+Deno.test("[C-6] deno task install says where the command is, and how to put it on PATH when it is not", () => {
+  equal(installedNote("/r", "/usr/bin:/r/bin/"), "Installed /r/bin/skillrt. Try: skillrt --help");
+  equal(
+    installedNote("/home/u/.deno/", "/usr/bin:/r/bin"),
+    "Installed /home/u/.deno/bin/skillrt.\n" +
+      '/home/u/.deno/bin is not on your PATH; add it: export PATH="/home/u/.deno/bin:$PATH"',
+  );
 });
