@@ -21,7 +21,8 @@ import {
 import { buildPrompt, promptLocation, type PromptResult } from "./level0/prompt.ts";
 import { disabledNames, isDisabled, type VisibilityFacts } from "./level0/visibility.ts";
 import { SkillrtError } from "./errors.ts";
-import { type Resolved, resolveSkill, walksRoot } from "./resolve/resolve.ts";
+import { notFoundIn, type Resolved, resolveSkill, walksRoot } from "./resolve/resolve.ts";
+import { type Audience, shownTo } from "./scan/audience.ts";
 import { EXCLUDED_DIRS } from "./scan/walk.ts";
 import { Catalog } from "./scan/catalog.ts";
 import { entryFor } from "./scan/skill_index.ts";
@@ -282,7 +283,12 @@ export class SkillRuntime {
    *
    * @ignore Internal: for the CLI's sandbox Worker and the MCP server.
    */
-  resolveIn(name: string, catalog: Catalog, look: Look = oneLook()): Resolved {
+  resolveIn(
+    name: string,
+    catalog: Catalog,
+    look: Look = oneLook(),
+    audience?: Audience,
+  ): Resolved {
     // Remembered while every root is watched; not a plugin's name (its folder is checked
     // outside the roots) nor a path into a folder whose changes the watchers ignore, nor a
     // skill reached through a link (no watcher sees its target change: resolved every time),
@@ -292,10 +298,12 @@ export class SkillRuntime {
     const resolved = kept
       ? catalog.memo(
         `resolve\0${name}`,
-        () => resolveSkill(name, catalog),
+        () => resolveSkill(name, catalog, audience),
         ({ record }) => look(record.root, record.file),
       )
-      : resolveSkill(name, catalog);
+      : resolveSkill(name, catalog, audience);
+    // Checked on the skill the name resolved to, whatever its spelling ([IO-3], [M-6]).
+    if (!shownTo(resolved.record, audience)) throw notFoundIn(name, catalog, audience);
     if (isDisabled(this.visibility().disabled, resolved.record.name)) {
       throw new SkillrtError(`Skill '${resolved.record.name}' is disabled.`, {
         hint:
@@ -376,7 +384,7 @@ export class SkillRuntime {
     }
     // One look at the paths this read relies on, shared by its steps.
     const look = oneLook();
-    const resolved = this.resolveIn(name, catalog, look);
+    const resolved = this.resolveIn(name, catalog, look, options.audience);
     return await loadSkill(resolved, viewContextOf(this, resolved, catalog, options, look));
   }
 
@@ -425,7 +433,7 @@ export class SkillRuntime {
    */
   async readFile(name: string, path: string, options: ViewOptions = {}): Promise<ReadFile> {
     const catalog = await this.#catalogOf(options);
-    const resolved = this.resolveIn(name, catalog);
+    const resolved = this.resolveIn(name, catalog, oneLook(), options.audience);
     const read = readSkillFile(resolved, path, this.setup.config.max_file_bytes, catalog.realRoots);
     const hub = hubEntryIn(this.setup, catalog, resolved.record);
     if (hub?.trust_level !== "community" || read.result.content === null) return read;

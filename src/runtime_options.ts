@@ -106,6 +106,8 @@ export interface ListOptions extends SearchOptions {
 
 /** Options of `SkillRuntime.view()` and `SkillRuntime.invoke()`. */
 export interface ViewOptions extends CatalogOption {
+  /** Who reads it: the `model` is answered not-found for a `disable-model-invocation` skill ([IO-3]); `people` by default. */
+  audience?: Audience;
   /** Refuse a skill whose content has warnings ([V-6]). */
   strict?: boolean;
   /** Text for `$ARGUMENTS`, `$ARGUMENTS[N]` and `$N` ([P-5]). */

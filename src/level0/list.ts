@@ -8,6 +8,7 @@ import { ValidationError } from "../errors.ts";
 import type { SkillIndex } from "../scan/skill_index.ts";
 import type { SkillRecord } from "../scan/record.ts";
 import { type Invocation, modelDescription } from "../scan/invocation.ts";
+import { type Audience, shownTo } from "../scan/audience.ts";
 import { type HiddenReason, hiddenReason, isVisible, type VisibilityFacts } from "./visibility.ts";
 import { queryWords, wordMatch, wordsOf } from "./search_words.ts";
 
@@ -69,11 +70,11 @@ export interface ListResult {
 export const LIST_HINT = "Use skill_view(name) to see full content, tags, and linked files";
 
 /**
- * Who a list is for ([IO-3]): `people` see every visible skill with its invocation fields;
- * the `model` (the `prompt` block, MCP `skills_list` and `skills_search`) never sees a
- * skill with `disable-model-invocation`, and reads `when_to_use` in the description.
+ * Who a list is for ([IO-3], `src/scan/audience.ts`): `people` see every visible skill with
+ * its invocation fields; the `model` never sees a skill with `disable-model-invocation`,
+ * and reads `when_to_use` in the description.
  */
-export type Audience = "people" | "model";
+export type { Audience } from "../scan/audience.ts";
 
 /** The skill as the model reads it: `when_to_use` in its description, no invocation fields. */
 function forModel(item: ListedSkill): ListedSkill {
@@ -96,7 +97,7 @@ export function visibleSkills(
   for (const entry of index.entries.values()) {
     const hidden = hiddenReason(entry.record, facts);
     if (hidden !== null && !all) continue;
-    if (audience === "model" && entry.record.invocation.disableModelInvocation) continue;
+    if (!shownTo(entry.record, audience)) continue;
     const matches = entry.ambiguous ? entry.matches : undefined;
     const mine = listed(entry.record, matches);
     const item = audience === "model" ? forModel(mine) : mine;

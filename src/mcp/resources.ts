@@ -4,7 +4,9 @@
  * templates. `resources/list` (paged) follows the model's list — clients give the model
  * tools to list and read resources — so it leaves out `disable-model-invocation` skills
  * and its descriptions carry `when_to_use`; a `user-invocable: false` skill is listed (it
- * is only off the slash path, the prompts). Any skill is still read by its URI.
+ * is only off the slash path, the prompts). Reads follow the same list: a
+ * `disable-model-invocation` skill's URI is answered as an unknown skill's, whatever the
+ * spelling of its name ([IO-3]).
  *
  * @module
  */
@@ -100,10 +102,13 @@ async function readResource(session: Session, request: ReadResourceRequest) {
   try {
     const catalog = await catalogOf(session);
     if (path === undefined) {
-      const view = await rt.view(name, { catalog, sections });
+      const view = await rt.view(name, { catalog, sections, audience: "model" });
       return { contents: [{ uri, mimeType: "text/markdown", text: view.content }] };
     }
-    const { result: file, data: bytes } = await rt.readFile(name, path, { catalog });
+    const { result: file, data: bytes } = await rt.readFile(name, path, {
+      catalog,
+      audience: "model",
+    });
     if (file.content === null) {
       const blob = btoa(Array.from(bytes, (b) => String.fromCharCode(b)).join(""));
       return { contents: [{ uri, mimeType: "application/octet-stream", blob }] };

@@ -121,9 +121,9 @@ async function skillView(session: Session, args: Record<string, unknown>, catalo
         { field: brief ? "brief" : "section" },
       );
     }
-    return result(await session.rt.viewFile(name, args.file_path, { catalog }));
+    return result(await session.rt.viewFile(name, args.file_path, { catalog, audience: "model" }));
   }
-  return result(await session.rt.view(name, { catalog, brief, sections }));
+  return result(await session.rt.view(name, { catalog, brief, sections, audience: "model" }));
 }
 
 /** The skill names a completion offers: the slash path's for a prompt, the model's for a template. */

@@ -15,6 +15,7 @@ import { buildRecord, type SkillRecord } from "../scan/record.ts";
 import type { ScannedRoot } from "../scan/scanned.ts";
 import { EXCLUDED_DIRS, SUPPORT_DIRS } from "../scan/walk.ts";
 import { nameKey, sameName } from "../scan/name_key.ts";
+import { type Audience, shownTo } from "../scan/audience.ts";
 import { closestNames, guardName, isBareName, suggestedNames } from "./name_guard.ts";
 
 /** The hint of an ambiguous name ([R-3]). */
@@ -262,8 +263,11 @@ function decide(name: string, candidates: Candidate[]): Resolved {
   );
 }
 
-/** Resolves a name to one skill, or throws the error of [R-1], [R-3], [R-4] or [R-5]. */
-export function resolveSkill(name: string, catalog: Catalog): Resolved {
+/**
+ * Resolves a name to one skill, or throws the error of [R-1], [R-3], [R-4] or [R-5]; the
+ * close names of a not-found answer are those `audience` may see ([IO-3]).
+ */
+export function resolveSkill(name: string, catalog: Catalog, audience?: Audience): Resolved {
   guardName(name);
   // `pr-review/`: the folder only, not the skills that declare the name ([S-7]).
   const pathOnly = name.endsWith("/");
@@ -285,7 +289,7 @@ export function resolveSkill(name: string, catalog: Catalog): Resolved {
     if (pluginDirExists) {
       const candidates = plugin && skill ? candidatesIn(plugin, skill, catalog) : [];
       if (candidates.length === 0) {
-        const names = plugin ? catalog.root(plugin).records.map((r) => r.name) : [];
+        const names = plugin ? namesOf(catalog.root(plugin).records, audience) : [];
         const suggestions = suggestedNames(skill, names.map((n) => n.slice(ns.length + 1)))
           .map((n) => `${ns}:${n}`);
         throw new NotFoundError(`Skill '${skill}' not found in plugin '${ns}'.`, {
@@ -296,24 +300,39 @@ export function resolveSkill(name: string, catalog: Catalog): Resolved {
       }
       return { ...decide(name, candidates), plugin };
     }
-    return resolveInRoots(name, `${ns}/${skill}`, catalog);
+    return resolveInRoots(name, `${ns}/${skill}`, catalog, audience);
   }
-  return resolveInRoots(name, name, catalog, pathOnly);
+  return resolveInRoots(name, name, catalog, audience, pathOnly);
 }
 
 function resolveInRoots(
   shown: string,
   name: string,
   catalog: Catalog,
+  audience?: Audience,
   pathOnly = false,
 ): Resolved {
   for (const root of catalog.setup.roots) {
     const candidates = candidatesIn(root, name, catalog, pathOnly);
     if (candidates.length) return decide(shown, candidates);
   }
-  const names = [...catalog.index().entries.values()].map((e) => e.name);
+  throw notFoundIn(shown, catalog, audience);
+}
+
+function namesOf(records: Iterable<SkillRecord>, audience?: Audience): string[] {
+  return [...records].filter((r) => shownTo(r, audience)).map((r) => r.name);
+}
+
+/**
+ * The ordinary not-found answer of [R-4] for `shown`, naming only the skills `audience`
+ * may see: also the answer to the model for a skill it may not see ([IO-3]), which must
+ * not learn that it exists.
+ */
+export function notFoundIn(shown: string, catalog: Catalog, audience?: Audience): NotFoundError {
+  const names = [...catalog.index().entries.values()]
+    .filter((e) => shownTo(e.record, audience)).map((e) => e.name);
   const suggestions = suggestedNames(shown, names);
-  throw new NotFoundError(`Skill '${shown}' not found.`, {
+  return new NotFoundError(`Skill '${shown}' not found.`, {
     available_skills: closestNames(shown, names),
     suggestions,
     hint: notFoundHint(shown, suggestions),

@@ -1,0 +1,106 @@
+/**
+ * [IO-3] over MCP, through the SDK's real client against the real CLI's server: a
+ * `disable-model-invocation` skill is neither named nor served by any model-facing path —
+ * skill_view (SKILL.md, a section, a file), its not-found answer's close names,
+ * skills_search, resources/read and the completion of a resource's name — under any
+ * spelling that resolves to it (case, fullwidth: checked after resolution). The slash path
+ * (prompts/get) still serves it, and a person still views it at the CLI.
+ */
+import { deepEqual, equal, ok } from "node:assert/strict";
+import type { McpError } from "@modelcontextprotocol/sdk/types.js";
+import { connectStdio, firstText } from "./mcp_helpers.ts";
+import { cliJson, makeTree, skill } from "./helpers.ts";
+
+/** A home with the hidden `deploy` (body and a file) beside a visible `deplo` and `alpha`. */
+function hiddenHome(): string {
+  return makeTree({
+    "config.yaml": "skills: {}\n",
+    "skills/ops/deploy/SKILL.md": skill(
+      "deploy",
+      "Deploys to production.",
+      "disable-model-invocation: true\n",
+      "# deploy\n\nDEPLOY-BODY\n\n## Steps\n\nDEPLOY-STEPS\n",
+    ),
+    "skills/ops/deploy/references/keys.md": "DEPLOY-FILE\n",
+    "skills/deplo/SKILL.md": skill("deplo", "Close to deploy.", "", "# deplo\n\nDEPLO-BODY\n"),
+    "skills/alpha/SKILL.md": skill("alpha", "Alpha."),
+  });
+}
+
+/** Asserts the ordinary not-found answer for `name`, naming only what the model may see. */
+function assertNotFound(answer: Record<string, unknown>, name: string): void {
+  equal(answer.success, false, name);
+  equal(answer.error, `Skill '${name}' not found.`);
+  deepEqual((answer.available_skills as string[]).toSorted(), ["alpha", "deplo"], name);
+  ok((answer.suggestions as string[]).every((s) => s === "deplo"), name);
+  equal(answer.hint, "Use skills_list to see all available skills");
+  ok(!/DEPLOY-|Deploys/.test(JSON.stringify(answer)), JSON.stringify(answer));
+}
+
+const refusal = (call: Promise<unknown>) =>
+  call.then(() => undefined, (e: unknown) => e as McpError | undefined);
+
+Deno.test("[IO-3] over MCP: a disable-model-invocation skill is not found by skill_view under any spelling, nor named among the close names", async () => {
+  const home = hiddenHome();
+  const client = await connectStdio(home);
+  try {
+    const view = (args: Record<string, unknown>) =>
+      client.callTool({ name: "skill_view", arguments: args });
+    for (const name of ["deploy", "ｄｅｐｌｏｙ", "ops/deploy", "ops/deploy/", "DEPLOY"]) {
+      const answer = await view({ name });
+      equal(answer.isError, true, name);
+      assertNotFound(firstText(answer), name);
+    }
+    for (const args of [{ name: "deploy", section: "steps" }, { name: "deploy", brief: true }]) {
+      assertNotFound(firstText(await view(args)), "deploy");
+    }
+    const file = await view({ name: "ｄｅｐｌｏｙ", file_path: "references/keys.md" });
+    assertNotFound(firstText(file), "ｄｅｐｌｏｙ");
+    // A near miss names the visible neighbours only.
+    const near = firstText(await view({ name: "deplyo" }));
+    deepEqual(near.available_skills, ["deplo", "alpha"]);
+    ok(!JSON.stringify(near).includes("deploy"), JSON.stringify(near));
+    const search = firstText(
+      await client.callTool({ name: "skills_search", arguments: { query: "deploys production" } }),
+    );
+    ok(!JSON.stringify(search).includes("DEPLOY"), JSON.stringify(search));
+    ok(!search.skills.some((s: { name: string }) => s.name === "deploy"));
+    equal(firstText(await view({ name: "deplo" })).name, "deplo"); // its neighbour still serves
+  } finally {
+    await client.close();
+    Deno.removeSync(home, { recursive: true });
+  }
+});
+
+Deno.test("[IO-3] over MCP: resources/read and completions follow the model's list; prompts/get and the CLI still serve the skill", async () => {
+  const home = hiddenHome();
+  const client = await connectStdio(home);
+  try {
+    for (
+      const uri of [
+        "skill://deploy",
+        "skill://DEPLOY",
+        `skill://${encodeURIComponent("ｄｅｐｌｏｙ")}`,
+        "skill://deploy#steps",
+        "skill://deploy/references/keys.md",
+      ]
+    ) {
+      const error = await refusal(client.readResource({ uri }));
+      equal(error?.code, -32002, uri);
+      ok(/^MCP error -32002: Skill '.+' not found\.$/.test(error!.message), error!.message);
+    }
+    const done = await client.complete({
+      ref: { type: "ref/resource", uri: "skill://{name}" },
+      argument: { name: "name", value: "dep" },
+    });
+    deepEqual(done.completion.values, ["deplo"]);
+    const got = await client.getPrompt({ name: "deploy" });
+    ok((got.messages[0].content as { text: string }).text.includes("DEPLOY-BODY"));
+  } finally {
+    await client.close();
+  }
+  const cli = await cliJson(["--home", home, "view", "ｄｅｐｌｏｙ"]);
+  equal(cli.code, 0, cli.stderr);
+  equal(cli.json.name, "deploy");
+  Deno.removeSync(home, { recursive: true });
+});
