@@ -1,7 +1,7 @@
 /**
  * [IO-3] over MCP, through the SDK's real client against the real CLI's server: a
  * `disable-model-invocation` skill is neither named nor served by any model-facing path —
- * skill_view (SKILL.md, a section, a file), its not-found answer's close names,
+ * skill_view (SKILL.md, a section, a file), skill_run, its not-found answer's close names,
  * skills_search, resources/read and the completion of a resource's name — under any
  * spelling that resolves to it (case, fullwidth: checked after resolution). The slash path
  * (prompts/get) still serves it, and a person still views it at the CLI.
@@ -22,6 +22,7 @@ function hiddenHome(): string {
       "# deploy\n\nDEPLOY-BODY\n\n## Steps\n\nDEPLOY-STEPS\n",
     ),
     "skills/ops/deploy/references/keys.md": "DEPLOY-FILE\n",
+    "skills/ops/deploy/scripts/go.sh": "echo DEPLOY-RAN\n",
     "skills/deplo/SKILL.md": skill("deplo", "Close to deploy.", "", "# deplo\n\nDEPLO-BODY\n"),
     "skills/alpha/SKILL.md": skill("alpha", "Alpha."),
   });
@@ -42,7 +43,7 @@ const refusal = (call: Promise<unknown>) =>
 
 Deno.test("[IO-3] over MCP: a disable-model-invocation skill is not found by skill_view under any spelling, nor named among the close names", async () => {
   const home = hiddenHome();
-  const client = await connectStdio(home);
+  const client = await connectStdio(home, ["--allow-run"]);
   try {
     const view = (args: Record<string, unknown>) =>
       client.callTool({ name: "skill_view", arguments: args });
@@ -56,6 +57,11 @@ Deno.test("[IO-3] over MCP: a disable-model-invocation skill is not found by ski
     }
     const file = await view({ name: "ｄｅｐｌｏｙ", file_path: "references/keys.md" });
     assertNotFound(firstText(file), "ｄｅｐｌｏｙ");
+    const run = await client.callTool({
+      name: "skill_run",
+      arguments: { name: "ｄｅｐｌｏｙ", path: "scripts/go.sh" },
+    });
+    assertNotFound(firstText(run), "ｄｅｐｌｏｙ");
     // A near miss names the visible neighbours only.
     const near = firstText(await view({ name: "deplyo" }));
     deepEqual(near.available_skills, ["deplo", "alpha"]);

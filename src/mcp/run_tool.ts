@@ -22,5 +22,6 @@ export function callRunTool(
     timeoutSeconds: typeof args.timeout === "number" ? args.timeout : undefined,
     approvedOnly: true,
     stdin: "null",
+    audience: "model",
   });
 }

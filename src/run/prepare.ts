@@ -29,6 +29,8 @@ import { type Declared, declaredPermissions } from "./permissions.ts";
 import { type Grant, grantFor } from "./grant.ts";
 import { type ScriptKind, scriptKind } from "./script_kind.ts";
 import { needsConsent } from "./consent.ts";
+import type { Audience } from "../scan/audience.ts";
+import type { Look } from "../scan/watcher_sees.ts";
 
 /** What running a script needs of the runtime (`SkillRuntime` is one). */
 export interface ScriptRuntime {
@@ -38,8 +40,8 @@ export interface ScriptRuntime {
   readonly options: Pick<RuntimeOptions, "envValues" | "processGroups">;
   /** A fresh catalog. */
   catalog(): Catalog;
-  /** Resolves a name in a catalog (refusing disabled skills). */
-  resolveIn(name: string, catalog: Catalog): Resolved;
+  /** Resolves a name in a catalog (refusing disabled skills, and those `audience` may not see). */
+  resolveIn(name: string, catalog: Catalog, look?: Look, audience?: Audience): Resolved;
 }
 
 /** A script ready to be placed in its sandbox. */
@@ -109,9 +111,10 @@ export function prepareRun(
   name: string,
   path: string,
   workdir?: string,
+  audience?: Audience,
 ): PreparedRun {
   const catalog = runtime.catalog();
-  const resolved = runtime.resolveIn(name, catalog);
+  const resolved = runtime.resolveIn(name, catalog, undefined, audience);
   const { record } = resolved;
   if (resolved.flat) {
     throw new SkillrtError(`Skill '${record.name}' is a single file; it has no scripts.`);

@@ -19,6 +19,7 @@ import {
 } from "./consent.ts";
 import { type PreparedRun, prepareRun, runRefusal, type ScriptRuntime } from "./prepare.ts";
 import type { Grant } from "./grant.ts";
+import type { Audience } from "../scan/audience.ts";
 import type { Declared } from "./permissions.ts";
 import { type SandboxKind, type SandboxLine, sandboxLine, scriptEnv } from "./sandbox_line.ts";
 import { probeSandboxHost, type SandboxHost } from "./sandbox_host.ts";
@@ -72,6 +73,8 @@ export interface RunOptions {
   host?: SandboxHost;
   /** Only build the line (`sandbox run`): nothing is asked, recorded or run. */
   dryRun?: boolean;
+  /** Who asks: the `model` (MCP `skill_run`) is answered not-found for a `disable-model-invocation` skill ([IO-3]). */
+  audience?: Audience;
 }
 
 /** What a run did. */
@@ -200,7 +203,7 @@ export async function runSkillScript(
   options: RunOptions = {},
 ): Promise<RunResult> {
   const timeoutSeconds = timeoutOf(options.timeoutSeconds);
-  const run = prepareRun(runtime, name, path, options.workdir);
+  const run = prepareRun(runtime, name, path, options.workdir, options.audience);
   const host = options.host ?? runtime.setup.host.sandbox ?? probeSandboxHost();
   // A dry run shows where each declared value goes, never the value.
   const values = options.dryRun
