@@ -139,14 +139,17 @@ Deno.test("[IO-2][T-2] a signed v0.2.0 publish: the signature covers the exact b
     `${home}/config.yaml`,
     `skills:\n  hub:\n    trusted_keys:\n      team: "${line}"\n`,
   );
-  const pub = await publishTo(home, src, `${work}/site`, "--sign", `${work}/k`);
-  equal(pub.code, 0, pub.stderr);
-  const file = `${work}/site${V02_DIR}/index.json`;
-  const bytes = Deno.readFileSync(file);
-  const sig = Deno.readTextFileSync(`${file}.sig`);
-  deepEqual(await verifySignature(bytes, sig, { team: line }, "i"), { key: line, label: "team" });
   const served = serveFolder(`${work}/site`);
   try {
+    const sign = ["--sign", `${work}/k`, "--base-url", served.base];
+    const pub = await publishTo(home, src, `${work}/site`, ...sign);
+    equal(pub.code, 0, pub.stderr);
+    const file = `${work}/site${V02_DIR}/index.json`;
+    const bytes = Deno.readFileSync(file);
+    const sig = Deno.readTextFileSync(`${file}.sig`);
+    deepEqual(await verifySignature(bytes, sig, { team: line }, "i"), { key: line, label: "team" });
+    // The signed bytes name the site: an extra top-level field other clients ignore.
+    equal(JSON.parse(new TextDecoder().decode(bytes)).site, served.base);
     // Other clients read the signed index as any other: the signature is beside it.
     deepEqual(await rfcClient(`${served.base}${V02_DIR}/index.json`, makeTree({})), [
       "alpha",

@@ -57,6 +57,8 @@ Deno.test("[T-2][HUB-5] a signed index installs as trusted with the key label in
       site,
       "--sign",
       `${work}/k`,
+      "--base-url",
+      served.base,
     ]);
     equal(pub.code, 0, pub.stderr);
     equal(pub.json.signed_by, line);

@@ -89,7 +89,8 @@ async function team(labels: string[]) {
   /** Publishes alpha with `body` into `site`, signed by `label` (or not), and returns what is served. */
   const publish = async (body: string, site: string, label?: string) => {
     Deno.writeTextFileSync(`${work}/src/alpha/SKILL.md`, skill("alpha", "Alpha", "", body));
-    const sign = label ? ["--sign", `${work}/${label}.key`] : [];
+    const base = served.url.slice(0, -INDEX.length); // the site the signed index names
+    const sign = label ? ["--sign", `${work}/${label}.key`, "--base-url", base] : [];
     const r = await cliJson([
       "--home",
       home,

@@ -96,6 +96,8 @@ export interface Fetched {
   signingKey?: string;
   /** The signed index's `sequence`: an update may not go below it ([T-2]). */
   indexSequence?: number;
+  /** The site the signed index is for (checked where it was read): an update comes from it ([T-2]). */
+  indexSite?: string;
   /** Set when the source holds several skills ([HUB-8]); `text` and `fill` are then unused. */
   collection?: Collection;
 }
@@ -364,6 +366,7 @@ async function fetchFromIndex(
     ...(got.signature ? { signingKey: got.signature.key } : {}),
     ...(label !== undefined ? { signedBy: label } : {}),
     ...(got.sequence !== undefined ? { indexSequence: got.sequence } : {}),
+    ...(got.site !== undefined ? { indexSite: got.site } : {}),
   };
 }
 

@@ -35,6 +35,8 @@ export interface LockRecord {
   signing_key?: string;
   /** The `sequence` of the signed index it came from: an update may not go below it ([T-2]). */
   index_sequence?: number;
+  /** The site its signed index is for, where it was read: an update must come from it ([T-2]). */
+  index_site?: string;
   /** The name the skill declares, when it installed under its slug form ([HUB-8]). */
   declared_name?: string;
   /** Its folder inside the collection it came from ([HUB-8]). */

@@ -12,13 +12,14 @@
  *
  * @module
  */
-import { SkillrtError } from "../errors.ts";
+import { SkillrtError, UsageError } from "../errors.ts";
 import { isInside, joinPath, resolvePath } from "../home/paths.ts";
 import { atomicWrite, linkRefusal } from "../manage/atomic.ts";
 import { sha256Hex } from "../hash/sha256.ts";
 import { filesBelow } from "./lockfile_write.ts";
 import { collectSkills, type PublishSkill } from "./publish_collect.ts";
 import { SIGNATURE_SUFFIX, signBytes } from "./signing.ts";
+import { siteForm } from "./signed_site.ts";
 import { tarGzBytes } from "./tar_write.ts";
 import {
   type ArtifactType,
@@ -203,6 +204,11 @@ export async function publishSite(options: PublishOptions): Promise<PublishResul
   if (options.baseUrl !== undefined && !/^https?:\/\/[^\s]+$/.test(options.baseUrl)) {
     throw new SkillrtError(`--base-url '${options.baseUrl}' is not an http(s) URL.`);
   }
+  if (options.signKey !== undefined && options.baseUrl === undefined) {
+    throw new UsageError(
+      "hub publish --sign needs --base-url URL: the signed index names the site it is served from, so it cannot be replayed from another.",
+    );
+  }
   const skills = collectSkills(options.cwd, options.dirs, options.force === true);
   const keyText = options.signKey
     ? Deno.readTextFileSync(resolvePath(options.cwd, options.signKey))
@@ -222,7 +228,9 @@ export async function publishSite(options: PublishOptions): Promise<PublishResul
     removeInSite(at.site, `${at.rel}/${name}.tar.gz`);
   }
   const sequence = nextSequence(at, entries, options.sequence);
-  const index = { $schema: DISCOVERY_SCHEMA, sequence, skills: entries };
+  // Signed, the index names its site ([T-2], `signed_site.ts`); other clients ignore the field.
+  const site = keyText !== undefined ? { site: siteForm(options.baseUrl!)! } : {};
+  const index = { $schema: DISCOVERY_SCHEMA, sequence, ...site, skills: entries };
   const signedBy = await writeIndex(at, index, keyText);
   return {
     success: true,
@@ -299,7 +307,12 @@ async function publishSkill(
 /** Writes `index.json`, and its signature with a key (else removes a stale one); the signer's label. */
 async function writeIndex(
   at: Site,
-  index: { $schema: string; sequence: number; skills: ReturnType<typeof entryOf>[] },
+  index: {
+    $schema: string;
+    sequence: number;
+    site?: string;
+    skills: ReturnType<typeof entryOf>[];
+  },
   keyText?: string,
 ): Promise<string | undefined> {
   const indexBytes = new TextEncoder().encode(JSON.stringify(index, null, 2) + "\n");

@@ -1,8 +1,9 @@
 /**
  * A skill installed from a signed index stays bound to it ([T-2], [HUB-6]): the lock
- * records the key (its label and public key line) and the index's `sequence`, and what
+ * records the key (its label and public key line), the index's `sequence` and its site
+ * (`signed_site.ts`), and what
  * `hub check` and `hub update` fetch later replaces it only when signed by that same key,
- * still trusted, and not older — a lower sequence is a rollback, the same sequence with
+ * still trusted, on the same site, and not older — a lower sequence is a rollback, the same sequence with
  * other content is a second version under one number. Pure: decided on what one fetch
  * verified, never on a second look.
  *
@@ -14,12 +15,13 @@ import type { LockRecord } from "./lockfile.ts";
 /** What a signed install records in the lock (nothing for an unsigned one). */
 export function bindingOf(
   fetched: Fetched,
-): Pick<LockRecord, "signed_by" | "signing_key" | "index_sequence"> {
+): Pick<LockRecord, "signed_by" | "signing_key" | "index_sequence" | "index_site"> {
   if (fetched.signedBy === undefined) return {};
   return {
     signed_by: fetched.signedBy,
     ...(fetched.signingKey !== undefined ? { signing_key: fetched.signingKey } : {}),
     ...(fetched.indexSequence !== undefined ? { index_sequence: fetched.indexSequence } : {}),
+    ...(fetched.indexSite !== undefined ? { index_site: fetched.indexSite } : {}),
   };
 }
 
@@ -59,6 +61,11 @@ export function bindingRefusal(
   if (record.signed_by === undefined && record.signing_key === undefined) return undefined;
   const key = keyRefusal(name, record, fetched);
   if (key) return key;
+  if (record.index_site !== undefined && fetched.indexSite !== record.index_site) {
+    return `'${name}' was installed from the site '${record.index_site}'; this signed index is for '${
+      fetched.indexSite ?? "no site"
+    }'.`;
+  }
   if (fetched.indexSequence === undefined) {
     return hash === record.content_hash
       ? undefined

@@ -14,6 +14,7 @@ import type { Setup } from "../home/setup.ts";
 import { type ArchiveFile, downloadIfPresent } from "./archive.ts";
 import { V01_WELL_KNOWN_PATH, WELL_KNOWN_PATH } from "./source.ts";
 import { SIGNATURE_SUFFIX, type SignatureCheck, verifySignature } from "./signing.ts";
+import { checkedSite } from "./signed_site.ts";
 import { boundByDigest, entryFiles } from "./well_known_files.ts";
 import {
   ambiguousProblem,
@@ -39,13 +40,15 @@ export function configuredIndexes(setup: Setup, option?: string): string[] {
  * The bytes of the index at `url` and the URL they were read at: a site with none at
  * the v0.2.0 path (404) is looked up at v0.1's path ([IO-1]).
  */
-async function indexBytes(url: string): Promise<{ bytes: Uint8Array; at: string }> {
+async function indexBytes(
+  url: string,
+): Promise<{ bytes: Uint8Array; at: string; final: string }> {
   const got = await downloadIfPresent(url);
-  if (got) return { bytes: got.bytes, at: url };
+  if (got) return { bytes: got.bytes, at: url, final: got.url };
   if (url.endsWith(WELL_KNOWN_PATH)) {
     const v01 = url.slice(0, -WELL_KNOWN_PATH.length) + V01_WELL_KNOWN_PATH;
     const old = await downloadIfPresent(v01);
-    if (old) return { bytes: old.bytes, at: v01 };
+    if (old) return { bytes: old.bytes, at: v01, final: old.url };
     throw new SkillrtError(`Cannot download '${url}' (nor '${v01}'): HTTP 404.`);
   }
   throw new SkillrtError(`Cannot download '${url}': HTTP 404.`);
@@ -61,21 +64,20 @@ export async function fetchIndex(url: string): Promise<WellKnownIndex & { at: st
  * Downloads an index and checks its detached signature ([T-2]) — the exact bytes of the
  * index, beside it (`index.json.sig`): none → unsigned; one that does not verify →
  * refused; one that verifies → its key, and its label when the key is in `trustedKeys`.
+ * A signed index must name the site it was read from, after redirects (`signed_site.ts`).
  */
 export async function fetchSignedIndex(
   url: string,
   trustedKeys: Record<string, string>,
-): Promise<{ doc: WellKnownIndex; at: string; signature?: SignatureCheck }> {
-  const { bytes, at } = await indexBytes(url);
+): Promise<{ doc: WellKnownIndex; at: string; signature?: SignatureCheck; site?: string }> {
+  const { bytes, at, final } = await indexBytes(url);
   const sig = await downloadIfPresent(at + SIGNATURE_SUFFIX, 4096);
   const signature = sig === undefined
     ? undefined
     : await verifySignature(bytes, new TextDecoder().decode(sig.bytes), trustedKeys, at);
-  return {
-    doc: parseIndex(new TextDecoder().decode(bytes), at),
-    at,
-    ...(signature ? { signature } : {}),
-  };
+  const doc = parseIndex(new TextDecoder().decode(bytes), at);
+  if (!signature) return { doc, at };
+  return { doc, at, signature, site: checkedSite(doc.site, final, at) };
 }
 
 /** One search hit. */
@@ -160,6 +162,8 @@ export interface WellKnownSkill {
   signature?: SignatureCheck;
   /** The index's `sequence`, when it has one ([T-2]). */
   sequence?: number;
+  /** The site a signed index is for, checked against where it was read ([T-2]). */
+  site?: string;
 }
 
 /**
@@ -196,7 +200,7 @@ export async function fetchWellKnown(
 ): Promise<WellKnownSkill> {
   const tried: string[] = [];
   for (const index of indexes) {
-    const { doc, at, signature } = await fetchSignedIndex(index, trustedKeys);
+    const { doc, at, signature, site } = await fetchSignedIndex(index, trustedKeys);
     const ambiguous = ambiguousProblem(doc, name, at);
     if (ambiguous) throw new SkillrtError(ambiguous);
     const skill = doc.skills.find((s) => s.name === name);
@@ -211,6 +215,7 @@ export async function fetchWellKnown(
       warnings,
       ...(signature ? { signature: signatureOver(skill, signature, warnings) } : {}),
       ...(doc.sequence !== undefined ? { sequence: doc.sequence } : {}),
+      ...(site !== undefined ? { site } : {}),
     };
   }
   throw new SkillrtError(

@@ -33,6 +33,8 @@ export interface WellKnownIndex {
    * rollback to an older signed index; absent in other publishers' indexes.
    */
   sequence?: number;
+  /** skillrt's extra field `site`, as written: the site a signed index is for ([T-2], `signed_site.ts`). */
+  site?: string;
   /** The skills it lists (entries that fail the checks are dropped into `problems`). */
   skills: IndexSkill[];
   /** One line per entry that was dropped. */
@@ -135,7 +137,15 @@ export function parseIndex(text: string, url: string): WellKnownIndex {
       problems.push(`Skipped an entry of '${url}': ${(error as Error).message}.`);
     }
   }
-  return { version, ...(sequence !== undefined ? { sequence } : {}), skills, problems, ambiguous };
+  const site = typeof d.site === "string" ? { site: d.site } : {};
+  return {
+    version,
+    ...(sequence !== undefined ? { sequence } : {}),
+    ...site,
+    skills,
+    problems,
+    ambiguous,
+  };
 }
 
 /** An entry's `name` when it has a string one (valid or not). */
