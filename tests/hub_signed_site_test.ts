@@ -9,7 +9,7 @@
 import { deepEqual, equal } from "node:assert/strict";
 import { signBytes } from "../src/hub/signing.ts";
 import { cli, cliJson, makeTree, removeTrees, skill } from "./helpers.ts";
-import { serveFolder } from "./site_helpers.ts";
+import { installFromIndex, publishTo, serveFolder } from "./site_helpers.ts";
 
 const INDEX = "/.well-known/agent-skills/index.json";
 
@@ -93,16 +93,7 @@ Deno.test("[T-2][HUB-6] a signed index replayed from another site signed with th
       reason: replay,
     }]]);
     equal(body(), "PROD v1\n");
-    const fresh = await cliJson([
-      "--home",
-      `${work}/other`,
-      "hub",
-      "install",
-      "tool",
-      "--index",
-      A.base,
-      "--yes",
-    ]);
+    const fresh = await installFromIndex(`${work}/other`, "tool", A.base);
     deepEqual([fresh.code, fresh.json.error], [1, replay]);
     // A redirects to its folder /staging holding B's skill signed for that site (the sandbox
     // grants A's host only): truly read there after the redirect — not the site tool came from.
@@ -149,34 +140,14 @@ Deno.test("[T-2] a signed index that names no site is refused; hub publish --sig
   await cli(["--home", home, "hub", "keygen", "--out", `${work}/k`]);
   const site = serveFolder(`${work}/site`);
   try {
-    const bare = await cliJson([
-      "--home",
-      home,
-      "hub",
-      "publish",
-      `${work}/src`,
-      "--out",
-      `${work}/site`,
-      "--sign",
-      `${work}/k`,
-    ]);
+    const publish = (...extra: string[]) =>
+      publishTo(home, `${work}/src`, `${work}/site`, "--sign", `${work}/k`, ...extra);
+    const bare = await publish();
     deepEqual([bare.code, bare.json.error], [
       2,
       "hub publish --sign needs --base-url URL: the signed index names the site it is served from, so it cannot be replayed from another.",
     ]);
-    const pub = await cliJson([
-      "--home",
-      home,
-      "hub",
-      "publish",
-      `${work}/src`,
-      "--out",
-      `${work}/site`,
-      "--sign",
-      `${work}/k`,
-      "--base-url",
-      site.base,
-    ]);
+    const pub = await publish("--base-url", site.base);
     equal(pub.code, 0, pub.stderr);
     // The same index without its site, signed again with the same key (as an old publisher would).
     const file = `${work}/site${INDEX}`;
@@ -187,16 +158,7 @@ Deno.test("[T-2] a signed index that names no site is refused; hub publish --sig
       `${file}.sig`,
       await signBytes(Deno.readTextFileSync(`${work}/k`), bytes),
     );
-    const got = await cliJson([
-      "--home",
-      home,
-      "hub",
-      "install",
-      "tool",
-      "--index",
-      site.base,
-      "--yes",
-    ]);
+    const got = await installFromIndex(home, "tool", site.base);
     deepEqual([got.code, got.json.error], [
       1,
       `Refusing '${site.base}${INDEX}': its signed index names no site, so it could be replayed from anywhere (republish it with hub publish --sign --base-url URL).`,
