@@ -21,8 +21,8 @@ import {
 import { buildPrompt, promptLocation, type PromptResult } from "./level0/prompt.ts";
 import { disabledNames, isDisabled, type VisibilityFacts } from "./level0/visibility.ts";
 import { SkillrtError } from "./errors.ts";
-import { notFoundIn, type Resolved, resolveSkill, walksRoot } from "./resolve/resolve.ts";
-import { type Audience, shownTo } from "./scan/audience.ts";
+import { type Resolved, resolveSkill, shownOrNotFound, walksRoot } from "./resolve/resolve.ts";
+import type { Audience } from "./scan/audience.ts";
 import { EXCLUDED_DIRS } from "./scan/walk.ts";
 import { Catalog } from "./scan/catalog.ts";
 import { entryFor } from "./scan/skill_index.ts";
@@ -303,7 +303,7 @@ export class SkillRuntime {
       )
       : resolveSkill(name, catalog, audience);
     // Checked on the skill the name resolved to, whatever its spelling ([IO-3], [M-6]).
-    if (!shownTo(resolved.record, audience)) throw notFoundIn(name, catalog, audience);
+    shownOrNotFound(resolved, name, catalog, audience);
     if (isDisabled(this.visibility().disabled, resolved.record.name)) {
       throw new SkillrtError(`Skill '${resolved.record.name}' is disabled.`, {
         hint:

@@ -110,3 +110,32 @@ Deno.test("[IO-3] over MCP: resources/read and completions follow the model's li
   equal(cli.json.name, "deploy");
   Deno.removeSync(home, { recursive: true });
 });
+
+Deno.test("[IO-3] over MCP: skill_manage on a disable-model-invocation skill is not found (a patch's preview would show its text); its neighbour is still patched", async () => {
+  const home = hiddenHome();
+  const client = await connectStdio(home, ["--allow-writes"]);
+  const manage = (args: Record<string, unknown>) =>
+    client.callTool({ name: "skill_manage", arguments: args });
+  const file = `${home}/skills/ops/deploy/SKILL.md`;
+  const before = Deno.readTextFileSync(file);
+  try {
+    for (
+      const args of [
+        { action: "patch", name: "ｄｅｐｌｏｙ", old_string: "nothing like it", new_string: "x" },
+        { action: "delete", name: "deploy" },
+        { action: "remove_file", name: "ops/deploy", file_path: "references/keys.md" },
+      ]
+    ) {
+      assertNotFound(firstText(await manage(args)), args.name);
+    }
+    equal(Deno.readTextFileSync(file), before);
+    equal(Deno.readTextFileSync(`${home}/skills/ops/deploy/references/keys.md`), "DEPLOY-FILE\n");
+    const patched = firstText(
+      await manage({ action: "patch", name: "deplo", old_string: "DEPLO-BODY", new_string: "NEW" }),
+    );
+    equal(patched.success, true, JSON.stringify(patched));
+  } finally {
+    await client.close();
+    Deno.removeSync(home, { recursive: true });
+  }
+});

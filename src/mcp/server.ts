@@ -28,6 +28,8 @@ import { explainPermissionError, SkillrtError } from "../errors.ts";
 import { toJsonDocument } from "../json_document.ts";
 import { SkillManager } from "../manage/manager.ts";
 import type { Catalog } from "../scan/catalog.ts";
+import type { Setup } from "../home/setup.ts";
+import { resolveSkill, shownOrNotFound } from "../resolve/resolve.ts";
 import { complete, type CompletionRef } from "./completions.ts";
 import { budgetedList, page } from "./list_budget.ts";
 import { LOG_LEVELS, type LogLevel, type SessionLog } from "./logging.ts";
@@ -100,12 +102,28 @@ async function callTool(session: Session, request: CallToolRequest) {
       case "skill_run":
         return result(await callRunTool(rt, args, options.runWorkDir));
       default:
-        return result(await new SkillManager(rt.setup).run(manageAction(args)));
+        return result(await manage(args, catalog, rt.setup));
     }
   } catch (error) {
     return toolError(error);
   }
 }
+
+/**
+ * `skill_manage`: an action on an existing skill names one the model may see ([IO-3]): a
+ * `disable-model-invocation` skill is not found (a patch's preview would show its text).
+ */
+function manage(args: Record<string, unknown>, catalog: Catalog, setup: Setup) {
+  const action = manageAction(args);
+  if (SKILL_ACTIONS.has(action.action)) {
+    const name = (action as { name: string }).name;
+    shownOrNotFound(resolveSkill(name, catalog, "model"), name, catalog, "model");
+  }
+  return new SkillManager(setup).run(action);
+}
+
+/** The `skill_manage` actions that change an existing skill. */
+const SKILL_ACTIONS = new Set(["edit", "patch", "delete", "write-file", "remove-file"]);
 
 /** `skill_view`: a skill, a part of it ([V-8]) or one of its files. */
 async function skillView(session: Session, args: Record<string, unknown>, catalog: Catalog) {

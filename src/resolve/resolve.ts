@@ -324,11 +324,26 @@ function namesOf(records: Iterable<SkillRecord>, audience?: Audience): string[] 
 }
 
 /**
+ * `resolved` (the skill `name` resolved to, whatever its spelling) when `audience` may see
+ * it; else the ordinary not-found answer ([IO-3]). The one audience check of resolution.
+ * @throws {NotFoundError} for a skill hidden from `audience`.
+ */
+export function shownOrNotFound(
+  resolved: Resolved,
+  name: string,
+  catalog: Catalog,
+  audience?: Audience,
+): Resolved {
+  if (!shownTo(resolved.record, audience)) throw notFoundIn(name, catalog, audience);
+  return resolved;
+}
+
+/**
  * The ordinary not-found answer of [R-4] for `shown`, naming only the skills `audience`
  * may see: also the answer to the model for a skill it may not see ([IO-3]), which must
  * not learn that it exists.
  */
-export function notFoundIn(shown: string, catalog: Catalog, audience?: Audience): NotFoundError {
+function notFoundIn(shown: string, catalog: Catalog, audience?: Audience): NotFoundError {
   const names = [...catalog.index().entries.values()]
     .filter((e) => shownTo(e.record, audience)).map((e) => e.name);
   const suggestions = suggestedNames(shown, names);
