@@ -19,13 +19,21 @@
  * this runtime's Unicode is one.
  *
  * What is let go, because it is how text is written (each only in its place, never in a run):
- * - a zero-width joiner inside an emoji sequence (👨‍👩‍👧), and a ZWJ or ZWNJ between two
- *   letters of a script that joins with them (Arabic, Syriac, N'Ko, the Indic scripts);
- * - the tag letters of a subdivision flag (🏴 + 2 to 6 tag letters + cancel tag);
- * - one U+FE0E/U+FE0F after an emoji character (☺️, 1️⃣), one U+FE00–FE0D after a CJK
- *   ideograph or a mathematical symbol, one U+E0100–E01EF after an ideograph, one Mongolian
- *   selector after a Mongolian letter (standardised and ideographic variation sequences);
- * - the braille blank on a line that holds other braille patterns (braille art).
+ * - a zero-width joiner inside an emoji sequence (👨‍👩‍👧);
+ * - the tag letters of the three RGI subdivision flags (🏴 + `gbeng`, `gbsct` or `gbwls` +
+ *   cancel tag) — every other tag run is hidden text;
+ * - one U+FE0E/U+FE0F after an emoji character (☺️), after an ASCII digit, `#` or `*` only the
+ *   U+FE0F of a keycap (1️⃣);
+ * - the braille blank on a line that holds other braille patterns (braille art);
+ * - *marks*, under a density bound (at most {@linkcode FEW_MARKS} a line, or one per
+ *   {@linkcode LETTERS_PER_MARK} letters, never two with at most one character between — past
+ *   it none of the line's marks is in place): a ZWJ or ZWNJ between two letters of a script
+ *   that joins with them (Arabic, Persian, Syriac, N'Ko, the Indic scripts), one U+FE00–FE02
+ *   after an ideograph, one U+FE00 after a mathematical symbol, one Mongolian selector after
+ *   a Mongolian letter (the standardised variation sequences).
+ *
+ * Ideographic variation selectors (U+E0100–E01EF) are never in place: one after each
+ * ideograph carries a byte each; removing one changes a glyph's shape, not the text.
  *
  * A BOM at the start of a file is not content ([S-6]): callers strip it before asking.
  *
@@ -46,6 +54,22 @@ const MATH = /\p{Sm}/u;
 const MONGOLIAN = /\p{sc=Mongolian}/u;
 const SELECTORS = /[\uFE00-\uFE0F\u180B-\u180D\u180F\u{E0100}-\u{E01EF}]/u;
 const OTHER_BRAILLE = /[\u2801-\u28FF]/;
+const LETTERS = /\p{L}/gu;
+
+/** The only tag sequences Unicode recommends (RGI): the flags of England, Scotland and Wales. */
+const FLAG_TAGS: ReadonlySet<string> = new Set(["gbeng", "gbsct", "gbwls"]);
+
+/**
+ * The density bound of script marks (joiners between letters, standardised variation
+ * selectors, Mongolian selectors): a line may hold {@linkcode FEW_MARKS}, or one per
+ * {@linkcode LETTERS_PER_MARK} letters, and never two with at most one character between.
+ */
+export const FEW_MARKS = 3;
+/** See {@linkcode FEW_MARKS}. */
+export const LETTERS_PER_MARK = 8;
+
+/** Where an invisible character stands: out of place, in place, or in place as a counted mark. */
+type Place = "out" | "in" | "mark";
 
 /** The code point that ends just before `i` (a surrogate pair read whole), or "". */
 function before(text: string, i: number): string {
@@ -61,68 +85,104 @@ function at(text: string, i: number): string {
   return cp === undefined ? "" : String.fromCodePoint(cp);
 }
 
-/** True when the variation selector `ch` at `i` follows a character it can vary (once). */
-function selectsVariant(text: string, ch: string, i: number): boolean {
+/**
+ * The place of the variation selector `ch` at `i`: once after a character it can vary.
+ * U+FE0E/U+FE0F after an emoji (after an ASCII digit, `#` or `*` only U+FE0F of a keycap,
+ * before U+20E3); U+FE00–FE02 after an ideograph (the CJK compatibility variants), U+FE00
+ * after a mathematical symbol, a Mongolian selector after a Mongolian letter (marks); an
+ * ideographic variation selector (U+E0100–E01EF) never: its 240 values carry a byte an
+ * ideograph, and removing one changes a glyph's shape, not the text.
+ */
+function selectorPlace(text: string, ch: string, i: number): Place {
   const base = before(text, i);
-  if (base === "" || SELECTORS.test(base)) return false; // A run of selectors hides bytes.
+  if (base === "" || SELECTORS.test(base)) return "out"; // A run of selectors hides bytes.
   const cp = ch.codePointAt(0)!;
-  if (cp === 0xfe0e || cp === 0xfe0f) return EMOJI.test(base);
-  if (cp >= 0xfe00 && cp <= 0xfe0d) return IDEOGRAPH.test(base) || MATH.test(base);
-  if (cp >= 0xe0100) return IDEOGRAPH.test(base);
-  return MONGOLIAN.test(base);
+  if (cp === 0xfe0e || cp === 0xfe0f) {
+    if (base.charCodeAt(0) >= 0x80) return EMOJI.test(base) ? "in" : "out";
+    return cp === 0xfe0f && EMOJI.test(base) && text.charCodeAt(i + 1) === 0x20e3 ? "in" : "out";
+  }
+  if (cp >= 0xe0100) return "out";
+  if (cp >= 0xfe00 && cp <= 0xfe02 && IDEOGRAPH.test(base)) return "mark";
+  if (cp === 0xfe00 && MATH.test(base)) return "mark";
+  return cp >= 0x180b && cp <= 0x180f && MONGOLIAN.test(base) ? "mark" : "out";
 }
 
-/** True when the joiner at `i` sits between two emoji, or two letters of a joining script. */
-function joins(text: string, ch: string, i: number): boolean {
+/** The place of the joiner at `i`: between two emoji, or (a mark) two letters of a joining script. */
+function joinerPlace(text: string, ch: string, i: number): Place {
   const prev = before(text, i);
   const next = at(text, i + 1);
-  if (ch === "\u200D" && PICTOGRAPH.test(prev) && PICTOGRAPH.test(next)) return true;
-  return JOINING.test(prev) && JOINING.test(next);
+  if (ch === "\u200D" && PICTOGRAPH.test(prev) && PICTOGRAPH.test(next)) return "in";
+  return JOINING.test(prev) && JOINING.test(next) ? "mark" : "out";
+}
+
+/** The place of the invisible character `ch` at `i` of `line` (`braille`: it holds other braille). */
+function placeOf(line: string, ch: string, i: number, braille: boolean): Place {
+  if (ch === "\u200D" || ch === "\u200C") return joinerPlace(line, ch, i);
+  if (SELECTORS.test(ch)) return selectorPlace(line, ch, i);
+  if (ch === "\u2800") return braille ? "in" : "out";
+  if (ch.length === 2 && line.charCodeAt(i) === 0xdb40) return flagTagRun(line, i) ? "in" : "out";
+  return "out";
 }
 
 /**
- * True when the invisible character `ch` at `i` of `line` is how the text around it is
- * written (`braille`: the line holds other braille patterns).
- */
-function inPlace(line: string, ch: string, i: number, braille: boolean): boolean {
-  if (ch === "\u200D" || ch === "\u200C") return joins(line, ch, i);
-  if (SELECTORS.test(ch)) return selectsVariant(line, ch, i);
-  if (ch === "\u2800") return braille;
-  if (ch.length === 2 && line.charCodeAt(i) === 0xdb40) return flagTagRun(line, i);
-  return false;
-}
-
-/**
- * True when the tag character at `i` belongs to a subdivision flag as Unicode writes them:
- * 🏴, then 2 to 6 tag letters or digits, then the cancel tag (🏴󠁧󠁢󠁳󠁣󠁴󠁿 is `gbsct`). A longer run, or
- * one carrying anything else, is text hidden in tags — never let go. Reads at most 8 tags
- * either way (a long run is not re-read for each of its tags).
+ * True when the tag character at `i` belongs to one of the three RGI subdivision flags:
+ * 🏴, the tag letters of `gbeng`, `gbsct` or `gbwls`, the cancel tag. Any other run (🏴 and six
+ * tag letters spelling a word is how a payload is cut into "flags") is hidden text. Reads at
+ * most 6 tags back and 6 forward (a long run is not re-read for each of its tags).
  */
 function flagTagRun(text: string, i: number): boolean {
   let start = i;
   while (start >= 2 && text.charCodeAt(start - 2) === 0xdb40) {
     start -= 2;
-    if (i - start > 16) return false;
+    if (i - start > 10) return false;
   }
   if (text.codePointAt(start - 2) !== 0x1f3f4) return false;
-  let end = start;
-  const letters: number[] = [];
-  while (text.charCodeAt(end) === 0xdb40 && letters.length <= 7) {
+  let letters = "";
+  for (let end = start; text.charCodeAt(end) === 0xdb40 && letters.length <= 5; end += 2) {
     const cp = text.codePointAt(end)!;
-    if (cp === 0xe007f) return letters.length >= 2 && letters.length <= 6;
-    letters.push(cp);
-    if (!((cp >= 0xe0061 && cp <= 0xe007a) || (cp >= 0xe0030 && cp <= 0xe0039))) return false;
-    end += 2;
+    if (cp === 0xe007f) return FLAG_TAGS.has(letters);
+    if (cp < 0xe0061 || cp > 0xe007a) return false;
+    letters += String.fromCharCode(cp - 0xe0000);
   }
   return false;
+}
+
+/** True when a line's marks (at `offsets`) stay within the density bound of {@linkcode FEW_MARKS}. */
+function sparse(line: string, offsets: readonly number[]): boolean {
+  for (let k = 1; k < offsets.length; k++) if (offsets[k] - offsets[k - 1] <= 2) return false;
+  if (offsets.length <= FEW_MARKS) return true;
+  let letters = 0;
+  for (const _ of line.matchAll(LETTERS)) letters++;
+  return offsets.length * LETTERS_PER_MARK <= letters;
+}
+
+/**
+ * The one decision of which invisible characters of a line are how it is written (kept, no
+ * finding) — for the scanner and the sanitiser alike. A line whose marks break the density
+ * bound has none in place: joiners that many cannot be writing, they carry bits.
+ */
+function placement(line: string): (ch: string, i: number) => boolean {
+  const braille = OTHER_BRAILLE.test(line);
+  const places = new Map<number, Place>();
+  const marks: number[] = [];
+  for (const m of line.matchAll(INVISIBLE_CHARS)) {
+    const place = placeOf(line, m[0], m.index, braille);
+    places.set(m.index, place);
+    if (place === "mark") marks.push(m.index);
+  }
+  const marksHold = marks.length === 0 || sparse(line, marks);
+  return (_ch, i) => {
+    const place = places.get(i);
+    return place === "in" || (place === "mark" && marksHold);
+  };
 }
 
 /** The first invisible character of a line that is not in its place, as `U+XXXX`, or null. */
 export function invisibleIn(line: string): string | null {
   if (!ANY_INVISIBLE.test(line)) return null;
-  const braille = OTHER_BRAILLE.test(line);
+  const inPlace = placement(line);
   for (const m of line.matchAll(INVISIBLE_CHARS)) {
-    if (inPlace(line, m[0], m.index, braille)) continue;
+    if (inPlace(m[0], m.index)) continue;
     return `U+${m[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")}`;
   }
   return null;
@@ -138,9 +198,8 @@ export function removeInvisible(text: string, keepControls = false): string {
   if (!ANY_INVISIBLE.test(text)) return text;
   return text.split("\n").map((line) => {
     if (!ANY_INVISIBLE.test(line)) return line;
-    const braille = OTHER_BRAILLE.test(line);
-    const keep = (m: string, i: number) =>
-      inPlace(line, m, i, braille) || (keepControls && CONTROL.test(m));
+    const inPlace = placement(line);
+    const keep = (m: string, i: number) => inPlace(m, i) || (keepControls && CONTROL.test(m));
     return line.replace(INVISIBLE_CHARS, (m: string, i: number) => keep(m, i) ? m : "");
   }).join("\n");
 }
