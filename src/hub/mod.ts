@@ -31,6 +31,7 @@ export {
 } from "./rules.ts";
 export type { FindingContext } from "./scan/context.ts";
 export type { ScanTextOptions } from "./scan/engine.ts";
+export type { ScanBudget } from "./scan/bounds.ts";
 export {
   type Consent,
   decide,

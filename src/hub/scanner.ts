@@ -10,9 +10,11 @@ import { joinPath } from "../home/paths.ts";
 import { openInside, PathEscapeError } from "../files/open_inside.ts";
 import { keepWorst, scanText, type ScanTextOptions, structuralFinding } from "./scan/engine.ts";
 import { isSecurityText } from "./scan/context.ts";
+import { bytesToDecode, skillBudget } from "./scan/bounds.ts";
 import { type ScanFinding, type Verdict, verdictOf } from "./scan/finding.ts";
 
 export { scanText } from "./scan/engine.ts";
+export { SCAN_BOUNDS } from "./scan/bounds.ts";
 export { type ScanFinding, type Verdict, verdictOf } from "./scan/finding.ts";
 
 /** Limits of the structural checks ([HUB-4]). */
@@ -56,17 +58,23 @@ export function scanBytes(
   data: Uint8Array,
   options: ScanTextOptions = {},
 ): ScanFinding[] {
+  // Decode no more than the scan may read ([HUB-4]); a character cut at the end is no error.
+  const budget = options.budget ?? skillBudget();
+  const head = data.subarray(0, bytesToDecode(budget));
+  const stream = { stream: head.length < data.length };
   let text: string;
   try {
-    text = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(data);
+    text = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(head, stream);
   } catch {
-    const lenient = new TextDecoder("utf-8").decode(data);
-    const latin1 = new TextDecoder("latin1").decode(data);
-    const bytes = { ...options, binary: true };
-    return keepWorst([...scanText(file, lenient, bytes), ...scanText(file, latin1, bytes)])
+    const lenient = new TextDecoder("utf-8").decode(head, stream);
+    const latin1 = new TextDecoder("latin1").decode(head);
+    // Both readings are of the same bytes: the budget is spent once.
+    const first = { ...options, binary: true, budget: { ...budget } };
+    const second = { ...options, binary: true, budget };
+    return keepWorst([...scanText(file, lenient, first), ...scanText(file, latin1, second)])
       .sort((a, b) => (a.line ?? 0) - (b.line ?? 0));
   }
-  return scanText(file, text, options);
+  return scanText(file, text, { ...options, budget });
 }
 
 /** The structural findings of one file's metadata and head. */
@@ -138,6 +146,7 @@ export function scanEntries(entries: readonly ScanEntry[], found: ScanFinding[] 
   const options = {
     securitySkill: skill !== undefined &&
       isSecurityText(new TextDecoder().decode(skill.data.subarray(0, 64 * 1024))),
+    budget: skillBudget(), // One bound on the scan's work for the whole skill ([HUB-4]).
   };
   let bytes = 0;
   for (const e of entries) {

@@ -72,15 +72,20 @@ export function refuseInjection(
   if (allow) return;
   // Told, not shown: a phrase the scanner did not lower (quoted, a matcher's pattern, an
   // example) is refused in any file the agent loads — a page or a script as much as a reference.
+  // Content past the scanner's bound was never read: it is not handed over unread either.
   const found = scanText(file, text).filter((f) =>
-    f.category === "prompt_injection" && (f.context === "instruction" || f.context === "code")
+    f.rule === "structural.unscanned" ||
+    (f.category === "prompt_injection" && (f.context === "instruction" || f.context === "code"))
   );
   if (!found.length) return;
   const first = found[0];
+  const why = first.line === null
+    ? `it is ${first.excerpt}`
+    : `line ${first.line} reads as an instruction to the agent (${first.rule}: '${first.excerpt}')`;
   throw new SkillrtError(
     `${
       file === "SKILL.md" ? "Skill" : `File '${file}' of skill`
-    } '${name}' (${origin.trust} trust, from ${origin.source}) was refused: line ${first.line} reads as an instruction to the agent (${first.rule}: '${first.excerpt}'). Use --allow-untrusted to load it anyway.`,
+    } '${name}' (${origin.trust} trust, from ${origin.source}) was refused: ${why}. Use --allow-untrusted to load it anyway.`,
     { findings: found },
   );
 }

@@ -7,6 +7,7 @@
  * @module
  */
 import { type Rule, type RuleSeverity, STRUCTURAL_RULES, TEXT_RULES } from "../rules.ts";
+import { boundText, type ScanBudget, skillBudget } from "./bounds.ts";
 import { contextOf, type FileKind, fileKind, isSecurityDoc } from "./context.ts";
 import type { ScanFinding } from "./finding.ts";
 import { invisibleIn, withoutBom } from "./invisible.ts";
@@ -285,12 +286,18 @@ export interface ScanTextOptions {
    * invisible characters and comment markers in it are bytes, not hidden text.
    */
   binary?: boolean;
+  /** What the skill's scan may still read (spent by this file); else one file's bound. */
+  budget?: ScanBudget;
 }
 
 /** Findings in one file's text (a leading BOM and CRLF line ends are not read as content). Pure. */
 export function scanText(file: string, raw: string, options: ScanTextOptions = {}): ScanFinding[] {
+  // Read no further than the bound ([HUB-4]): past it, one finding says so.
+  const bounded = boundText(raw, options.budget ?? skillBudget());
+  const found = bounded.past ? [structuralFinding("structural.unscanned", file, null, "")] : [];
+  if (bounded.past) found[0].excerpt = bounded.past;
   // A BOM and CRLF line ends are how an editor saved the file, not content ([S-6], [IO-5]).
-  const text = withoutBom(raw).replaceAll("\r\n", "\n");
+  const text = withoutBom(bounded.text).replaceAll("\r\n", "\n");
   const original = text.split("\n");
   const normal = normalForm(text);
   const facts: FileFacts = {
@@ -309,7 +316,6 @@ export function scanText(file: string, raw: string, options: ScanTextOptions = {
       options.securitySkill === true,
     );
   const forms = formsOf(original, normal);
-  const found: ScanFinding[] = [];
   for (const rule of TEXT_RULES) found.push(...matchRule(facts, rule, forms));
   if (options.binary) return keepWorst(found).sort((a, b) => (a.line ?? 0) - (b.line ?? 0));
   original.forEach((line, i) => {
