@@ -8,7 +8,7 @@
  *
  * @module
  */
-import type { Row } from "../rules.ts";
+import type { Row } from "./rule.ts";
 
 /** `\s+` of a phrase: words apart by up to 16 spaces (the normal form collapses more). */
 const W = String.raw`\s{1,16}`;
