@@ -222,7 +222,7 @@ Deno.test("[T-5] two stateless replicas on one home: an edit on disk is seen thr
   }
 });
 
-Deno.test("[T-5] --stateless without --http, or with --session-ttl, is a usage error that writes nothing", async () => {
+Deno.test("[T-5][RUN-3] --stateless without --http or with --session-ttl, and --allow-run over --http without a token, are usage errors that write nothing", async () => {
   const home = tempDir();
   const cases: [string[], string][] = [
     [
@@ -237,6 +237,17 @@ Deno.test("[T-5] --stateless without --http, or with --session-ttl, is a usage e
       ["mcp", "--http", "--stateless", "--session-ttl", "5", "--allow-writes"],
       "--session-ttl does not go with --stateless: it keeps no sessions.",
     ],
+    ...[["mcp", "--http", "--allow-run"], [
+      "sandbox",
+      "mcp",
+      "--http",
+      "--stateless",
+      "--allow-run",
+    ]]
+      .map((args): [string[], string] => [
+        args,
+        "--allow-run over --http needs --token-file FILE: without a token every local user of this machine could run your skills' scripts.",
+      ]),
   ];
   try {
     for (const [args, message] of cases) {

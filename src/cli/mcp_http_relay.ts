@@ -32,6 +32,12 @@ export interface Listen {
  * @throws {UsageError} for such an option alone.
  */
 export function checkMcpOptions(options: CommandRequest["options"]): void {
+  if (options.http === true && options.allowRun === true && typeof options.tokenFile !== "string") {
+    // Loopback is every local user's: no one else may run this user's skills' scripts ([RUN-3]).
+    throw new UsageError(
+      "--allow-run over --http needs --token-file FILE: without a token every local user of this machine could run your skills' scripts.",
+    );
+  }
   if (options.stateless !== true) return;
   if (options.http !== true) {
     throw new UsageError("--stateless goes with --http: only the HTTP server can be stateless.");
