@@ -19,14 +19,19 @@ export interface SkillrtTransport {
 /**
  * The SDK's stdio transport to `skillrt --home HOME mcp …extra`, with the environment Deno
  * needs ({@link childEnv}: the SDK passes only HOME, PATH and a few more) and the server's
- * stderr read as it comes (an unread pipe would stall a chatty server).
+ * stderr read as it comes (an unread pipe would stall a chatty server). `cwd` is the folder
+ * the server runs in, as the user's (`INIT_CWD`): the work dir of `skill_run`'s scripts.
  */
-export function skillrtTransport(home: string, extra: string[] = []): SkillrtTransport {
+export function skillrtTransport(
+  home: string,
+  extra: string[] = [],
+  cwd = REPO,
+): SkillrtTransport {
   const transport = new StdioClientTransport({
     command: Deno.execPath(),
     args: ["run", ...WARDEN_FLAGS, `${REPO}/main.ts`, "--home", home, "mcp", ...extra],
-    cwd: REPO,
-    env: childEnv(),
+    cwd,
+    env: childEnv(cwd === REPO ? {} : { INIT_CWD: cwd }),
     stderr: "pipe",
   });
   let said = "";
@@ -58,9 +63,9 @@ export async function connectOver(t: SkillrtTransport): Promise<Client> {
   return client;
 }
 
-/** Starts `skillrt --home HOME mcp …extra` and connects the SDK's stdio client to it. */
-export function connectStdio(home: string, extra: string[] = []): Promise<Client> {
-  return connectOver(skillrtTransport(home, extra));
+/** Starts `skillrt --home HOME mcp …extra` (in `cwd`) and connects the SDK's stdio client to it. */
+export function connectStdio(home: string, extra: string[] = [], cwd?: string): Promise<Client> {
+  return connectOver(skillrtTransport(home, extra, cwd));
 }
 
 /** A text block of MCP content. */

@@ -6,14 +6,12 @@
  * approved scripts only and never records an approval: through the SDK's real client.
  */
 import { deepEqual, equal, ok } from "node:assert/strict";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { probeSandboxHost } from "../src/run/sandbox_host.ts";
 import { approvalsFile, readApprovals } from "../src/run/consent.ts";
 import { sha256Hex } from "../src/hash/sha256.ts";
-import { WARDEN_FLAGS } from "../src/sandbox/warden_flags.ts";
-import { cli, makeTree, REPO, skill, tempDir } from "./helpers.ts";
-import { firstText } from "./mcp_helpers.ts";
+import { cli, makeTree, skill, tempDir } from "./helpers.ts";
+import { connectStdio, firstText } from "./mcp_helpers.ts";
 
 const HOST = probeSandboxHost();
 const ignore = HOST.bwrap === undefined;
@@ -127,24 +125,9 @@ Deno.test({ name: `an external root's script needs approval too${why}`, ignore }
   equal(r.stderr, NOT_APPROVED("scripts/hi.sh", "outer", "external"));
 });
 
-async function mcpClient(home: string, extra: string[]): Promise<Client> {
-  const cwd = tempDir();
-  const transport = new StdioClientTransport({
-    command: Deno.execPath(),
-    args: ["run", ...WARDEN_FLAGS, `${REPO}/main.ts`, "--home", home, "mcp", ...extra],
-    cwd,
-    env: {
-      PATH: Deno.env.get("PATH") ?? "",
-      HOME: Deno.env.get("HOME") ?? "",
-      INIT_CWD: cwd,
-      ...(Deno.env.get("DENO_DIR") ? { DENO_DIR: Deno.env.get("DENO_DIR")! } : {}),
-    },
-    stderr: "pipe",
-  });
-  const client = new Client({ name: "skillrt-run-test", version: "1.0.0" });
-  await client.connect(transport);
-  return client;
-}
+/** The real MCP stdio server, run in a folder of its own (its scripts' work dir). */
+const mcpClient = (home: string, extra: string[]): Promise<Client> =>
+  connectStdio(home, extra, tempDir());
 
 Deno.test({
   name: `MCP skill_run: only with --allow-run, approved scripts only, never approves${why}`,
