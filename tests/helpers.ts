@@ -223,16 +223,16 @@ export async function processEnded(pid: number, ms = 15_000): Promise<boolean> {
 
 /**
  * Polls `check` until it holds, every 50 ms for at most `ms` (generous: a busy machine is
- * slow, never wrong); true when it held. A test waits on what it expects to see, not for a
- * fixed time.
+ * slow, never wrong); true when it held, and throws when it never did, so that no caller
+ * can forget to assert it. A test waits on what it expects to see, not for a fixed time.
  */
 export async function eventually(
   check: () => boolean | Promise<boolean>,
   ms = 60_000,
-): Promise<boolean> {
+): Promise<true> {
   const until = Date.now() + ms;
   while (!(await check())) {
-    if (Date.now() > until) return false;
+    if (Date.now() > until) throw new Error(`still not so after ${ms} ms: ${check}`);
     await new Promise((r) => setTimeout(r, 50));
   }
   return true;
