@@ -12,6 +12,7 @@ import {
   COMMANDS,
   CONTENT_COMMANDS,
   isWriting,
+  looksAtSandboxes,
   MANAGE_COMMANDS,
   PLANNED_COMMANDS,
   PREPROCESSING_COMMANDS,
@@ -108,4 +109,15 @@ Deno.test("[X-3] sandbox prints the plan of every reading command the table name
     unknown.stderr.trim(),
     `skillrt: Unknown command 'probe' for sandbox; use one of ${PLANNED_COMMANDS.join(", ")}.`,
   );
+});
+
+Deno.test("[RUN-4][PERF-6] only the commands that run, report or show scripts' sandboxes look at them (mcp only with --allow-run)", () => {
+  const asks = (command: string, options: Record<string, boolean> = {}) =>
+    looksAtSandboxes({ command, args: [], options, global: { json: false, color: false } });
+  deepEqual(
+    COMMAND_ROWS.map((r) => r.name).filter((c) => asks(c)).sort(),
+    ["doctor", "run", "sandbox"],
+  );
+  equal(asks("mcp", { allowRun: true }), true);
+  equal(asks("mcp", { allowWrites: true }), false);
 });

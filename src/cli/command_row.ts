@@ -46,9 +46,11 @@ export interface CommandRow {
   runs?: true;
   /**
    * It looks at the machine's sandboxes for skills' scripts before it is planned ([RUN-4]):
-   * the commands that run scripts, report them (`doctor`) or show their line (`sandbox`).
+   * the commands that run scripts, report them (`doctor`) or show their line (`sandbox`);
+   * a function says for which options (`mcp` only with `--allow-run`: looking starts
+   * bubblewrap, which every other start of the server would pay for).
    */
-  sandboxes?: true;
+  sandboxes?: true | ((options: CommandRequest["options"]) => boolean);
   /** It may write the user's own files, config.yaml and `<home>/.env` ([V-9], [V-10]). */
   userFiles?: true;
   /**

@@ -11,6 +11,7 @@
  */
 import type { CommandModule, CommandRow } from "./command_row.ts";
 import type { CommandSpec } from "./grammar.ts";
+import type { CommandRequest } from "./request.ts";
 import {
   BUNDLE_GRAMMAR,
   CURATOR_GRAMMAR,
@@ -336,7 +337,7 @@ const TABLE = {
   mcp: {
     plan: "reads",
     preprocesses: true,
-    sandboxes: true,
+    sandboxes: (options) => options.allowRun === true,
     load: () => import("./commands/mcp.ts"),
     grammar: {
       description: "serve skills over MCP (stdio, or Streamable HTTP) from inside the sandbox",
@@ -390,8 +391,16 @@ export const WRITING_COMMANDS: readonly string[] = names((row) => row.plan === "
 export const PREPROCESSING_COMMANDS: readonly string[] = names((row) => row.preprocesses === true);
 /** Commands that run a skill's scripts in their sandbox ([RUN-1]). */
 export const RUNNING_COMMANDS: readonly string[] = names((row) => row.runs === true);
-/** Commands that look at the machine's sandboxes for scripts before they are planned ([RUN-4]). */
-export const SANDBOX_COMMANDS: readonly string[] = names((row) => row.sandboxes === true);
+/**
+ * Whether a request looks at the machine's sandboxes for scripts before it is planned
+ * ([RUN-4]; its row's `sandboxes`).
+ */
+export function looksAtSandboxes(request: CommandRequest): boolean {
+  const row: CommandRow | undefined = (TABLE as Record<string, CommandRow>)[request.command];
+  const sandboxes = row?.sandboxes;
+  return typeof sandboxes === "function" ? sandboxes(request.options) : sandboxes === true;
+}
+
 /** Commands that change skills ([M-1]). */
 export const MANAGE_COMMANDS: readonly string[] = names((row) => row.manage === true);
 /** Commands that take content from `--file` or stdin. */

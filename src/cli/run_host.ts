@@ -9,12 +9,12 @@
 import { realPathOrUndefined, resolvePath } from "../home/paths.ts";
 import type { Setup } from "../home/setup.ts";
 import { probeSandboxHost } from "../run/sandbox_host.ts";
-import { SANDBOX_COMMANDS } from "./command_table.ts";
+import { looksAtSandboxes } from "./command_table.ts";
 import type { CommandRequest } from "./request.ts";
 
 /** The setup with the machine's sandboxes looked at, for the commands above. */
 export function withSandboxHost(request: CommandRequest, setup: Setup): Setup {
-  if (!SANDBOX_COMMANDS.includes(request.command)) return setup;
+  if (!looksAtSandboxes(request)) return setup;
   return { ...setup, host: { ...setup.host, sandbox: probeSandboxHost() } };
 }
 
