@@ -20,7 +20,7 @@
 import { isPermissionError, SkillrtError } from "../errors.ts";
 import { isAbsoluteAnywhere, isInside, joinPath } from "../home/paths.ts";
 import { hasTraversal } from "../resolve/name_guard.ts";
-import { type Chain, identity, MOVING_ROUNDS, proveChain, quietLook } from "./proof.ts";
+import { type Chain, identity, MOVING_ROUNDS, pause, proveChain, quietLook } from "./proof.ts";
 
 /**
  * How often the opened handle is matched against the path inside the folder when a
@@ -163,6 +163,7 @@ function provedThroughLinks(
     ...how.fileWithin.map((f) => ({ lexical: f, real: f })),
   ];
   for (let round = 0; round < Math.max(1, how.rounds); round++) {
+    if (round > 0) pause();
     let real: string;
     try {
       real = Deno.realPathSync(target);

@@ -16,10 +16,17 @@
  *   it, and its parents after it, so every look-up of the path — the open's included —
  *   met these very folders: no swap can have happened in between.
  * - **Moving** (a folder on the way changed just now: a write a moment ago, or a swapper
- *   at work): {@linkcode MOVING_ROUNDS} top-down looks, each meeting the same folders and
- *   ending at the handle's file, so a swap must land between two consecutive `lstat`s,
- *   the right way round, again and again (about a quarter of the time each look, against
- *   a swapper in a tight loop: 4^-16 for the default).
+ *   at work): {@linkcode MOVING_ROUNDS} rounds, each a top-down look and the folders again
+ *   bottom-up, meeting the same folders and ending at the handle's file, so a swap must
+ *   land twice a round between two consecutive `lstat`s, the right way round, again and
+ *   again. A random pause before each round keeps the rounds from falling into step with
+ *   a swapper's loop (they did: one try in some millions passed every round, when each
+ *   round was one look without a pause).
+ *
+ * Neither form alone would do: Deno checks a handle's stat against the read grant by
+ * resolving its path anew, so a handle of a file outside is stat'ed about one time in
+ * twenty while a swapper works (`open_inside.ts` counts on that check only as a first
+ * filter).
  *
  * @module
  */
@@ -46,9 +53,10 @@ export const MOVING_ROUNDS = 16;
 
 /**
  * How long before the open a change of a folder on the way still counts as "just now":
- * file system timestamps come from a coarse clock (a few milliseconds behind).
+ * file system timestamps come from a coarse clock, a few milliseconds behind — and, in a
+ * virtual machine whose processor the host holds back, for as long as it is held back.
  */
-export const QUIET_SLACK_MS = 50;
+export const QUIET_SLACK_MS = 1000;
 
 /** The precision of the `ctime` Deno 2 reports (whole seconds). */
 const CTIME_GRAIN_MS = 1000;
@@ -99,18 +107,56 @@ function lookDown(chain: Chain, leafMayLink = false): string[] | undefined {
   return seen;
 }
 
-/** `rounds` top-down looks, each ending at `handle` through the folders the first one met. */
+/**
+ * One round of the moving proof: a top-down look, then the folders on the way once more,
+ * bottom-up, each still the one the look met — so that a swap must land twice in the
+ * round, between two `lstat`s each time, the right way round.
+ */
+function lookRound(chain: Chain, leafMayLink: boolean): string[] | undefined {
+  const seen = lookDown(chain, leafMayLink);
+  if (seen === undefined) return undefined;
+  const folders = pathsOf(chain).slice(1, -1);
+  for (let i = folders.length - 1; i >= 0; i--) {
+    const info = lstatOrUndefined(folders[i]);
+    if (!info || info.isSymlink || !info.isDirectory || identity(info) !== seen[i]) {
+      return undefined;
+    }
+  }
+  return seen;
+}
+
+/** The longest {@linkcode pause} between two rounds, in spins of a few nanoseconds each. */
+const PAUSE_SPINS = 4_000;
+/** Where the pauses' spins go, so that no compiler drops them. */
+let spun = 0;
+
+/**
+ * A pause of random length (up to some microseconds) before a round, so that the rounds
+ * cannot keep step with a swapper working in a tight loop: each round then meets the
+ * swapper at a moment of its own, and the rounds' chances multiply.
+ */
+export function pause(): void {
+  let sum = 0;
+  for (let i = Math.floor(Math.random() * PAUSE_SPINS); i > 0; i--) sum = (sum + i) | 0;
+  spun ^= sum;
+}
+
+/**
+ * `rounds` rounds (see {@linkcode lookRound}), a random {@linkcode pause} before each but
+ * the first, each ending at `handle` through the folders the first one met.
+ */
 export function chainHolds(
   chain: Chain,
   handle: string,
   rounds: number,
   leafMayLink = false,
 ): boolean {
-  const first = lookDown(chain, leafMayLink);
+  const first = lookRound(chain, leafMayLink);
   if (first === undefined || first.at(-1) !== handle) return false;
   const expected = first.join("/");
   for (let round = 1; round < rounds; round++) {
-    if (lookDown(chain, leafMayLink)?.join("/") !== expected) return false;
+    pause();
+    if (lookRound(chain, leafMayLink)?.join("/") !== expected) return false;
   }
   return true;
 }
