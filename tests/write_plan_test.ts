@@ -5,7 +5,7 @@
  */
 import { deepEqual, equal, match, ok, throws } from "node:assert/strict";
 import fc from "fast-check";
-import { planOf } from "../src/cli/warden.ts";
+import { planOf } from "../src/cli/planning.ts";
 import type { CommandRequest } from "../src/cli/request.ts";
 import { isInside, realPathOrUndefined } from "../src/home/paths.ts";
 import { resolveSetup, type Setup } from "../src/home/setup.ts";

@@ -35,8 +35,6 @@ export interface CommandRow {
   preprocesses?: true;
   /** It takes content from `--file` or stdin. */
   content?: true;
-  /** It is a management action ([M-1]), offered by MCP's `skill_manage` too. */
-  manage?: true;
   /** Of a reading command: the actions (its first argument) that write ([B-3]). */
   writingActions?: readonly string[];
   /**

@@ -1,6 +1,6 @@
 /**
  * The command table: one row a command — what its plan reads, whether it writes,
- * preprocesses or takes content, whether it is a management action, its grammar and its
+ * preprocesses or takes content, its grammar and its
  * implementation module (none: the warden runs it). Everything that lists commands is derived from it: the
  * {@linkcode CommandName} type, the sandbox plan's lists (`src/sandbox/plan.ts`), the
  * Worker's dispatcher (`execute.ts`), the parser, help, the quick path and the
@@ -12,6 +12,7 @@
 import type { CommandModule, CommandRow } from "./command_row.ts";
 import type { CommandSpec } from "./grammar.ts";
 import type { CommandRequest } from "./request.ts";
+import { BUNDLE_WRITE_ACTIONS, SKILL_ACTIONS } from "../manage/change.ts";
 import {
   BUNDLE_GRAMMAR,
   CURATOR_GRAMMAR,
@@ -130,7 +131,6 @@ const TABLE = {
   },
   create: {
     plan: "writes",
-    manage: true,
     content: true,
     load: () => import("./commands/manage.ts"),
     grammar: {
@@ -161,7 +161,6 @@ const TABLE = {
   },
   edit: {
     plan: "writes",
-    manage: true,
     content: true,
     load: () => import("./commands/manage.ts"),
     grammar: {
@@ -177,13 +176,11 @@ const TABLE = {
   },
   patch: {
     plan: "writes",
-    manage: true,
     load: () => import("./commands/manage.ts"),
     grammar: PATCH_GRAMMAR,
   },
   delete: {
     plan: "writes",
-    manage: true,
     load: () => import("./commands/manage.ts"),
     grammar: {
       description: "delete a skill",
@@ -201,7 +198,6 @@ const TABLE = {
   },
   "write-file": {
     plan: "writes",
-    manage: true,
     content: true,
     load: () => import("./commands/manage.ts"),
     grammar: {
@@ -222,7 +218,6 @@ const TABLE = {
   },
   "remove-file": {
     plan: "writes",
-    manage: true,
     load: () => import("./commands/manage.ts"),
     grammar: {
       description: "remove a support file",
@@ -290,7 +285,7 @@ const TABLE = {
   },
   bundle: {
     plan: "reads",
-    writingActions: ["create", "edit", "delete"],
+    writingActions: BUNDLE_WRITE_ACTIONS,
     load: () => import("./commands/bundle.ts"),
     grammar: BUNDLE_GRAMMAR,
   },
@@ -401,8 +396,8 @@ export function looksAtSandboxes(request: CommandRequest): boolean {
   return typeof sandboxes === "function" ? sandboxes(request.options) : sandboxes === true;
 }
 
-/** Commands that change skills ([M-1]). */
-export const MANAGE_COMMANDS: readonly string[] = names((row) => row.manage === true);
+/** Commands that change skills ([M-1]): the skill actions, each a row of its own. */
+export const MANAGE_COMMANDS: readonly string[] = SKILL_ACTIONS satisfies readonly CommandName[];
 /** Commands that take content from `--file` or stdin. */
 export const CONTENT_COMMANDS: readonly string[] = names((row) => row.content === true);
 /**

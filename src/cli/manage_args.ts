@@ -8,16 +8,13 @@ import type { ManageAction } from "../manage/actions.ts";
 import { UsageError } from "../errors.ts";
 import type { CommandRequest } from "./request.ts";
 import { SKELETON_DIRS, skeletonSkill } from "../manage/skeleton_skill.ts";
-import { MANAGE_COMMANDS, WRITING_ACTIONS } from "./command_table.ts";
+import { BUNDLE_WRITE_ACTIONS, isSkillAction } from "../manage/change.ts";
 
 const str = (v: unknown): string | undefined => (typeof v === "string" ? v : undefined);
 
-/** The `bundle` actions that write ([B-3]). */
-export const BUNDLE_WRITE_ACTIONS: readonly string[] = WRITING_ACTIONS.bundle;
-
 /** True when a request changes skills or bundles through the manager ([M-1], [B-3]). */
 export function isManageRequest(request: Pick<CommandRequest, "command" | "args">): boolean {
-  return MANAGE_COMMANDS.includes(request.command) || request.command === "init" ||
+  return isSkillAction(request.command) || request.command === "init" ||
     (request.command === "bundle" && BUNDLE_WRITE_ACTIONS.includes(request.args[0] ?? ""));
 }
 

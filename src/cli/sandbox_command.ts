@@ -18,7 +18,7 @@ import { CONTENT_COMMANDS, PLANNED_COMMANDS, RUNNING_COMMANDS } from "./command_
 import { respond } from "./render.ts";
 import type { Parsed } from "./grammar.ts";
 import type { CommandRequest, Outcome } from "./request.ts";
-import { planOf } from "./warden.ts";
+import { planOf } from "./planning.ts";
 import { runWorkDir } from "./run_host.ts";
 /**
  * What the warden answers a command's Worker without granting it anything: the Worker

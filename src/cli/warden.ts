@@ -7,70 +7,21 @@
  */
 import { SkillrtError } from "../errors.ts";
 import { readEnv } from "../home/host.ts";
-import { realPathOrUndefined, resolvePath } from "../home/paths.ts";
-import { ensureSkeleton } from "../home/skeleton.ts";
+import { ensureSkeleton } from "../warden/skeleton.ts";
 import { resolveSetup, type Setup } from "../home/setup.ts";
-import { type PermissionPlan, planFor, preloads } from "../sandbox/plan.ts";
 import {
   CONTENT_COMMANDS,
   isWriting,
-  RUNNING_COMMANDS,
   SKILL_HELP_COMMANDS,
   type WardenCommandName,
 } from "./command_table.ts";
-import { hubRoot } from "../hub/hub_root.ts";
-import { localCollectionPaths } from "../hub/collection_paths.ts";
 import { runInWorker } from "../sandbox/run_worker.ts";
-import { withSandboxHost, workDirPaths } from "./run_host.ts";
-import { checkWrites } from "../sandbox/write_guard.ts";
+import { withSandboxHost } from "./run_host.ts";
 import { quickParse } from "./quick_parse.ts";
-import { namedOutputs } from "./commands/hub_publish.ts";
 import { terminalOutcome } from "./terminal_text.ts";
 import { failure, outcomeOfError } from "./render.ts";
 import type { CommandRequest, Outcome } from "./request.ts";
-
-/** The extra read paths a request names (`validate PATH…`, `hub scan PATH`), absolute. */
-export async function requestPaths(
-  request: CommandRequest,
-  cwd: string,
-  localRoot?: string,
-): Promise<string[]> {
-  if (request.command === "validate") return request.args.map((p) => resolvePath(cwd, p));
-  if (RUNNING_COMMANDS.includes(request.command)) return workDirPaths(request.options, cwd);
-  if (request.command === "sync" && typeof request.options.from === "string") {
-    return [resolvePath(cwd, request.options.from)];
-  }
-  if (
-    request.command === "hub" && (request.args[0] === "check" || request.args[0] === "update") &&
-    localRoot
-  ) {
-    // Local sources are read again from where they were installed from.
-    const { readLockDocument } = await import("../hub/lockfile_write.ts");
-    try {
-      return Object.values(readLockDocument(localRoot).installed).map((r) => r.identifier).filter((
-        id,
-      ) => id.startsWith("/"));
-    } catch {
-      return [];
-    }
-  }
-  const [action, source] = request.args;
-  if (request.command === "hub" && action === "scan" && source) return [resolvePath(cwd, source)];
-  if (request.command === "hub" && (action === "publish" || action === "keygen")) {
-    // The folders to publish, the signing key, and the named output (read back to re-publish).
-    const sign = action === "publish" && typeof request.options.sign === "string"
-      ? [resolvePath(cwd, request.options.sign)]
-      : [];
-    const dirs = action === "publish" ? request.args.slice(1).map((p) => resolvePath(cwd, p)) : [];
-    return [...dirs, ...sign, ...namedOutputs(request, cwd)];
-  }
-  if (request.command === "hub" && action === "install" && source) {
-    // A URL or `user@host:` address is fetched, not read; a local source is read, and a
-    // folder here named like a shorthand is looked at only to say it was not installed ([IO-5]).
-    return /^[^/]*:/.test(source) ? [] : [resolvePath(cwd, source)];
-  }
-  return [];
-}
+import { planOf } from "./planning.ts";
 
 /** Options of {@linkcode runCli}. */
 export interface CliOptions {
@@ -257,54 +208,4 @@ function withHomeNote(outcome: Outcome, setup: Setup, explicitHome: boolean): Ou
 export function missingHomeLine(setup: Setup, explicitHome: boolean): string {
   const from = explicitHome ? "--home" : readEnv("HERMES_HOME") ? "HERMES_HOME" : "the default";
   return `the home '${setup.home}' (${from}) does not exist; check the path.`;
-}
-
-/**
- * The plan of a request. A writing command's write grant is worked out first by a
- * Worker that may only read; its error (not found, invalid content, …) is the outcome.
- */
-export async function planOf(
-  request: CommandRequest,
-  setup: Setup,
-): Promise<{ plan: PermissionPlan } | { outcome: Outcome }> {
-  // `hub … --agent NAME` works in that agent's folder ([HUB-8]): it reads it, even before it exists.
-  const agentTarget = request.command === "hub" && setup.agentOptions.length
-    ? hubRoot(setup).root
-    : undefined;
-  const paths = [
-    ...await requestPaths(request, setup.host.cwd, agentTarget ?? setup.localRoot),
-    ...(agentTarget ? [agentTarget] : []),
-    // Collections that are folders here are read by hub search and bare-name installs ([HUB-8]).
-    ...(request.command === "hub" ? localCollectionPaths(setup) : []),
-  ];
-  const read = planFor(request.command, setup, paths, [], preloads(request));
-  if (!isWriting(request.command, request.args)) return { plan: read };
-  const step: CommandRequest = {
-    ...request,
-    command: "targets",
-    options: { ...request.options, for: request.command },
-  };
-  const found = await runInWorker({ request: step, setup, plan: read });
-  if (found.exitCode !== 0) return { outcome: found };
-  const { paths: writes, net = [], run = [] } = JSON.parse(found.stdout) as {
-    paths: string[];
-    net?: string[];
-    run?: string[];
-  };
-  checkWrites(
-    request.command,
-    writes,
-    setup,
-    realPathOrUndefined,
-    namedOutputs(request, setup.host.cwd),
-    agentTarget,
-  );
-  const plan = planFor(request.command, setup, paths, writes);
-  return {
-    plan: {
-      ...plan,
-      net: [...new Set([...plan.net, ...net])],
-      run: [...new Set([...plan.run, ...run])],
-    },
-  };
 }

@@ -16,9 +16,6 @@ import type { Actor } from "../usage/usage.ts";
 import type { BundleAction, PreparedChange } from "./change.ts";
 import { hasControlChar } from "./file_names.ts";
 
-/** The names of the bundle actions. */
-export const BUNDLE_ACTIONS: readonly string[] = ["bundle-create", "bundle-edit", "bundle-delete"];
-
 /** Most members a bundle may name. */
 export const MAX_BUNDLE_SKILLS = 100;
 /** Longest description or instruction, in characters. */

@@ -1,7 +1,8 @@
 /**
- * The shapes of a management action and of the change it computes ([M-1], [B-3]): types
- * only, shared by the skill actions (`actions.ts`), the bundle actions
- * (`bundle_actions.ts`), the writers and the approval queue.
+ * The shapes of a management action and of the change it computes ([M-1], [B-3]), and the
+ * names of the actions: shared by the skill actions (`actions.ts`), the bundle actions
+ * (`bundle_actions.ts`), the writers, the approval queue, and every front end that offers
+ * them (the command table, MCP's `skill_manage`, the home's skeleton).
  *
  * @module
  */
@@ -53,6 +54,33 @@ export type SkillAction =
     encoding?: "utf8" | "base64";
   }
   | { action: "remove-file"; name: string; path: string };
+
+/** The skill actions of [M-1], in the order help lists them; each is a command of its own. */
+export const SKILL_ACTIONS = [
+  "create",
+  "edit",
+  "patch",
+  "delete",
+  "write-file",
+  "remove-file",
+] as const satisfies readonly SkillAction["action"][];
+
+/** True when `name` is one of the {@linkcode SKILL_ACTIONS}. */
+export function isSkillAction(name: string): name is SkillAction["action"] {
+  return (SKILL_ACTIONS as readonly string[]).includes(name);
+}
+
+/** The bundle actions of [B-3], as a management action names them. */
+export const BUNDLE_ACTIONS: readonly string[] = [
+  "bundle-create",
+  "bundle-edit",
+  "bundle-delete",
+] satisfies BundleAction["action"][];
+
+/** The `bundle` sub-actions that write ([B-3]): `bundle create|edit|delete`. */
+export const BUNDLE_WRITE_ACTIONS: readonly string[] = BUNDLE_ACTIONS.map((a) =>
+  a.slice("bundle-".length)
+);
 
 /**
  * One management action, as given on the command line, over MCP or staged for approval:

@@ -9,8 +9,7 @@
  * @module
  */
 import type { ManageAction } from "../manage/actions.ts";
-import { MANAGE_COMMANDS } from "../cli/command_table.ts";
-import { BUNDLE_ACTIONS } from "../manage/bundle_actions.ts";
+import { BUNDLE_ACTIONS, SKILL_ACTIONS } from "../manage/change.ts";
 import { type JsonSchema, OUTPUT_SCHEMAS } from "./output_schemas.ts";
 
 export { RPC, RpcError } from "./rpc_error.ts";
@@ -75,8 +74,8 @@ const str = (description: string): Property => ({ type: "string", description })
  * the bundle actions of [B-3] (`bundle_create`, `bundle_edit`, `bundle_delete`).
  */
 export const MANAGE_ACTIONS: readonly string[] = [
-  ...MANAGE_COMMANDS,
-  ...MANAGE_COMMANDS.filter((c) => c.includes("-")).map((c) => c.replace("-", "_")),
+  ...SKILL_ACTIONS,
+  ...SKILL_ACTIONS.filter((c) => c.includes("-")).map((c) => c.replace("-", "_")),
   ...BUNDLE_ACTIONS,
   ...BUNDLE_ACTIONS.map((c) => c.replace("-", "_")),
 ];

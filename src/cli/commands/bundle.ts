@@ -11,7 +11,7 @@ import type { SkillRuntime } from "../../runtime.ts";
 import { closestNames } from "../../resolve/name_guard.ts";
 import { clip, respond, table } from "../render.ts";
 import type { CommandRequest, Outcome } from "../request.ts";
-import { BUNDLE_WRITE_ACTIONS } from "../manage_args.ts";
+import { BUNDLE_WRITE_ACTIONS } from "../../manage/change.ts";
 import { run as runManage } from "./manage.ts";
 
 /** Runs `bundle`. */

@@ -9,9 +9,10 @@
  * @module
  */
 import { SkillrtError } from "../errors.ts";
-import { isDirectory, joinPath } from "./paths.ts";
-import type { Setup } from "./setup.ts";
-import { MANAGE_COMMANDS, RUNNING_COMMANDS, WRITING_ACTIONS } from "../cli/command_table.ts";
+import { isDirectory, joinPath } from "../home/paths.ts";
+import type { Setup } from "../home/setup.ts";
+import { RUNNING_COMMANDS } from "../cli/command_table.ts";
+import { BUNDLE_WRITE_ACTIONS, isSkillAction } from "../manage/change.ts";
 
 /** What a command is about to do, as far as the skeleton is concerned. */
 export interface SkeletonRequest {
@@ -29,8 +30,8 @@ export function skeletonFor(request: SkeletonRequest, setup: Setup): string[] {
   const action = args[0];
   const skills = "skills";
   const pending = setup.config.write_approval ? ["pending/skills"] : [];
-  if (MANAGE_COMMANDS.includes(command) || command === "init") return [skills, ...pending];
-  if (command === "bundle" && (WRITING_ACTIONS.bundle ?? []).includes(action ?? "")) return pending;
+  if (isSkillAction(command) || command === "init") return [skills, ...pending];
+  if (command === "bundle" && BUNDLE_WRITE_ACTIONS.includes(action ?? "")) return pending;
   if (command === "mcp") {
     if (options.allowWrites !== true) return [];
     return setup.config.write_approval ? [skills, ...pending] : [skills, "skill-bundles"];
