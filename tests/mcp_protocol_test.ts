@@ -41,6 +41,18 @@ Deno.test("[MCP-1] inputs checked against the schemas; unknown tools, resources 
     ]);
     const notSkill = await rpcError(client.readResource({ uri: "file:///etc/passwd" }));
     equal(notSkill?.code, -32002);
+    // The family of the error decides, never its words: a missing file is "not found"…
+    const noFile = await rpcError(client.readResource({ uri: "skill://hello/references/x.md" }));
+    deepEqual([noFile?.code, noFile?.message], [
+      -32002,
+      "MCP error -32002: File 'references/x.md' not found in skill 'hello'.",
+    ]);
+    // …a refused path that merely quotes the words is invalid params.
+    const refused = await rpcError(client.readResource({ uri: "skill://hello//not%20found" }));
+    deepEqual([refused?.code, refused?.message], [
+      -32602,
+      "MCP error -32602: Absolute paths are not allowed: '/not found'.",
+    ]);
     const prompt = await rpcError(client.getPrompt({ name: "no-such-skill" }));
     equal(prompt?.code, -32602);
     ok(!/MCP error .*MCP error/.test(String(prompt?.message)), "no doubled prefix");

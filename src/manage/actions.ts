@@ -6,7 +6,7 @@
  * @module
  */
 import { agentOfSource } from "../home/agents.ts";
-import { SkillrtError, ValidationError } from "../errors.ts";
+import { NotFoundError, SkillrtError, ValidationError } from "../errors.ts";
 import { splitFrontmatter } from "../frontmatter/fence.ts";
 import { parseFrontmatter } from "../frontmatter/parse.ts";
 import { sameName } from "../scan/name_key.ts";
@@ -226,7 +226,7 @@ function prepareRemoveFile(
   try {
     info = Deno.lstatSync(path);
   } catch {
-    throw new SkillrtError(`File '${action.path}' not found in skill '${r.record.name}'.`);
+    throw new NotFoundError(`File '${action.path}' not found in skill '${r.record.name}'.`);
   }
   if (info.isDirectory) {
     throw new SkillrtError(
@@ -328,7 +328,7 @@ function preparePatch(
     before = readText(r.record.skillDir, rel);
   } catch (error) {
     if (error instanceof SkillrtError) throw error;
-    throw new SkillrtError(`File '${rel}' not found in skill '${r.record.name}'.`);
+    throw new NotFoundError(`File '${rel}' not found in skill '${r.record.name}'.`);
   }
   const count = before.split(action.old).length - 1;
   if (count === 0) {

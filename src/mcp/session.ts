@@ -71,11 +71,14 @@ export async function catalogOf(session: Session): Promise<Catalog> {
   return catalog;
 }
 
-/** An error of the runtime as a protocol error: `notFound` when nothing is there, else invalid params. */
+/**
+ * An error of the runtime as a protocol error: `notFound` when nothing is there (an error
+ * of the `not_found` family, decided by its code, never by its words), else invalid params.
+ */
 export function protocolError(error: unknown, notFound: number): RpcError {
   if (error instanceof RpcError) return error;
   const message = error instanceof Error ? error.message.split("\n")[0] : String(error);
-  const missing = /not found/i.test(message);
+  const missing = error instanceof SkillrtError && error.code === "not_found";
   const data = error instanceof SkillrtError ? toJsonDocument(error.toJSON()) : undefined;
   return new RpcError(missing ? notFound : RPC.invalidParams, message, data);
 }

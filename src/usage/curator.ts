@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { SkillrtError } from "../errors.ts";
+import { NotFoundError, SkillrtError } from "../errors.ts";
 import { basename, dirname, isAbsoluteAnywhere, joinPath } from "../home/paths.ts";
 import { makeDirsInside } from "../manage/apply.ts";
 import { linkRefusal, realParent } from "../manage/atomic.ts";
@@ -202,7 +202,7 @@ export async function setPinned(
 ): Promise<{ success: true; name: string; pinned: boolean }> {
   const usage = readUsage(localRoot);
   if (!records.some((r) => r.root === localRoot && r.name === name) && !usage[name]) {
-    throw new SkillrtError(`Skill '${name}' not found in the local skills folder.`);
+    throw new NotFoundError(`Skill '${name}' not found in the local skills folder.`);
   }
   await updateUsage(localRoot, (map) => {
     entryOf(map, name).pinned = pinned;

@@ -6,7 +6,7 @@
  */
 import { type Bundle, loadBundles } from "../../bundles/bundles.ts";
 import { classifyMemberError } from "../../bundles/invoke_bundle.ts";
-import { SkillrtError, UsageError } from "../../errors.ts";
+import { NotFoundError, UsageError } from "../../errors.ts";
 import type { SkillRuntime } from "../../runtime.ts";
 import { closestNames } from "../../resolve/name_guard.ts";
 import { clip, respond, table } from "../render.ts";
@@ -46,7 +46,7 @@ export function run(runtime: SkillRuntime, request: CommandRequest): Outcome | P
   if (name === undefined) throw new UsageError("'bundle show' needs a bundle name.");
   const bundle = bundles.find((b) => b.name === name);
   if (!bundle) {
-    throw new SkillrtError(`Bundle '${name}' not found.`, {
+    throw new NotFoundError(`Bundle '${name}' not found.`, {
       available_bundles: closestNames(name, bundles.map((b) => b.name)),
     });
   }
