@@ -231,19 +231,10 @@ Deno.test({
         "Refusing 'form-filler': the archive has no SKILL.md at its root.",
       );
 
-      // A url off the index's origin, or climbing out of it, is refused by the source grammar.
-      const port = new URL(served.base).port;
+      // A url climbing out of the index's origin is refused by the source grammar (one on
+      // another host is an artifact on a CDN: tests/hub_discovery_cdn_test.ts).
       for (
         const [url, error] of [
-          [
-            `http://localhost:${port}${V02_DIR}/code-style/SKILL.md`,
-            `Refusing 'http://localhost:${port}${V02_DIR}/code-style/SKILL.md': it is not on the index's host '127.0.0.1:${port}'.`,
-          ],
-          [
-            "//localhost/x/SKILL.md",
-            "Refusing 'http://localhost/x/SKILL.md': it is not on the index's host '127.0.0.1:" +
-            port + "'.",
-          ],
           [
             "../../etc/SKILL.md",
             "Refusing 'code-style': its URL '../../etc/SKILL.md' climbs with a '.' or '..' segment.",

@@ -61,6 +61,41 @@ export async function requestPaths(
   return [];
 }
 
+/** What the read-only step found a writing request needs. */
+interface Targets {
+  paths: string[];
+  net?: string[];
+  run?: string[];
+  /** Hosts the step must read from to find the rest (a discovery index, [IO-1]). */
+  planWith?: string[];
+}
+
+/**
+ * Runs the read-only step that finds a writing request's targets; once more, with the
+ * network hosts it asks for, when it must read something there to find them (the
+ * artifact host of a discovery index's entry: two-phase planning, [IO-1]).
+ */
+async function targetsOf(
+  request: CommandRequest,
+  setup: Setup,
+  read: PermissionPlan,
+): Promise<Targets | { outcome: Outcome }> {
+  const step: CommandRequest = {
+    ...request,
+    command: "targets",
+    options: { ...request.options, for: request.command },
+  };
+  let plan = read;
+  for (let phase = 0;; phase++) {
+    const found = await runInWorker({ request: step, setup, plan });
+    if (found.exitCode !== 0) return { outcome: found };
+    const targets = JSON.parse(found.stdout) as Targets;
+    const more = (targets.planWith ?? []).filter((host) => !plan.net.includes(host));
+    if (more.length === 0 || phase > 0) return targets;
+    plan = { ...plan, net: [...plan.net, ...more] };
+  }
+}
+
 /**
  * The plan of a request. A writing command's write grant is worked out first by a
  * Worker that may only read; its error (not found, invalid content, …) is the outcome.
@@ -81,18 +116,9 @@ export async function planOf(
   ];
   const read = planFor(request.command, setup, paths, [], preloads(request));
   if (!isWriting(request.command, request.args)) return { plan: read };
-  const step: CommandRequest = {
-    ...request,
-    command: "targets",
-    options: { ...request.options, for: request.command },
-  };
-  const found = await runInWorker({ request: step, setup, plan: read });
-  if (found.exitCode !== 0) return { outcome: found };
-  const { paths: writes, net = [], run = [] } = JSON.parse(found.stdout) as {
-    paths: string[];
-    net?: string[];
-    run?: string[];
-  };
+  const found = await targetsOf(request, setup, read);
+  if ("outcome" in found) return found;
+  const { paths: writes, net = [], run = [] } = found;
   checkWrites(
     request.command,
     writes,

@@ -183,13 +183,30 @@ export function checkUrl(source: string, raw: string, allow?: UrlAllowance): URL
   return new URL(raw);
 }
 
+/** Options of {@linkcode onIndexOrigin}. */
+export interface IndexUrlOptions {
+  /**
+   * The URL is a v0.2.0 artifact's ([IO-1]: "absolute, or a path on the index's origin"),
+   * which the digest in the index binds: it may lie on another host (a CDN) — by https, or
+   * by the index's own scheme; never on this machine or a private network unless the
+   * index is there too.
+   */
+  artifact?: boolean;
+}
+
 /**
  * A URL an index names for one of its files (absolute, or relative to the index),
  * resolved and checked: a plain URL ({@linkcode urlProblem}) on the index's own origin
- * (scheme, host and port).
+ * (scheme, host and port) — or, for an artifact, on another host as
+ * {@linkcode IndexUrlOptions.artifact} allows.
  * @throws {SkillrtError} naming the entry otherwise.
  */
-export function onIndexOrigin(raw: string, index: string, entry: string): string {
+export function onIndexOrigin(
+  raw: string,
+  index: string,
+  entry: string,
+  options: IndexUrlOptions = {},
+): string {
   const absolute = /^[A-Za-z][A-Za-z0-9+.-]*:/.test(raw) || raw.startsWith("//");
   const problem = absolute
     ? urlProblem(raw.startsWith("//") ? new URL(index).protocol + raw : raw)
@@ -203,11 +220,48 @@ export function onIndexOrigin(raw: string, index: string, entry: string): string
   }
   const resolved = new URL(raw, index);
   const at = new URL(index);
-  if (resolved.origin !== at.origin) {
-    const [what, value] = resolved.host !== at.host ? ["host", at.host] : ["origin", at.origin];
-    throw new SkillrtError(
-      `Refusing '${resolved.href}': it is not on the index's ${what} '${value}'.`,
-    );
+  if (resolved.origin === at.origin) return resolved.href;
+  const elsewhere = options.artifact ? otherHostProblem(resolved, at) : undefined;
+  if (options.artifact && elsewhere === undefined) return resolved.href;
+  const [what, value] = resolved.host !== at.host ? ["host", at.host] : ["origin", at.origin];
+  throw new SkillrtError(
+    `Refusing '${resolved.href}': it is not on the index's ${what} '${value}'${
+      elsewhere ? ` (${elsewhere})` : ""
+    }.`,
+  );
+}
+
+/** Why an artifact may not be fetched from `url`, another origin than the index's `at`. */
+function otherHostProblem(url: URL, at: URL): string | undefined {
+  if (url.protocol !== "https:" && url.protocol !== at.protocol) {
+    return `an artifact on another host must be fetched by https or the index's ${at.protocol}`;
   }
-  return resolved.href;
+  if (isPrivateHost(url.hostname) && !isPrivateHost(at.hostname)) {
+    return "an index on the internet cannot send skillrt to this machine or a private network";
+  }
+  return undefined;
+}
+
+/**
+ * True for a host name of this machine or a private network: `localhost`, loopback,
+ * private, link-local and unspecified IPv4 and IPv6 addresses (as the URL parser writes
+ * them: IPv6 in brackets, IPv4 in dotted decimal).
+ */
+export function isPrivateHost(hostname: string): boolean {
+  const host = hostname.toLowerCase().replace(/\.$/, "");
+  if (host === "localhost" || host.endsWith(".localhost")) return true;
+  const v4 = /^(\d{1,3})\.(\d{1,3})\.\d{1,3}\.\d{1,3}$/.exec(host);
+  if (v4) {
+    const [a, b] = [Number(v4[1]), Number(v4[2])];
+    return a === 0 || a === 10 || a === 127 || (a === 169 && b === 254) ||
+      (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168) ||
+      (a === 100 && b >= 64 && b <= 127);
+  }
+  if (!host.startsWith("[")) return false;
+  const v6 = host.slice(1, -1);
+  const mapped = /^::ffff:(\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3})$/.exec(v6);
+  if (mapped) return isPrivateHost(mapped[1]);
+  return v6 === "::" || v6 === "::1" || /^f[cd][0-9a-f]{0,2}:/.test(v6) ||
+    /^fe[89ab][0-9a-f]?:/.test(v6) ||
+    /^::ffff:/.test(v6);
 }

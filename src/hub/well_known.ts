@@ -13,6 +13,7 @@ import { SkillrtError, UsageError } from "../errors.ts";
 import type { Setup } from "../home/setup.ts";
 import { type ArchiveFile, downloadIfPresent } from "./archive.ts";
 import { V01_WELL_KNOWN_PATH, WELL_KNOWN_PATH } from "./source.ts";
+import { onIndexOrigin } from "./source_grammar.ts";
 import { SIGNATURE_SUFFIX, type SignatureCheck, verifySignature } from "./signing.ts";
 import { checkedSite } from "./signed_site.ts";
 import { boundByDigest, entryFiles } from "./well_known_files.ts";
@@ -58,6 +59,29 @@ async function indexBytes(
 export async function fetchIndex(url: string): Promise<WellKnownIndex & { at: string }> {
   const { bytes, at } = await indexBytes(url);
   return { ...parseIndex(new TextDecoder().decode(bytes), at), at };
+}
+
+/**
+ * The hosts besides the indexes' own that installing `name` from `indexes` fetches from:
+ * its v0.2.0 artifact's, when the index puts it on another host, a CDN ([IO-1]) — read
+ * from the index as it is now, by the first index that lists the name, as the install
+ * reads it. The install fetches the index again: an artifact that moved to yet another
+ * host in between is refused by the grant. An index that cannot be read, or an entry
+ * the install would refuse, adds nothing: the install says why.
+ */
+export async function artifactHosts(indexes: string[], name: string): Promise<string[]> {
+  for (const index of indexes) {
+    const doc = await fetchIndex(index).catch(() => undefined);
+    const skill = doc?.skills.find((s) => s.name === name);
+    if (!doc || !skill) continue;
+    if (!skill.artifact) return [];
+    try {
+      return [new URL(onIndexOrigin(skill.artifact.url, doc.at, name, { artifact: true })).host];
+    } catch {
+      return [];
+    }
+  }
+  return [];
 }
 
 /**

@@ -1,6 +1,7 @@
 /**
  * The files of one index entry ([IO-1], [HUB-2]), fetched from the index's own origin
- * (`onIndexOrigin`) and checked before anything is used: a v0.2.0 artifact against its
+ * (`onIndexOrigin`; a v0.2.0 artifact may lie on another host, a CDN, which its digest
+ * binds) and checked before anything is used: a v0.2.0 artifact against its
  * `digest` (the raw bytes of the SKILL.md or the archive; an archive then read under the
  * [HUB-2] limits and refusals, the skill at its root); a draft package against its
  * digest and the files listed; loose files against their digests and the skill digest.
@@ -10,19 +11,23 @@
 import { sha256Hex } from "../hash/sha256.ts";
 import { SkillrtError } from "../errors.ts";
 import { ARCHIVE_LIMITS, type ArchiveFile, download, readArchiveBytes } from "./archive.ts";
-import { onIndexOrigin } from "./source_grammar.ts";
+import { type IndexUrlOptions, onIndexOrigin } from "./source_grammar.ts";
 import type { IndexArtifact, IndexSkill } from "./index_entries.ts";
 import { skillDigest } from "./well_known_index.ts";
 
-/** Downloads what `url` (as the index wrote it) names, on the index's origin, checked against `digest`. */
+/**
+ * Downloads what `url` (as the index wrote it) names, on the index's origin (an artifact:
+ * where `onIndexOrigin` lets it lie), checked against `digest`.
+ */
 async function verifiedBytes(
   skill: IndexSkill,
   index: string,
   url: string,
   digest: string,
   what: string,
+  options: IndexUrlOptions = {},
 ): Promise<{ bytes: Uint8Array; url: string }> {
-  const at = onIndexOrigin(url, index, skill.name);
+  const at = onIndexOrigin(url, index, skill.name, options);
   const bytes = await download(at);
   if (`sha256:${sha256Hex(bytes)}` !== digest) {
     throw new SkillrtError(`Refusing '${skill.name}': the ${what} does not match its digest.`);
@@ -39,6 +44,7 @@ async function artifactFiles(skill: IndexSkill, index: string): Promise<ArchiveF
     url,
     digest,
     type === "archive" ? "archive" : "SKILL.md",
+    { artifact: true },
   );
   if (type === "skill-md") return [{ path: "SKILL.md", data: got.bytes }];
   const files = await readArchiveBytes(got.bytes, new URL(got.url).pathname);

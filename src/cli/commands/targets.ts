@@ -13,7 +13,8 @@ import { listOf } from "../grammar.ts";
 import { SkillrtError } from "../../errors.ts";
 import { installName, installPath } from "../../hub/install.ts";
 import { fetchLocal, sourceNeeds, sourceOf } from "../../hub/fetch.ts";
-import { configuredIndexes } from "../../hub/well_known.ts";
+import { artifactHosts, configuredIndexes } from "../../hub/well_known.ts";
+import type { Source } from "../../hub/source.ts";
 import { validateName } from "../../manage/validation.ts";
 import { readLockDocument } from "../../hub/lockfile_write.ts";
 import { refetchSource } from "../../hub/check.ts";
@@ -38,7 +39,25 @@ interface Grants {
   run: string[];
 }
 
-let grants: Grants = { net: [], run: [] };
+/** What the step found besides the paths, and the hosts it must be planned again with. */
+let grants: Grants & { planWith: string[] } = { net: [], run: [], planWith: [] };
+
+/**
+ * A well-known source's needs with its artifact's host ([IO-1]: a v0.2.0 artifact may lie
+ * on a CDN), read from its index — which this step may fetch only once it has the
+ * indexes' hosts: until then it asks the warden to plan it again with them (`planWith`).
+ */
+async function withArtifactHosts(source: Source, needs: Grants): Promise<Grants> {
+  if (source.kind !== "well-known") return needs;
+  const granted = (host: string) =>
+    Deno.permissions.querySync({ name: "net", host }).state === "granted";
+  const missing = source.hosts.filter((host) => !granted(host));
+  if (missing.length) {
+    grants.planWith.push(...missing);
+    return needs;
+  }
+  return { ...needs, net: [...needs.net, ...await artifactHosts(source.indexes, source.name)] };
+}
 
 /** The names a local source installs under: its one skill's, or the chosen ones of a collection. */
 async function localNames(runtime: SkillRuntime, request: CommandRequest, arg: string) {
@@ -80,16 +99,15 @@ async function installTarget(runtime: SkillRuntime, request: CommandRequest, arg
     // A bare name may be a skill of a configured collection ([HUB-8]): it installs under it.
     const all = collectionNeeds(runtime.setup);
     const indexes = configuredIndexes(runtime.setup, str(request.options.index)).length > 0;
-    const needs = indexes
-      ? sourceNeeds(sourceOf(runtime.setup, arg, str(request.options.index)))
-      : all;
+    const indexed = sourceOf(runtime.setup, arg, str(request.options.index));
+    const needs = indexes ? await withArtifactHosts(indexed, sourceNeeds(indexed)) : all;
     return {
       paths: [hubDir, at(validateName(name ?? arg))],
       needs: { net: [...needs.net, ...all.net], run: [...needs.run, ...all.run] },
     };
   }
   const source = sourceOf(runtime.setup, arg, str(request.options.index));
-  const needs = sourceNeeds(source);
+  const needs = await withArtifactHosts(source, sourceNeeds(source));
   if (source.kind === "local") {
     return { paths: [hubDir, ...(await localNames(runtime, request, arg)).map(at)], needs };
   }
@@ -108,7 +126,11 @@ async function installTarget(runtime: SkillRuntime, request: CommandRequest, arg
 }
 
 /** `hub check|update`: scratch space in the hub folder, the sources' hosts and git; update also the skills. */
-function sourceGrants(runtime: SkillRuntime, action: string, name?: string): string[] {
+async function sourceGrants(
+  runtime: SkillRuntime,
+  action: string,
+  name?: string,
+): Promise<string[]> {
   const local = hubRoot(runtime.setup).root;
   const entries = Object.entries(readLockDocument(local).installed).filter(([n]) =>
     name === undefined || n === name
@@ -116,7 +138,8 @@ function sourceGrants(runtime: SkillRuntime, action: string, name?: string): str
   const paths = [joinPath(local, ".hub")];
   for (const [, record] of entries) {
     try {
-      const needs = sourceNeeds(sourceOf(runtime.setup, refetchSource(record)));
+      const source = sourceOf(runtime.setup, refetchSource(record));
+      const needs = await withArtifactHosts(source, sourceNeeds(source));
       grants.net.push(...needs.net);
       grants.run.push(...needs.run);
     } catch {
@@ -159,7 +182,7 @@ export async function writePathsFor(
     return [joinPath(runtime.setup.localRoot, ".hub")];
   }
   if (request.command === "hub" && (action === "check" || action === "update") && !arg) {
-    return sourceGrants(runtime, action, undefined);
+    return await sourceGrants(runtime, action, undefined);
   }
   if (request.command === "hub" && arg) {
     if (action === "install") {
@@ -171,7 +194,7 @@ export async function writePathsFor(
       const counted = hubRoot(runtime.setup).root === local ? usageWritePaths(local) : [];
       return [...target.paths, ...counted];
     }
-    if (action === "check" || action === "update") return sourceGrants(runtime, action, arg);
+    if (action === "check" || action === "update") return await sourceGrants(runtime, action, arg);
     if (action === "uninstall") {
       const root = hubRoot(runtime.setup).root;
       const record = readLockDocument(root).installed[arg];
@@ -237,7 +260,7 @@ function curatorTargets(runtime: SkillRuntime, request: CommandRequest): string[
 /** Runs the plan step: prints `{"success":true,"paths":[…]}`. */
 export async function run(runtime: SkillRuntime, request: CommandRequest): Promise<Outcome> {
   const inner = { ...request, command: String(request.options.for) };
-  grants = { net: [], run: [] };
+  grants = { net: [], run: [], planWith: [] };
   const paths = [...new Set(await writePathsFor(runtime, inner))].sort();
   return { exitCode: 0, stdout: JSON.stringify({ success: true, paths, ...grants }), stderr: "" };
 }
