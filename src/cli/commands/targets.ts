@@ -99,8 +99,8 @@ async function installTarget(runtime: SkillRuntime, request: CommandRequest, arg
     // A bare name may be a skill of a configured collection ([HUB-8]): it installs under it.
     const all = collectionNeeds(runtime.setup);
     const indexes = configuredIndexes(runtime.setup, str(request.options.index)).length > 0;
-    const indexed = sourceOf(runtime.setup, arg, str(request.options.index));
-    const needs = indexes ? await withArtifactHosts(indexed, sourceNeeds(indexed)) : all;
+    const indexed = indexes ? sourceOf(runtime.setup, arg, str(request.options.index)) : undefined;
+    const needs = indexed ? await withArtifactHosts(indexed, sourceNeeds(indexed)) : all;
     return {
       paths: [hubDir, at(validateName(name ?? arg))],
       needs: { net: [...needs.net, ...all.net], run: [...needs.run, ...all.run] },
