@@ -4,7 +4,10 @@
  * repository the bytes came from — read off the URL of the last response after redirects
  * (the API's own, or codeload's), never off the spelling. A redirect to another
  * repository, or to a URL that names none, is trusted as that repository is, with a
- * warning.
+ * warning. A trusted repository's trust also needs a ref its owners control
+ * ({@linkcode refKeepsTrust}): a pull request's head or a bare commit hash may be a
+ * stranger's (GitHub serves a fork's commits under its parent's name), so such a ref
+ * installs as `community`, saying why.
  *
  * @module
  */
@@ -55,6 +58,19 @@ export function repositoryOfUrl(url: string, api: string): string | undefined {
   return `${parts[0]}/${parts[1]}`;
 }
 
+/**
+ * True when `ref` (absent: the default branch) names what only the repository's owners
+ * can move: a branch or a tag (`main`, `v1.2`, `refs/heads/…`, `refs/tags/…`). False for
+ * any other `refs/…` (`refs/pull/N/head`, `refs/remotes/…`), GitHub's `pull/N/head`, and
+ * a name that could be a commit hash (7 to 40 hex digits), which any fork can supply.
+ */
+export function refKeepsTrust(ref: string | undefined): boolean {
+  if (ref === undefined) return true;
+  if (/^[0-9a-f]{7,40}$/i.test(ref)) return false;
+  if (/^refs\//.test(ref)) return /^refs\/(heads|tags)\/./.test(ref);
+  return !/^pull\//.test(ref);
+}
+
 /** Fetches a GitHub tarball (one top folder `owner-repo-commit/`) and the skill at its path. */
 export async function fetchGithub(
   source: Extract<Source, { kind: "github" }>,
@@ -69,14 +85,25 @@ export async function fetchGithub(
   }));
   const spelled = `${source.owner}/${source.repo}`;
   const fetched = repositoryOfUrl(got.url, source.api);
-  const trust = trustOf(fetched ? { kind: "repository", repository: fetched } : { kind: "other" });
+  const repository = trustOf(
+    fetched ? { kind: "repository", repository: fetched } : { kind: "other" },
+  );
+  const strangers = repository === "trusted" && !refKeepsTrust(source.ref);
+  const trust = strangers ? trustOf({ kind: "other" }) : repository;
   const same = fetched?.toLowerCase() === spelled.toLowerCase();
   return {
     files: below,
     identifier: got.url,
     trust,
-    warnings: same ? [] : [
-      `The tarball of '${spelled}' came from '${got.url}', which is not that repository; it installs as ${trust}.`,
+    warnings: [
+      ...same ? [] : [
+        `The tarball of '${spelled}' came from '${got.url}', which is not that repository; it installs as ${trust}.`,
+      ],
+      ...strangers
+        ? [
+          `'${source.ref}' is not a branch or tag of '${fetched}': a pull request or a commit hash may be anyone's (a fork's commits are served under its parent's name), so it installs as ${trust}; name a branch or tag to keep the repository's trust.`,
+        ]
+        : [],
     ],
   };
 }
