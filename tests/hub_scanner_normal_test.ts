@@ -49,7 +49,7 @@ Deno.test("[HUB-4] a file that is not UTF-8 is also read as Latin-1", () => {
   ]);
 });
 
-Deno.test("[HUB-4] content past the scan limit is a high finding, never a silent skip", () => {
+Deno.test("[HUB-4] content past the scan limit is a critical finding (what was not read is judged dangerous), never a silent skip", () => {
   const dir = makeTree({
     "SKILL.md": "---\nname: big\ndescription: d\n---\nBig.\n",
     "scripts/a.sh": "echo fine\n".repeat(100),
@@ -60,9 +60,9 @@ Deno.test("[HUB-4] content past the scan limit is a high finding, never a silent
     const report = scanFolder(dir, limit);
     deepEqual(
       report.findings.map((f) => [f.rule, f.file, f.severity, f.excerpt]),
-      [["structural.unscanned", "scripts/b.sh", "high", "9 of 17 bytes past the scan limit"]],
+      [["structural.unscanned", "scripts/b.sh", "critical", "9 of 17 bytes past the scan limit"]],
     );
-    equal(report.verdict, "caution");
+    equal(report.verdict, "dangerous");
     equal(scanFolder(dir).verdict, "dangerous");
   } finally {
     Deno.removeSync(dir, { recursive: true });

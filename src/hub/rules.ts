@@ -200,7 +200,7 @@ const STRUCTURAL: [string, RuleSeverity, string][] = [
   ["structural.binary-executable", "critical", "A compiled executable (ELF, Mach-O or PE)"],
   ["structural.executable-outside-scripts", "high", "An executable file outside scripts/"],
   ["structural.symlink", "high", "A symbolic link"],
-  ["structural.unscanned", "high", "Content past the scan limit (25 MiB per skill read) or too large to scan (past 25,000 lines or 1.5 MiB a file, 40,000 lines or 2 MiB a skill), which was not scanned"],
+  ["structural.unscanned", "critical", "Content past the scan limit (25 MiB per skill read) or too large to scan (past 25,000 lines or 1.5 MiB a file, 40,000 lines or 2 MiB a skill), which was not scanned"],
   ["structural.invisible-unicode", "high", "Invisible Unicode (format and control characters, selectors, tags, fillers; not in emoji or joining scripts)"],
   ["structural.html-comment", "medium", "An HTML comment outside code fences (hidden from readers)"],
 ];
