@@ -77,6 +77,12 @@ Deno.test("[IO-5] a pasted form that could move what is fetched is refused by th
     ["git@-oProxyCommand:o/r.git", /is not a git address/],
     ["-oProxyCommand=x@host:o/r.git", /is not a git address/],
     [
+      "ssh://-oProxyCommand=touch%20x@h/r.git",
+      /user or host starting with '-' \(an option to ssh\)/,
+    ],
+    ["ssh://git@-oProxyCommand=x/r.git", /user or host starting with '-' \(an option to ssh\)/],
+    ["ssh://-l@host/r.git", /user or host starting with '-' \(an option to ssh\)/],
+    [
       "git@github.com:../../etc/r.git",
       /the path '\.\.\/\.\.\/etc\/r\.git' is not a plain relative path/,
     ],

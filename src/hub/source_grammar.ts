@@ -146,7 +146,8 @@ function writtenPath(raw: string): string {
 /**
  * Why a URL of a source is not plain, or undefined: control characters, white space or
  * backslashes, a scheme `allow` does not name, a user name or password (an `@` that
- * moves the host; an ssh user only where allowed), a `#` fragment (the caller splits off
+ * moves the host; an ssh user only where allowed), a user or host starting with `-`, a
+ * `#` fragment (the caller splits off
  * a ref first), or a path {@linkcode urlPathProblem} refuses.
  */
 export function urlProblem(raw: string, allow: UrlAllowance = {}): string | undefined {
@@ -163,6 +164,10 @@ export function urlProblem(raw: string, allow: UrlAllowance = {}): string | unde
   }
   if (url.password !== "" || (url.username !== "" && !(allow.sshUser && url.protocol === "ssh:"))) {
     return "names a user (an '@' before the host)";
+  }
+  // ssh reads a user or host that starts with '-' as an option (`-oProxyCommand=…`).
+  if (url.username.startsWith("-") || url.hostname.startsWith("-")) {
+    return "has a user or host starting with '-' (an option to ssh)";
   }
   if (raw.includes("#")) return "has a '#' fragment";
   return urlPathProblem(writtenPath(raw));

@@ -31,6 +31,7 @@ export type EnvFamily =
   | "session"
   | "credential-helper"
   | "tool-location"
+  | "windows"
   | "skillrt";
 
 /** What the policy says of a name. */
@@ -143,6 +144,7 @@ const FAMILIES: readonly Family[] = [
       "\\w*_CAINFO",
       "\\w*_CAPATH",
       "CURL_\\w*",
+      "GNUTLS_\\w*",
     ),
   },
   {
@@ -311,7 +313,9 @@ const FAMILIES: readonly Family[] = [
       // rc files (PSQLRC, IRBRC, GEMRC, SYSSCREENRC); not …SRC, a source.
       "\\w*(?<!S)RC",
       "AWS_SHARED_CREDENTIALS_FILE",
+      "\\w*PASSFILE",
       "NETRC",
+      "MAGIC",
       "KRB5\\w*",
       "XDG_\\w*",
       "\\w*HOME",
@@ -333,6 +337,34 @@ const FAMILIES: readonly Family[] = [
       "TF_\\w*",
       "HELM_\\w*",
       "NIX_\\w*",
+      // Version managers choose the interpreter that runs, and source their own scripts.
+      "NVM_\\w*",
+      "PYENV_\\w*",
+      "RBENV_\\w*",
+      "NODENV_\\w*",
+      "ASDF_\\w*",
+      "SDKMAN_\\w*",
+      "VOLTA_\\w*",
+      "MISE_\\w*",
+    ),
+  },
+  {
+    family: "windows",
+    reason:
+      "it tells Windows programs which shell runs commands, which files run, or where system and program files are",
+    names: exactly(
+      "COMSPEC",
+      "PATHEXT",
+      "SYSTEMROOT",
+      "SYSTEMDRIVE",
+      "WINDIR",
+      "\\w*APPDATA",
+      "PROGRAMDATA",
+      "PROGRAMFILES\\w*",
+      "COMMONPROGRAMFILES\\w*",
+      "ALLUSERSPROFILE",
+      "USERPROFILE",
+      "DRIVERDATA",
     ),
   },
   {
