@@ -304,7 +304,7 @@ Deno.test("[§18] reading commands never write: list/search/view/prompt/validate
     [
       ["validate"],
       1,
-      (r) => r.stdout.includes(`${home}/skills/bad/SKILL.md:2  error  frontmatter.yaml  `),
+      (r) => r.stdout.includes(`${home}/skills/bad/SKILL.md:2  error  frontmatter.yaml_invalid  `),
     ],
     [["doctor"], 1, (r) => r.stdout.includes("frontmatter.alias_bomb")],
     [["view", "bomb"], 0, (r) => r.stdout === bomb],

@@ -81,7 +81,7 @@ Deno.test("[M-6] under agentskills and claude, frontmatter that is not valid YAM
     const severity = async (profile: string) => {
       const r = await cliJson(["validate", dir, "--profile", profile]);
       const f = (r.json.findings as { rule: string; severity: string; message: string }[])
-        .filter((x) => x.rule === "frontmatter.yaml");
+        .filter((x) => x.rule === "frontmatter.yaml_repaired");
       equal(f.length, 1, JSON.stringify(r.json));
       match(f[0].message, /^YAML frontmatter parse error: /);
       return [f[0].severity, r.code];

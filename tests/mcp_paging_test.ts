@@ -153,7 +153,7 @@ Deno.test("[IO-4] logging: setLevel is honoured and the home's diagnostics arriv
   const home = makeTree({
     "skills/fine/SKILL.md": skill("fine", "Fine."),
     "skills/unclosed/SKILL.md": "---\nname: unclosed\ndescription: never closed\n",
-    "skills/bare/SKILL.md": "# Bare\n\nNo frontmatter at all.\n",
+    "skills/colon/SKILL.md": "---\nname: colon\ndescription: Use it: when needed\n---\n\nBody.\n",
   });
   const client = await connectStdio(home);
   type Message = { level: string; logger?: string; data: { code?: string; message: string } };
@@ -172,7 +172,7 @@ Deno.test("[IO-4] logging: setLevel is honoured and the home's diagnostics arriv
     await client.listPrompts();
     deepEqual(got.map((m) => [m.level, m.data.code]), [
       ["error", "frontmatter.unclosed"],
-      ["warning", "frontmatter.missing"], // now sent; the error is not sent twice
+      ["warning", "frontmatter.yaml_repaired"], // now sent; the error is not sent twice
     ]);
     await client.callTool({ name: "skills_search", arguments: { query: "fine" } });
     equal(got.length, 2);

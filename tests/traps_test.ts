@@ -79,7 +79,7 @@ Deno.test("[M-5] validate --profile agentskills on the traps home reports each d
     findings.map((f) => [f.file.slice(TRAPS.length + 8), f.line, f.rule]),
     [
       ["db/postgresql/SKILL.md", 2, "agentskills.name-matches-folder"],
-      ["tools/colon/SKILL.md", 3, "frontmatter.yaml"],
+      ["tools/colon/SKILL.md", 3, "frontmatter.yaml_repaired"],
       ["tools/extra-field/SKILL.md", 4, "agentskills.unknown-field"],
       ["writing/long-desc/SKILL.md", 3, "agentskills.description-length"],
     ],

@@ -6,7 +6,8 @@
  * @module
  */
 import { parseYaml } from "../deps/yaml.ts";
-import { type Diagnostic, diagnostic } from "../diagnostics.ts";
+import type { Diagnostic } from "../diagnostics.ts";
+import { frontmatterProblem } from "./problems.ts";
 import { isMapping } from "../mapping.ts";
 
 /** Aliases may not expand a frontmatter beyond this many characters ([S-6]). */
@@ -43,8 +44,7 @@ export function parseFrontmatter(yaml: string, firstLine = 2, path?: string): Pa
     const retry = parseYaml(quoted);
     if ("value" in retry && isMapping(retry.value)) {
       diagnostics.push(
-        diagnostic(
-          "warning",
+        frontmatterProblem(
           "frontmatter.yaml_repaired",
           `Frontmatter YAML did not parse (${failure.message}); read it again with values containing ': ' quoted.`,
           at(failure.line),
@@ -54,8 +54,7 @@ export function parseFrontmatter(yaml: string, firstLine = 2, path?: string): Pa
     }
   }
   diagnostics.push(
-    diagnostic(
-      "error",
+    frontmatterProblem(
       "frontmatter.yaml_invalid",
       `Frontmatter is not valid YAML (${failure.message}); read it as plain 'key: value' lines.`,
       at(failure.line),
@@ -73,8 +72,7 @@ function accept(
   if (value === null || value === undefined) return { data: {}, diagnostics, mode };
   if (!isMapping(value)) {
     diagnostics.push(
-      diagnostic(
-        "error",
+      frontmatterProblem(
         "frontmatter.not_mapping",
         `Frontmatter must be a YAML mapping, not ${
           Array.isArray(value) ? "a list" : typeof value
@@ -86,8 +84,7 @@ function accept(
   }
   if (exceedsExpandedSize(value, MAX_EXPANDED_CHARS)) {
     diagnostics.push(
-      diagnostic(
-        "error",
+      frontmatterProblem(
         "frontmatter.alias_bomb",
         `Frontmatter refused: its aliases expand beyond ${MAX_EXPANDED_CHARS} characters.`,
         at(1),

@@ -5,6 +5,7 @@
  * @module
  */
 import { ValidationError } from "../errors.ts";
+import { isYamlProblem } from "../frontmatter/problems.ts";
 import { hasTraversal } from "../resolve/name_guard.ts";
 import { isAbsoluteAnywhere } from "../home/paths.ts";
 import { assertCleanFileName } from "./file_names.ts";
@@ -44,12 +45,12 @@ export function validateSkillContent(text: string): void {
     );
   }
   const findings = checkSkill(text, "SKILL.md", "", "hermes").filter((f) =>
-    f.severity === "error" || f.rule === "frontmatter.yaml"
+    f.severity === "error" || isYamlProblem(f.rule)
   ).filter((f) => !f.rule.startsWith("hermes.") && f.rule !== "skeleton.placeholder");
   const first = findings[0];
   if (!first) return;
   // A YAML error says where: the line in the SKILL.md as given.
-  const where = first.rule === "frontmatter.yaml" && first.line !== null
+  const where = isYamlProblem(first.rule) && first.line !== null
     ? ` (SKILL.md line ${first.line})`
     : "";
   throw new ValidationError(`${first.message}${where}`);

@@ -8,6 +8,7 @@
 import { type Diagnostic, diagnostic } from "../diagnostics.ts";
 import { type Fence, firstProseLine } from "../frontmatter/fence.ts";
 import { type Frontmatter, parseFrontmatter, stripQuotes } from "../frontmatter/parse.ts";
+import { type FrontmatterProblem, frontmatterProblem } from "../frontmatter/problems.ts";
 import { isMapping } from "../mapping.ts";
 import { removeInvisible } from "../hub/scan/invisible.ts";
 import { type Invocation, invocationOf } from "./invocation.ts";
@@ -120,23 +121,14 @@ export interface RecordPlace {
 }
 
 /** What a head without a readable frontmatter block is told, by the fence's kind. */
-const FENCE_PROBLEMS: Record<
-  Exclude<Fence["kind"], "ok">,
-  [Diagnostic["severity"], string, string]
-> = {
-  missing: ["warning", "frontmatter.missing", "File does not start with YAML frontmatter (---)."],
-  too_large: [
-    "error",
-    "frontmatter.too_large",
-    "Frontmatter is larger than 64 KiB; it was not read.",
-  ],
+const FENCE_PROBLEMS: Record<Exclude<Fence["kind"], "ok">, [FrontmatterProblem, string]> = {
+  missing: ["frontmatter.missing", "File does not start with YAML frontmatter (---)."],
+  too_large: ["frontmatter.too_large", "Frontmatter is larger than 64 KiB; it was not read."],
   unclosed: [
-    "error",
     "frontmatter.unclosed",
     "Frontmatter is not closed (no line '---' after the opening one).",
   ],
   incomplete: [
-    "error",
     "frontmatter.unclosed",
     "Frontmatter is not closed (no line '---' after the opening one).",
   ],
@@ -167,8 +159,8 @@ export function frontmatterOf(
       diagnostics: [...diagnostics, ...parsed.diagnostics],
     };
   }
-  const [severity, code, message] = FENCE_PROBLEMS[fence.kind];
-  diagnostics.push(diagnostic(severity, code, message, { path: file, line: 1 }));
+  const [code, message] = FENCE_PROBLEMS[fence.kind];
+  diagnostics.push(frontmatterProblem(code, message, { path: file, line: 1 }));
   return { data: {}, body: fence.kind === "missing" ? fence.body : "", diagnostics };
 }
 

@@ -8,6 +8,11 @@ import { placeholderLines } from "../manage/skeleton_skill.ts";
 import { type Fence, splitFrontmatter } from "../frontmatter/fence.ts";
 import { type Frontmatter, parseFrontmatter } from "../frontmatter/parse.ts";
 import { parseYaml } from "../deps/yaml.ts";
+import {
+  FRONTMATTER_PROBLEMS,
+  type FrontmatterProblem,
+  isYamlProblem,
+} from "../frontmatter/problems.ts";
 import { nameKey, sameName } from "../scan/name_key.ts";
 import { firstParagraph, missingSections, saysWhenToUse } from "./sections.ts";
 
@@ -69,8 +74,8 @@ interface ProfileRules {
   knownKeys?: ReadonlySet<string>;
   unknownKeySeverity: Finding["severity"];
   unknownKeyMessage(key: string): string;
-  /** A frontmatter that is not valid YAML but reads after quoting `: ` values ([S-6], [M-6]). */
-  repairedYamlSeverity: Finding["severity"];
+  /** A frontmatter that is not valid YAML but reads after quoting `: ` values is an error ([S-6], [M-6]). */
+  strictYaml: boolean;
 }
 
 const LOWER_HYPHEN = /^[a-z0-9-]+$/;
@@ -87,7 +92,7 @@ const PROFILE_RULES: Record<Profile, ProfileRules> = {
     descriptionLimit: "it is cut to 1024 when listed.",
     unknownKeySeverity: "warning",
     unknownKeyMessage: () => "",
-    repairedYamlSeverity: "warning",
+    strictYaml: false,
   },
   agentskills: {
     nameOk: (name) => {
@@ -107,7 +112,7 @@ const PROFILE_RULES: Record<Profile, ProfileRules> = {
       `Field '${k}' is not allowed at the top level (allowed: ${
         [...AGENTSKILLS_KEYS].join(", ")
       }).`,
-    repairedYamlSeverity: "error",
+    strictYaml: true,
   },
   claude: {
     nameOk: (n) => n.length <= 64 && LOWER_HYPHEN.test(n),
@@ -118,7 +123,7 @@ const PROFILE_RULES: Record<Profile, ProfileRules> = {
     knownKeys: CLAUDE_KEYS,
     unknownKeySeverity: "warning",
     unknownKeyMessage: (k) => `Field '${k}' is not used by Claude Code.`,
-    repairedYamlSeverity: "error",
+    strictYaml: true,
   },
 };
 
@@ -184,11 +189,12 @@ export function checkSkill(
 function checkFence(text: string, add: Add): Extract<Fence, { kind: "ok" }> | undefined {
   const fence = splitFrontmatter(text, true);
   if (fence.kind === "ok") return fence;
-  if (fence.kind === "missing") {
-    add("frontmatter.missing", "error", "SKILL.md must start with YAML frontmatter (---).", 1);
-  } else if (fence.kind === "unclosed") {
-    add("frontmatter.unclosed", "error", "SKILL.md frontmatter is not closed.", 1);
-  } else add("frontmatter.too_large", "error", "Frontmatter is larger than 64 KiB.", 1);
+  const [code, message]: [FrontmatterProblem, string] = fence.kind === "missing"
+    ? ["frontmatter.missing", "SKILL.md must start with YAML frontmatter (---)."]
+    : fence.kind === "too_large"
+    ? ["frontmatter.too_large", "Frontmatter is larger than 64 KiB."]
+    : ["frontmatter.unclosed", "SKILL.md frontmatter is not closed."];
+  add(code, FRONTMATTER_PROBLEMS[code], message, 1);
   return undefined;
 }
 
@@ -196,17 +202,17 @@ function checkFence(text: string, add: Add): Extract<Fence, { kind: "ok" }> | un
 function checkYaml(yaml: string, file: string, rules: ProfileRules, add: Add): Frontmatter {
   const parsed = parseFrontmatter(yaml, 2, file);
   for (const d of parsed.diagnostics) {
-    if (d.code === "frontmatter.yaml_invalid" || d.code === "frontmatter.yaml_repaired") {
+    if (isYamlProblem(d.code)) {
       const strict = parseYaml(yaml);
       const detail = "failure" in strict ? strict.failure.message : d.message;
       // Listing repairs it ([S-6]); only the Hermes profile forgives it ([M-6]).
-      const severity = d.code === "frontmatter.yaml_repaired"
-        ? rules.repairedYamlSeverity
-        : "error";
-      add("frontmatter.yaml", severity, `YAML frontmatter parse error: ${detail}`, d.line ?? null);
+      const severity = d.code === "frontmatter.yaml_repaired" && rules.strictYaml
+        ? "error"
+        : d.severity;
+      add(d.code, severity, `YAML frontmatter parse error: ${detail}`, d.line ?? null);
     } else if (d.code === "frontmatter.not_mapping") {
-      add(d.code, "error", "Frontmatter must be a YAML mapping.", d.line ?? null);
-    } else add(d.code, d.severity === "error" ? "error" : "warning", d.message, d.line ?? null);
+      add(d.code, d.severity, "Frontmatter must be a YAML mapping.", d.line ?? null);
+    } else add(d.code, d.severity, d.message, d.line ?? null);
   }
   return parsed.data;
 }
