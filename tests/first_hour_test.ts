@@ -4,7 +4,7 @@
  * missing home that `list` does not pass over.
  */
 import { deepEqual } from "node:assert/strict";
-import { cliJson, makeTree, removeTrees, skill } from "./helpers.ts";
+import { cli, cliJson, makeTree, removeTrees, skill } from "./helpers.ts";
 
 Deno.test("[C-4][M-5] doctor and validate give a frontmatter problem one code and one severity", async () => {
   const home = makeTree({
@@ -31,6 +31,47 @@ Deno.test("[C-4][M-5] doctor and validate give a frontmatter problem one code an
     deepEqual(said(doctor.json.diagnostics as Said[]), expected);
     deepEqual(said(validate.json.findings as Said[]), expected);
     deepEqual([doctor.code, validate.code], [1, 1]);
+  } finally {
+    removeTrees(home);
+  }
+});
+
+Deno.test("[C-2] an unknown sub-action is a usage error that suggests the closest one", async () => {
+  const home = makeTree({ "skills/fine/SKILL.md": skill("fine", "Fine.") });
+  try {
+    const lines: [string[], string][] = [
+      [
+        ["hub", "instal", "x"],
+        "Unknown hub action 'instal'; did you mean install? Use install, search, list, uninstall, verify, check, update, scan, audit, publish, keygen.",
+      ],
+      [
+        ["bundle", "craete", "x"],
+        "Unknown bundle action 'craete'; did you mean create? Use list, show, create, edit, delete.",
+      ],
+      [
+        ["pending", "lst"],
+        "Unknown pending action 'lst'; did you mean list? Use list, diff, approve, reject.",
+      ],
+      [
+        ["curator", "stauts"],
+        "Unknown curator action 'stauts'; did you mean status? Use status, run, pin, unpin, restore.",
+      ],
+      [
+        ["validate", "--profile", "hermse"],
+        "Unknown profile 'hermse'; did you mean hermes? Use hermes, agentskills, claude.",
+      ],
+      [["completions", "bsh"], "Unknown shell 'bsh'; did you mean bash? Use bash, zsh, fish."],
+      [
+        ["hub", "zzzzzz"],
+        "Unknown hub action 'zzzzzz'; use install, search, list, uninstall, verify, check, update, scan, audit, publish, keygen.",
+      ],
+    ];
+    for (const [args, message] of lines) {
+      const r = await cli(["--home", home, ...args]);
+      deepEqual([r.code, r.stdout, r.stderr], [2, "", `skillrt: ${message}\n`], args.join(" "));
+      const j = await cliJson(["--home", home, ...args]);
+      deepEqual([j.code, j.json.success, j.json.error], [2, false, message], args.join(" "));
+    }
   } finally {
     removeTrees(home);
   }

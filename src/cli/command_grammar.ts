@@ -7,6 +7,7 @@
  * @module
  */
 import { UsageError } from "../errors.ts";
+import { suggestedNames } from "../resolve/name_guard.ts";
 import type { ArgumentSpec, CommandSpec, OptionSpec } from "./grammar.ts";
 
 /** The actions of `hub` (its dispatcher, whose table must name each, and the completions read this list). */
@@ -35,6 +36,22 @@ const HUB_TARGETS: Partial<Record<HubAction, string>> = {
 };
 
 /**
+ * The usage error of a word that is none of `choices` (a sub-action, a shell, a profile),
+ * with the closest choice suggested when one is close: `Unknown hub action 'instal'; did you
+ * mean install? Use install, search, ….` One place for every group of sub-actions.
+ */
+export function unknownChoice(what: string, given: string, choices: readonly string[]): UsageError {
+  // A short word is near another only by a third of its letters ('tcsh' is not 'bash').
+  const [close] = suggestedNames(given, choices, 1, Math.max(1, Math.floor(given.length / 3)));
+  const use = `se ${choices.join(", ")}.`;
+  return new UsageError(
+    `Unknown ${what} '${given}'; ${
+      close === undefined ? `u${use}` : `did you mean ${close}? U${use}`
+    }`,
+  );
+}
+
+/**
  * The rules of a `hub` line the grammar cannot state — a known action, with the target it
  * needs — checked where it runs and where `sandbox hub …` plans it (the same errors).
  * @throws {UsageError} (exit 2).
@@ -42,7 +59,7 @@ const HUB_TARGETS: Partial<Record<HubAction, string>> = {
 export function checkHubLine(args: readonly string[]): HubAction {
   const [action, target] = args;
   if (!(HUB_ACTIONS as readonly string[]).includes(action)) {
-    throw new UsageError(`Unknown hub action '${action}'; use ${HUB_ACTIONS.join(", ")}.`);
+    throw unknownChoice("hub action", action, HUB_ACTIONS);
   }
   const needs = HUB_TARGETS[action as HubAction];
   if (needs !== undefined && !target) throw new UsageError(`'hub ${action}' needs ${needs}.`);

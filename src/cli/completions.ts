@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { UsageError } from "../errors.ts";
+import { unknownChoice } from "./command_grammar.ts";
 import { COMMANDS } from "./command_table.ts";
 import { type Completion, GLOBAL_OPTIONS, type OptionSpec } from "./grammar.ts";
 
@@ -163,5 +163,5 @@ autoload -U +X bashcompinit && bashcompinit
 ${bashScript().split("\n").slice(1).join("\n")}`;
   }
   if (shell === "fish") return fishScript();
-  throw new UsageError(`Unknown shell '${shell}'; use ${SHELLS.join(", ")}.`);
+  throw unknownChoice("shell", shell, SHELLS);
 }

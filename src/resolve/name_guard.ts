@@ -81,12 +81,16 @@ export function editDistance(a: string, b: string): number {
 
 /**
  * The names a typo most likely meant ([C-8]): within a small edit distance of `name` (at
- * most 2, or a quarter of its length), or one a prefix of the other; closest first, at
- * most `limit`. Empty when nothing is close.
+ * most 2, or a quarter of its length, unless `most` says otherwise), or one a prefix of the
+ * other; closest first, at most `limit`. Empty when nothing is close.
  */
-export function suggestedNames(name: string, names: Iterable<string>, limit = 5): string[] {
+export function suggestedNames(
+  name: string,
+  names: Iterable<string>,
+  limit = 5,
+  most: number = Math.max(2, Math.floor(compared(name).length / 4)),
+): string[] {
   const q = compared(name);
-  const most = Math.max(2, Math.floor(q.length / 4));
   return [...new Set(names)]
     .map((n) => {
       const l = n.toLowerCase();

@@ -13,6 +13,7 @@ import { clip, respond, table } from "../render.ts";
 import type { CommandRequest, Outcome } from "../request.ts";
 import { BUNDLE_WRITE_ACTIONS } from "../../manage/change.ts";
 import { run as runManage } from "./manage.ts";
+import { unknownChoice } from "../command_grammar.ts";
 
 /** Runs `bundle`. */
 export function run(runtime: SkillRuntime, request: CommandRequest): Outcome | Promise<Outcome> {
@@ -39,9 +40,7 @@ export function run(runtime: SkillRuntime, request: CommandRequest): Outcome | P
     );
   }
   if (action !== "show") {
-    throw new UsageError(
-      `Unknown bundle action '${action}'; use list, show, create, edit or delete.`,
-    );
+    throw unknownChoice("bundle action", action, ["list", "show", ...BUNDLE_WRITE_ACTIONS]);
   }
   if (name === undefined) throw new UsageError("'bundle show' needs a bundle name.");
   const bundle = bundles.find((b) => b.name === name);

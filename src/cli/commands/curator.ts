@@ -4,6 +4,7 @@
  * @module
  */
 import { UsageError } from "../../errors.ts";
+import { unknownChoice } from "../command_grammar.ts";
 import type { SkillRuntime } from "../../runtime.ts";
 import { curatorRun, curatorStatus, restoreArchived, setPinned } from "../../usage/curator.ts";
 import { respond } from "../render.ts";
@@ -29,7 +30,7 @@ export function nowOf(request: CommandRequest): Date {
 export async function run(runtime: SkillRuntime, request: CommandRequest): Promise<Outcome> {
   const [action = "status", name] = request.args;
   if (!CURATOR_ACTIONS.includes(action)) {
-    throw new UsageError(`Unknown curator action '${action}'; use ${CURATOR_ACTIONS.join(", ")}.`);
+    throw unknownChoice("curator action", action, CURATOR_ACTIONS);
   }
   const now = nowOf(request);
   const root = runtime.setup.localRoot;

@@ -4,6 +4,7 @@
  * @module
  */
 import { UsageError } from "../../errors.ts";
+import { unknownChoice } from "../command_grammar.ts";
 import { findingLine } from "../../manage/guard.ts";
 import { SkillManager } from "../../manage/manager.ts";
 import type { SkillRuntime } from "../../runtime.ts";
@@ -100,7 +101,7 @@ export async function run(runtime: SkillRuntime, request: CommandRequest): Promi
   const manager = new SkillManager(runtime.setup);
   const act = PENDING_ACTIONS.includes(action) ? ACTIONS[action] : undefined;
   if (!act) {
-    throw new UsageError(`Unknown pending action '${action}'; use ${PENDING_ACTIONS.join(", ")}.`);
+    throw unknownChoice("pending action", action, PENDING_ACTIONS);
   }
   return await act({ manager, global: request.global, id, action });
 }

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { UsageError } from "../../errors.ts";
+import { unknownChoice } from "../command_grammar.ts";
 import type { SkillRuntime } from "../../runtime.ts";
 import { existsHere, resolvePath } from "../../home/paths.ts";
 import { resolveSkill } from "../../resolve/resolve.ts";
@@ -43,7 +43,7 @@ function pathOrSkill(runtime: SkillRuntime, arg: string, cwd: string): string {
 export function run(runtime: SkillRuntime, request: CommandRequest): Outcome {
   const profile = (request.options.profile ?? "hermes") as Profile;
   if (!PROFILES.includes(profile)) {
-    throw new UsageError(`Unknown profile '${profile}'; use ${PROFILES.join(", ")}.`);
+    throw unknownChoice("profile", profile, PROFILES);
   }
   const cwd = runtime.setup.host.cwd;
   const doc = request.args.length
