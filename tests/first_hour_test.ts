@@ -76,3 +76,22 @@ Deno.test("[C-2] an unknown sub-action is a usage error that suggests the closes
     removeTrees(home);
   }
 });
+
+Deno.test("[T-3][C-3] mcp --http on a port another program holds: one line naming the port, exit 2", async () => {
+  const home = makeTree({ "skills/fine/SKILL.md": skill("fine", "Fine.") });
+  const holder = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = String(holder.addr.port);
+  const message =
+    `Port ${port} on 127.0.0.1 is already in use by another program; pick a free one with --port N.`;
+  try {
+    for (const extra of [[], ["--stateless"]]) {
+      const r = await cli(["--home", home, "mcp", "--http", "--port", port, ...extra]);
+      deepEqual([r.code, r.stdout, r.stderr], [2, "", `skillrt: ${message}\n`], extra.join(" "));
+    }
+    const j = await cliJson(["--home", home, "mcp", "--http", "--port", port]);
+    deepEqual([j.code, j.json], [2, { success: false, error: message }]);
+  } finally {
+    holder.close();
+    removeTrees(home);
+  }
+});

@@ -20,6 +20,7 @@ import {
   type Server,
   WebStandardStreamableHTTPServerTransport,
 } from "../deps/mcp.ts";
+import { UsageError } from "../errors.ts";
 import { sha256Hex } from "../hash/sha256.ts";
 import { createSkillServer, type SkillServerOptions } from "./server.ts";
 
@@ -277,6 +278,21 @@ async function answerStateless(req: Request, served: Served): Promise<Response> 
   }
 }
 
+/**
+ * Binds the server; a port another program holds is the user's to change, said in one line.
+ * @throws {UsageError} when the port is in use (exit 2).
+ */
+function listenOn(options: HttpServeOptions, serve: () => Deno.HttpServer): Deno.HttpServer {
+  try {
+    return serve();
+  } catch (error) {
+    if (!(error instanceof Deno.errors.AddrInUse)) throw error;
+    throw new UsageError(
+      `Port ${options.port} on ${options.host} is already in use by another program; pick a free one with --port N.`,
+    );
+  }
+}
+
 /** Starts the HTTP server; resolves when it stops (on `signal`). */
 export async function serveHttp(options: HttpServeOptions, signal?: AbortSignal): Promise<void> {
   const log = options.log ??
@@ -289,30 +305,33 @@ export async function serveHttp(options: HttpServeOptions, signal?: AbortSignal)
     sessions: new Map(),
     idle: [],
   };
+  const server = listenOn(options, () =>
+    Deno.serve({
+      hostname: options.host,
+      port: options.port,
+      signal,
+      onListen: ({ port }) => log(`skillrt mcp: listening on http://${options.host}:${port}/mcp`),
+    }, async (req) => {
+      const start = performance.now();
+      let status = 500;
+      try {
+        const response = await handle(req, served);
+        status = response.status;
+        return response;
+      } catch {
+        return jsonError(500, "Internal error.");
+      } finally {
+        const what = (req as Request & { skillrt?: string }).skillrt ?? "-";
+        log(
+          `skillrt mcp: ${req.method} ${what} ${status} ${
+            (performance.now() - start).toFixed(1)
+          }ms`,
+        );
+      }
+    }));
   const sweep = options.stateless === true
     ? undefined
     : sweepIdle(served.sessions, options.sessionTtlMs ?? HTTP_DEFAULTS.sessionTtlMs);
-  const server = Deno.serve({
-    hostname: options.host,
-    port: options.port,
-    signal,
-    onListen: ({ port }) => log(`skillrt mcp: listening on http://${options.host}:${port}/mcp`),
-  }, async (req) => {
-    const start = performance.now();
-    let status = 500;
-    try {
-      const response = await handle(req, served);
-      status = response.status;
-      return response;
-    } catch {
-      return jsonError(500, "Internal error.");
-    } finally {
-      const what = (req as Request & { skillrt?: string }).skillrt ?? "-";
-      log(
-        `skillrt mcp: ${req.method} ${what} ${status} ${(performance.now() - start).toFixed(1)}ms`,
-      );
-    }
-  });
   await server.finished;
   clearInterval(sweep);
   for (const s of served.sessions.values()) await s.transport.close();
