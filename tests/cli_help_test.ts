@@ -48,14 +48,12 @@ Deno.test("[C-8][H-1] a home that does not exist: list says where it looked, doc
   const parent = makeTree({});
   const home = `${parent}/nowhere`;
   try {
+    const said =
+      `The home '${home}' (--home) does not exist; check the path, or make it first: mkdir -p '${home}/skills'.`;
     const list = await cli(["--home", home, "list"]);
-    equal(list.code, 0);
-    equal(
-      list.stdout,
-      `No skills found: the home '${home}' does not exist.\nCheck the path given as --home, or make the home first: mkdir -p '${home}/skills'.\n`,
-    );
+    deepEqual([list.code, list.stdout, list.stderr], [1, "", `skillrt: ${said}\n`]);
     const json = await cliJson(["--home", home, "list"]);
-    deepEqual([json.json.count, json.json.home], [0, home]);
+    deepEqual([json.code, json.json], [1, { success: false, error: said }]);
     const doctor = await cli(["--home", home, "doctor"]);
     equal(doctor.code, 1);
     ok(doctor.stdout.includes(`The home '${home}' does not exist.`), doctor.stdout);

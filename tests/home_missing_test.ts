@@ -4,8 +4,9 @@
  * where the home came from, and the MCP server says it on stderr at start-up and in
  * skills_list's hint — a wrong HERMES_HOME in an MCP client's configuration shows.
  */
-import { deepEqual, equal, ok } from "node:assert/strict";
+import { deepEqual, ok } from "node:assert/strict";
 import { cli, makeTree, removeTrees } from "./helpers.ts";
+import { denoCacheDir } from "./child_env.ts";
 import { connectOver, firstText, skillrtTransport } from "./mcp_helpers.ts";
 
 Deno.test("[C-8] a missing home: list and a failing view say it and where it came from", async () => {
@@ -13,9 +14,22 @@ Deno.test("[C-8] a missing home: list and a failing view say it and where it cam
   const home = `${parent}/nohome`;
   try {
     const list = await cli(["--home", home, "list"]);
-    equal(list.code, 0);
-    ok(!list.stdout.includes("create"), list.stdout);
-    ok(list.stdout.includes(`mkdir -p '${home}/skills'`), list.stdout);
+    deepEqual([list.code, list.stdout, list.stderr], [
+      1,
+      "",
+      `skillrt: The home '${home}' (--home) does not exist; check the path, or make it first: mkdir -p '${home}/skills'.\n`,
+    ]);
+    const named = await cli(["list", "--categories"], { env: { HERMES_HOME: home } });
+    deepEqual([named.code, named.stderr], [
+      1,
+      `skillrt: The home '${home}' (HERMES_HOME) does not exist; check the path, or make it first: mkdir -p '${home}/skills'.\n`,
+    ]);
+    // The default home is only not made yet: list says how to start, exit 0.
+    const fresh = await cli(["list"], { env: { HOME: parent, DENO_DIR: denoCacheDir() } });
+    deepEqual([fresh.code, fresh.stdout.split("\n")[0]], [
+      0,
+      `No skills found: the home '${parent}/.hermes' does not exist.`,
+    ]);
     const view = await cli(["--home", home, "view", "x"]);
     deepEqual([view.code, view.stderr], [
       1,

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { SkillrtError } from "../errors.ts";
+import { NotFoundError, SkillrtError } from "../errors.ts";
 import { readEnv } from "../home/host.ts";
 import { ensureSkeleton } from "../warden/skeleton.ts";
 import { resolveSetup, type Setup } from "../home/setup.ts";
@@ -151,7 +151,8 @@ async function runRequest(
     }
     return await (await import("./mcp_relay.ts")).serveMcp(request, setup, version);
   }
-  return await runSandboxed(request, setup, options, explicitHome);
+  return missingNamedHome(request, setup) ??
+    await runSandboxed(request, setup, options, explicitHome);
 }
 
 /** Plans a command (making the home's skeleton when a write needs it) and runs it in a Worker. */
@@ -204,8 +205,27 @@ function withHomeNote(outcome: Outcome, setup: Setup, explicitHome: boolean): Ou
   };
 }
 
+/** Where the home's path came from. */
+function homeFrom(explicitHome: boolean): "--home" | "HERMES_HOME" | "the default" {
+  return explicitHome ? "--home" : readEnv("HERMES_HOME") ? "HERMES_HOME" : "the default";
+}
+
 /** The line that says the home is missing, and where its path came from. */
 export function missingHomeLine(setup: Setup, explicitHome: boolean): string {
-  const from = explicitHome ? "--home" : readEnv("HERMES_HOME") ? "HERMES_HOME" : "the default";
-  return `the home '${setup.home}' (${from}) does not exist; check the path.`;
+  return `the home '${setup.home}' (${homeFrom(explicitHome)}) does not exist; check the path.`;
+}
+
+/**
+ * `list` under a home the user named (--home, HERMES_HOME) that does not exist: not found,
+ * in one line ([C-8]); the default home is only not made yet, and `list` says how to start.
+ */
+function missingNamedHome(request: CommandRequest, setup: Setup): Outcome | undefined {
+  const from = homeFrom(request.global.home !== undefined);
+  if (request.command !== "list" || setup.homeExists || from === "the default") return undefined;
+  return failure(
+    request.global,
+    new NotFoundError(
+      `The home '${setup.home}' (${from}) does not exist; check the path, or make it first: mkdir -p '${setup.home}/skills'.`,
+    ),
+  );
 }

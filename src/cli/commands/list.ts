@@ -73,10 +73,10 @@ export async function run(runtime: SkillRuntime, request: CommandRequest): Promi
     // Say where we looked and how to start ([C-8]).
     doc.home = home;
     doc.message = `No skills found: the home '${home}' does not exist.`;
-    // An explicit --home is never made by a write: creating a skill there would refuse.
-    doc.hint = start = global.home !== undefined
-      ? `Check the path given as --home, or make the home first: mkdir -p '${home}/skills'.`
-      : "Create a skill with 'skillrt create NAME --file SKILL.md' (the default home is made on the first write), or pass --home DIR.";
+    // Only the default home gets here (the warden refuses a named one that is missing).
+    doc.hint =
+      start =
+        "Create a skill with 'skillrt create NAME --file SKILL.md' (the default home is made on the first write), or pass --home DIR.";
   }
   const outcome = respond(global, doc, () => listText(doc, global) + (start ? `\n${start}` : ""));
   return { ...outcome, stderr: outcome.stderr + malformedNote(doc, catalog.index()) };
