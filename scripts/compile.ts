@@ -19,6 +19,8 @@ export function compileArgs(output = "dist/skillrt"): string[] {
     "--include",
     "src/sandbox/worker.ts",
     "--include",
+    "src/sandbox/mcp_worker.ts",
+    "--include",
     "src/scan/scan_helper.ts",
     "--include",
     "src/scan/watch_helper.ts",

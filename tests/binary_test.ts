@@ -106,6 +106,7 @@ Deno.test("[X-5] the binary embeds every Worker module a command may start", () 
   const included = args.flatMap((a, i) => (args[i - 1] === "--include" ? [a] : []));
   deepEqual(included, [
     "src/sandbox/worker.ts",
+    "src/sandbox/mcp_worker.ts",
     "src/scan/scan_helper.ts",
     "src/scan/watch_helper.ts",
   ]);

@@ -27,6 +27,10 @@ import { MANAGE_ACTIONS } from "../src/mcp/tools.ts";
 import { planFor } from "../src/sandbox/plan.ts";
 import { approvalWritePaths } from "../src/run/consent.ts";
 import { cli, cliJson, makeTree, skill, testHost } from "./helpers.ts";
+import { registerModule } from "../src/cli/worker_modules.ts";
+
+// What src/sandbox/mcp_worker.ts does in the mcp Worker (import_graph_test holds it to that).
+registerModule("mcp", await import("../src/cli/commands/mcp.ts"));
 
 const names = (keep: (row: (typeof COMMAND_ROWS)[number]) => boolean) =>
   COMMAND_ROWS.filter(keep).map((row) => row.name);

@@ -4,7 +4,7 @@
  * (each costs start-up time in every isolate, SPEC §19), and no module of ours imports
  * itself back, even through types only or an `import()` made later.
  */
-import { deepEqual } from "node:assert/strict";
+import { deepEqual, equal } from "node:assert/strict";
 import { REPO } from "./helpers.ts";
 
 interface Dependency {
@@ -42,6 +42,41 @@ function edges(graph: Info, withTypes: boolean, withDynamic = false): Map<string
   return map;
 }
 
+/**
+ * Every module an entry loads at start, or with `dynamic` every one it may load, its
+ * `import("…")`s included (Deno fetches the npm packages of those at start too).
+ */
+function reachable(entry: string, dynamic = false): Set<string> {
+  const graph = info(entry);
+  const next = edges(graph, false, dynamic);
+  const seen = new Set<string>();
+  const stack = [...graph.roots];
+  while (stack.length) {
+    const s = stack.pop()!;
+    if (seen.has(s)) continue;
+    seen.add(s);
+    stack.push(...(next.get(s) ?? []));
+  }
+  return seen;
+}
+
+Deno.test("[PERF] the MCP SDK is reachable from the mcp Worker only: a fresh machine's list or --help downloads none of it", () => {
+  const sdk = (s: string) => s.startsWith("npm:") && s.includes("@modelcontextprotocol/sdk");
+  for (const entry of ["main.ts", "src/sandbox/worker.ts", "src/scan/scan_helper.ts"]) {
+    deepEqual([...reachable(entry, true)].filter(sdk), [], entry);
+  }
+  const mcp = reachable("src/sandbox/mcp_worker.ts", true);
+  equal([...mcp].some(sdk), true, "mcp_worker.ts loads the SDK");
+  equal(
+    mcp.has(`file://${REPO}/src/cli/commands/mcp.ts`),
+    true,
+    "mcp_worker.ts loads the mcp command",
+  );
+  const config = JSON.parse(Deno.readTextFileSync(`${REPO}/deno.json`)) as { unstable: string[] };
+  // Without it Deno installs every package of deno.lock at the first npm import.
+  equal(config.unstable.includes("npm-lazy-caching"), true);
+});
+
 Deno.test("[PERF][X-1] start-up fence: no node: module and no npm package but js-yaml in the warden, the Worker or its helpers", () => {
   const entries = [
     "main.ts",
@@ -50,16 +85,7 @@ Deno.test("[PERF][X-1] start-up fence: no node: module and no npm package but js
     "src/scan/watch_helper.ts",
   ];
   for (const entry of entries) {
-    const graph = info(entry);
-    const next = edges(graph, false);
-    const seen = new Set<string>();
-    const stack = [...graph.roots];
-    while (stack.length) {
-      const s = stack.pop()!;
-      if (seen.has(s)) continue;
-      seen.add(s);
-      stack.push(...(next.get(s) ?? []));
-    }
+    const seen = reachable(entry);
     const foreign = [...seen].filter((s) => !s.startsWith("file:") && !ALLOWED.includes(s));
     deepEqual(foreign, [], `${entry} loads ${foreign.join(", ")} at start`);
   }
@@ -74,6 +100,7 @@ const ENTRIES = [
       .exports,
   ).map((p) => p.replace(/^\.\//, "")),
   "src/sandbox/worker.ts",
+  "src/sandbox/mcp_worker.ts",
   "src/scan/scan_helper.ts",
 ];
 

@@ -9,6 +9,7 @@
  *
  * @module
  */
+import { registeredModule } from "./worker_modules.ts";
 import type { CommandModule, CommandRow } from "./command_row.ts";
 import type { CommandSpec } from "./grammar.ts";
 import type { CommandRequest } from "./request.ts";
@@ -333,7 +334,8 @@ const TABLE = {
     plan: "reads",
     preprocesses: true,
     sandboxes: (options) => options.allowRun === true,
-    load: () => import("./commands/mcp.ts"),
+    // In its own Worker entry (src/sandbox/mcp_worker.ts): the MCP SDK stays out of the others.
+    load: () => registeredModule("mcp"),
     grammar: {
       description: "serve skills over MCP (stdio, or Streamable HTTP) from inside the sandbox",
       options: MCP_OPTIONS,

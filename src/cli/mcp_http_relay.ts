@@ -10,7 +10,7 @@ import { runWorkDir } from "./run_host.ts";
 import { UsageError } from "../errors.ts";
 import { resolvePath } from "../home/paths.ts";
 import type { Setup } from "../home/setup.ts";
-import { isLoopback } from "../mcp/http.ts";
+import { isLoopback } from "../mcp/loopback.ts";
 import { shellQuote } from "../sandbox/plan.ts";
 import { startWorker } from "../sandbox/run_worker.ts";
 import { mcpPlan } from "./mcp_relay.ts";

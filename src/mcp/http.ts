@@ -56,12 +56,6 @@ interface Session {
   seen: number;
 }
 
-/** True for a loopback address (127.0.0.0/8, ::1, localhost). */
-export function isLoopback(host: string): boolean {
-  const h = host.replace(/^\[|\]$/g, "").toLowerCase();
-  return h === "localhost" || h === "::1" || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h);
-}
-
 /** Compares a presented token with the expected one in time that does not depend on where they differ. */
 export function tokenMatches(presented: string, expected: string): boolean {
   const a = sha256Hex(presented);

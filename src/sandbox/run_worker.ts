@@ -294,10 +294,11 @@ export function startWorker(
   onMcp?: (message: JSONRPCMessage) => void,
 ): WorkerHandle {
   const permissions = workerPermissions(message.plan);
-  const worker = new Worker(new URL("./worker.ts", import.meta.url), {
-    type: "module",
-    deno: { permissions },
-  });
+  // `mcp` has its own entry, the one whose graph holds the MCP SDK (src/cli/worker_modules.ts).
+  const options: WorkerOptions = { type: "module", deno: { permissions } };
+  const worker = message.request.command === "mcp"
+    ? new Worker(new URL("./mcp_worker.ts", import.meta.url), options)
+    : new Worker(new URL("./worker.ts", import.meta.url), options);
   let helper: Worker | undefined;
   const watchers: Worker[] = [];
   const startHelper = (port: MessagePort) => {
