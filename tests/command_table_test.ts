@@ -111,7 +111,7 @@ Deno.test("[X-3] sandbox prints the plan of every reading command the table name
   equal(unknown.code, 2, "an internal step has no plan to show");
   equal(
     unknown.stderr.trim(),
-    `skillrt: Unknown command 'probe' for sandbox; use one of ${PLANNED_COMMANDS.join(", ")}.`,
+    `skillrt: Unknown sandbox command 'probe'; use ${PLANNED_COMMANDS.join(", ")}.`,
   );
 });
 

@@ -4,6 +4,7 @@
  * missing home that `list` does not pass over.
  */
 import { deepEqual } from "node:assert/strict";
+import { PLANNED_COMMANDS } from "../src/cli/command_table.ts";
 import { cli, cliJson, makeTree, removeTrees, skill } from "./helpers.ts";
 
 Deno.test("[C-4][M-5] doctor and validate give a frontmatter problem one code and one severity", async () => {
@@ -59,6 +60,10 @@ Deno.test("[C-2] an unknown sub-action is a usage error that suggests the closes
       [
         ["validate", "--profile", "hermse"],
         "Unknown profile 'hermse'; did you mean hermes? Use hermes, agentskills, claude.",
+      ],
+      [
+        ["sandbox", "lst"],
+        `Unknown sandbox command 'lst'; did you mean list? Use ${PLANNED_COMMANDS.join(", ")}.`,
       ],
       [["completions", "bsh"], "Unknown shell 'bsh'; did you mean bash? Use bash, zsh, fish."],
       [

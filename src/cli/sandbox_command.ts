@@ -8,7 +8,8 @@
  *
  * @module
  */
-import { SkillrtError, UsageError } from "../errors.ts";
+import { unknownChoice } from "./command_grammar.ts";
+import { UsageError } from "../errors.ts";
 import { readEnv } from "../home/host.ts";
 import { resolvePath } from "../home/paths.ts";
 import { resolveSetup, type Setup } from "../home/setup.ts";
@@ -126,11 +127,7 @@ async function plannedRequest(
 export async function sandbox(request: CommandRequest, setup: Setup): Promise<Outcome> {
   const target = request.args[0] ?? "list";
   if (!PLANNED_COMMANDS.includes(target)) {
-    throw new SkillrtError(
-      `Unknown command '${target}' for sandbox; use one of ${PLANNED_COMMANDS.join(", ")}.`,
-      {},
-      2,
-    );
+    throw unknownChoice("sandbox command", target, PLANNED_COMMANDS);
   }
   const line = plannedLine(request);
   const planned = await plannedRequest(request, line);
