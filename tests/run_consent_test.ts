@@ -12,6 +12,7 @@ import { approvalsFile, readApprovals } from "../src/run/consent.ts";
 import { sha256Hex } from "../src/hash/sha256.ts";
 import { cli, makeTree, skill, tempDir } from "./helpers.ts";
 import { connectStdio, firstText } from "./mcp_helpers.ts";
+import { hubLock as lockFor } from "./run_helpers.ts";
 
 const HOST = probeSandboxHost();
 const ignore = HOST.bwrap === undefined;
@@ -19,24 +20,6 @@ const why = ignore ? ` (ignored: ${HOST.bwrapProblem})` : "";
 
 const SCRIPT = `echo "hello from $0"\n`;
 const PERMS = "metadata:\n  skillrt:\n    permissions:\n      env: [GREETING]\n";
-
-function lockFor(name: string): string {
-  return JSON.stringify({
-    installed: {
-      [name]: {
-        source: "example/hubby",
-        identifier: "https://example.invalid/hubby",
-        trust_level: "community",
-        scan_verdict: "safe",
-        content_hash: "sha256:0",
-        install_path: name,
-        files: {},
-        installed_at: "2026-01-01T00:00:00Z",
-        updated_at: "2026-01-01T00:00:00Z",
-      },
-    },
-  });
-}
 
 function makeHome(): string {
   const home = makeTree({

@@ -15,6 +15,7 @@ import { denoFlags } from "../src/run/deno_args.ts";
 import { bwrapArgv } from "../src/run/bwrap_args.ts";
 import { envNameRefusal } from "../src/run/env_policy.ts";
 import { grantFingerprint, isApproved } from "../src/run/consent.ts";
+const BOX = { bash: "/usr/bin/bash", setpriv: "/usr/bin/setpriv" };
 
 const PLACES: Places = {
   skillDir: "/h/.skillrt/skills/pdf",
@@ -50,7 +51,8 @@ Deno.test("nothing declared: the skill and the work dir read, the work dir writt
     net: [],
     env: [],
     run: [],
-    readOnly: [],
+    // The work dir's would-be skills and agent folders and .git, from the one table.
+    readOnly: [".hermes", ".agents", ".claude", ".codex", ".git"].map((t) => `/h/project/${t}`),
   });
 });
 
@@ -114,14 +116,24 @@ Deno.test("skills folders inside the work dir stay read-only; a work dir inside 
   const places = { ...PLACES, roots: ["/h/project/.agents/skills", "/elsewhere/skills"] };
   const verdict = grantFor(NOTHING_DECLARED, places);
   assert("grant" in verdict);
-  assertEquals(verdict.grant.readOnly, ["/h/project/.agents/skills"]);
-  const line = bwrapArgv({ bwrap: "b", system: [], grant: verdict.grant, env: {}, command: ["sh"] })
-    .join(" ");
+  const tops = [".hermes", ".agents", ".claude", ".codex", ".git"].map((t) => `/h/project/${t}`);
+  // The root lies in the kept .agents: the folder covers it.
+  assertEquals(verdict.grant.readOnly, tops);
+  const line = bwrapArgv({
+    bwrap: "b",
+    system: [],
+    grant: verdict.grant,
+    env: {},
+    command: ["sh"],
+    box: BOX,
+    absent: ["/h/project/.claude"],
+  }).join(" ");
   assertStringIncludes(
     line,
-    "--bind /h/project /h/project --ro-bind /h/project/.agents/skills /h/project/.agents/skills",
+    "--bind /h/project /h/project --ro-bind /h/project/.hermes /h/project/.hermes --ro-bind /h/project/.agents /h/project/.agents",
   );
-  assert(denoFlags(verdict.grant).includes("--deny-write=/h/project/.agents/skills"));
+  assertStringIncludes(line, "--tmpfs /h/project/.claude --remount-ro /h/project/.claude");
+  assert(denoFlags(verdict.grant).includes(`--deny-write=${tops.join(",")}`));
   // Variant: running inside a skills folder is refused outright.
   assertStringIncludes(
     refusal({}, { ...places, workDir: "/elsewhere/skills/x" }),
@@ -207,6 +219,7 @@ Deno.test("deno flags are exactly the grant; no network means no remote modules"
     "--no-lock",
     `--allow-read=${PLACES.skillDir},${PLACES.workDir}`,
     `--allow-write=${PLACES.workDir}`,
+    `--deny-write=${g.readOnly.join(",")}`,
     "--no-remote",
     "--allow-env=PATH,HOME,LANG,API_KEY",
   ]);
@@ -222,6 +235,8 @@ Deno.test("the bwrap line: new namespaces, read-only skill, writable work dir, e
     grant: granted({ read: ["/opt/data"] }),
     env: { PATH: "/usr/bin", API_KEY: "k" },
     command: ["/usr/bin/python3", `${PLACES.skillDir}/s.py`, "a b"],
+    box: BOX,
+    absent: [],
   });
   const line = argv.join(" ");
   assertEquals(argv.slice(0, 4), [
@@ -238,7 +253,8 @@ Deno.test("the bwrap line: new namespaces, read-only skill, writable work dir, e
   assertStringIncludes(line, "--tmpfs /tmp");
   assertStringIncludes(line, "--clearenv --setenv PATH /usr/bin --setenv API_KEY k");
   assert(!line.includes("/etc/passwd") && !line.includes("/etc/resolv.conf"));
-  assertEquals(argv.slice(argv.indexOf("--") + 1), [
+  assertEquals(argv.slice(argv.indexOf("--") + 1, argv.indexOf("--") + 3), [BOX.bash, "-c"]);
+  assertEquals(argv.slice(-3), [
     "/usr/bin/python3",
     `${PLACES.skillDir}/s.py`,
     "a b",
@@ -250,6 +266,8 @@ Deno.test("the bwrap line: new namespaces, read-only skill, writable work dir, e
     grant: granted({ write: ["out"], net: ["x.org"] }),
     env: {},
     command: ["sh"],
+    box: BOX,
+    absent: [],
   });
   assertStringIncludes(
     narrow.join(" "),

@@ -11,6 +11,7 @@ import { OUTPUT_LIMIT } from "../src/run/spawn.ts";
 import { SkillRuntime } from "../src/runtime.ts";
 import { cli, makeTree, REPO, skill, tempDir } from "./helpers.ts";
 import { WARDEN_FLAGS } from "../src/sandbox/warden_flags.ts";
+import { processesWith, uniqueSleep } from "./run_helpers.ts";
 
 const HOST = probeSandboxHost();
 const BWRAP = HOST.bwrap !== undefined;
@@ -97,20 +98,6 @@ async function run(args: string[], workDir = tempDir(), env: Record<string, stri
     },
   });
   return { ...result, workDir };
-}
-
-/** A sleep duration no other process has: far longer than any test, unique to this run. */
-function uniqueSleep(): string {
-  return `${5000 + Math.floor(Math.random() * 4000)}.${
-    crypto.getRandomValues(new Uint32Array(1))[0]
-  }`;
-}
-
-/** The PIDs of processes whose command line holds `marker`. */
-async function processesWith(marker: string): Promise<string[]> {
-  const out = await new Deno.Command("ps", { args: ["-eo", "pid=,args="] }).output();
-  return new TextDecoder().decode(out.stdout).split("\n").filter((l) => l.includes(marker))
-    .map((l) => l.trim().split(/\s+/)[0]);
 }
 
 Deno.test({

@@ -36,6 +36,22 @@ export const AGENT_CONVENTIONS: readonly AgentConvention[] = [
   },
 ];
 
+/** skillrt's own skills folders inside a trusted project, relative to its root ([H-4]). */
+export const PROJECT_SKILL_FOLDERS: readonly string[] = [".hermes/skills", ".agents/skills"];
+
+/**
+ * The top folders of every place, relative to a folder, where skillrt or a known agent
+ * would find skills (and, for the agents, their settings): `.hermes`, `.agents`,
+ * `.claude`, `.codex`. A script's work dir keeps them read-only ([RUN-2]).
+ */
+export function skillFolderTops(): string[] {
+  const all = [
+    ...PROJECT_SKILL_FOLDERS,
+    ...AGENT_CONVENTIONS.flatMap((a) => [a.user, ...(a.project ? [a.project] : [])]),
+  ];
+  return [...new Set(all.map((p) => p.split("/")[0]))];
+}
+
 /** The convention of an agent, or undefined for a name skillrt does not know. */
 export function agentConvention(name: string): AgentConvention | undefined {
   return AGENT_CONVENTIONS.find((a) => a.name === name);

@@ -8,7 +8,13 @@
 import { type Diagnostic, diagnostic } from "../diagnostics.ts";
 import { isPermissionError, SkillrtError } from "../errors.ts";
 import { loadConfig, type SkillsConfig } from "./config.ts";
-import { type AgentFolder, agentFolders, agentSource, checkAgentNames } from "./agents.ts";
+import {
+  type AgentFolder,
+  agentFolders,
+  agentSource,
+  checkAgentNames,
+  PROJECT_SKILL_FOLDERS,
+} from "./agents.ts";
 import { detectHost, expandPath, type HostFacts, readEnv } from "./host.ts";
 import { isDirectory, isInside, joinPath, realPathOrUndefined, resolvePath } from "./paths.ts";
 
@@ -244,7 +250,7 @@ function addProjectRoots(
     return realPathOrUndefined(p) ?? p;
   }));
   if (!projectRoot || !trusted.has(projectRoot)) return { projectRoot, trusted: null };
-  for (const sub of [".hermes/skills", ".agents/skills"]) {
+  for (const sub of PROJECT_SKILL_FOLDERS) {
     const real = realPathOrUndefined(joinPath(projectRoot, sub));
     if (!real || !isDirectory(real)) continue;
     // A repository's skills folder linked out of the repository is not followed ([S-9]).

@@ -5,11 +5,14 @@
  * when the network is declared: no passwd, no shadow, no host keys), the skill folder
  * read-only, the work dir writable (or only the declared paths in it), a private `/tmp`
  * and home, the environment cleared but for the names given, `/proc` and `/dev` of its
- * own. Pure.
+ * own, no capability kept for the script (a root box could remount its read-only binds
+ * writable); then the prelude (`box_init.ts`) checks the binds, closes inherited
+ * descriptors, sets the limits and drops the two capabilities it needed. Pure.
  *
  * @module
  */
 import { isInside } from "../home/paths.ts";
+import { boxInitArgv, type BoxPrograms } from "./box_init.ts";
 import type { Grant } from "./grant.ts";
 import type { SystemEntry } from "./host_kinds.ts";
 import { SANDBOX_PATH } from "./script_kind.ts";
@@ -47,6 +50,20 @@ export const ETC_NET: readonly string[] = [
   "/etc/pki",
 ];
 
+/**
+ * The box's capabilities: none but the two the prelude needs (the box's `pid_max`, then
+ * dropping every capability before the script). A root box would otherwise keep them all
+ * and could remount its read-only binds writable.
+ */
+export const BOX_CAPS: readonly string[] = [
+  "--cap-drop",
+  "ALL",
+  "--cap-add",
+  "CAP_SYS_ADMIN",
+  "--cap-add",
+  "CAP_SETPCAP",
+];
+
 /** The private home inside the sandbox (in its private `/tmp`). */
 export const SANDBOX_HOME = "/tmp/.home";
 
@@ -64,6 +81,20 @@ export interface BwrapSpec {
   command: readonly string[];
   /** Extra read-only files bound in: host path → path inside (the deno executable). */
   extra?: readonly [string, string][];
+  /** The prelude's programs inside the box. */
+  box: BoxPrograms;
+  /** The kept-read-only paths of the grant that do not exist (an empty read-only folder goes there). */
+  absent: readonly string[];
+}
+
+/** The declared reads bound on their own (outside the skill and the work dir). */
+function boundReads(grant: Grant): string[] {
+  return grant.read.filter((p) => !isInside(grant.skillDir, p) && !isInside(grant.workDir, p));
+}
+
+/** Whether the whole work dir is writable (no narrower write declared). */
+function wholeWorkDir(grant: Grant): boolean {
+  return grant.write.length === 1 && grant.write[0] === grant.workDir;
 }
 
 function systemArgs(system: readonly SystemEntry[], net: boolean): string[] {
@@ -76,19 +107,40 @@ function systemArgs(system: readonly SystemEntry[], net: boolean): string[] {
   return out;
 }
 
-/** The skill read-only, the work dir (or the declared paths in it) writable, declared reads. */
-function placeArgs(grant: Grant): string[] {
+/**
+ * The skill read-only, the work dir (or the declared paths in it) writable, declared
+ * reads; then every kept-read-only path: bound read-only over itself, or an empty
+ * read-only folder where there is none — no script plants a skill, an agent's settings
+ * or a git hook.
+ */
+function placeArgs(grant: Grant, absent: readonly string[]): string[] {
   const out = ["--ro-bind", grant.skillDir, grant.skillDir];
-  const wholeWorkDir = grant.write.length === 1 && grant.write[0] === grant.workDir;
-  out.push(wholeWorkDir ? "--bind" : "--ro-bind", grant.workDir, grant.workDir);
-  if (!wholeWorkDir) { for (const path of grant.write) out.push("--bind-try", path, path); }
-  for (const path of grant.read) {
-    if (isInside(grant.skillDir, path) || isInside(grant.workDir, path)) continue;
-    out.push("--ro-bind-try", path, path);
+  const whole = wholeWorkDir(grant);
+  out.push(whole ? "--bind" : "--ro-bind", grant.workDir, grant.workDir);
+  if (!whole) { for (const path of grant.write) out.push("--bind-try", path, path); }
+  for (const path of boundReads(grant)) out.push("--ro-bind-try", path, path);
+  for (const path of keptReadOnly(grant, absent)) {
+    if (absent.includes(path)) out.push("--tmpfs", path, "--remount-ro", path);
+    else out.push("--ro-bind", path, path);
   }
-  // Skills folders inside the work dir stay read-only: no script plants a skill.
-  for (const path of grant.readOnly) out.push("--ro-bind", path, path);
   return out;
+}
+
+/** The kept-read-only paths bound: an absent one only where the work dir is writable. */
+function keptReadOnly(grant: Grant, absent: readonly string[]): string[] {
+  return wholeWorkDir(grant) ? grant.readOnly : grant.readOnly.filter((p) => !absent.includes(p));
+}
+
+/** What the prelude checks: every declared bind is itself, every kept path read-only. */
+function checksOf(spec: BwrapSpec) {
+  const { grant } = spec;
+  const system = spec.system.filter((e) => e.link === undefined).map((e) => e.path);
+  const writes = wholeWorkDir(grant) ? [] : grant.write;
+  return {
+    anchors: [grant.skillDir, grant.workDir, ...system],
+    bound: [...boundReads(grant), ...writes],
+    readOnly: keptReadOnly(grant, spec.absent),
+  };
 }
 
 /** The environment as `--setenv` pairs after `--clearenv`. */
@@ -105,6 +157,7 @@ export function bwrapArgv(spec: BwrapSpec): string[] {
     ...(net ? ["--share-net"] : []),
     "--die-with-parent",
     "--new-session",
+    ...BOX_CAPS,
     ...systemArgs(spec.system, net),
     "--proc",
     "/proc",
@@ -115,11 +168,12 @@ export function bwrapArgv(spec: BwrapSpec): string[] {
     "--dir",
     SANDBOX_HOME,
     ...(spec.extra ?? []).flatMap(([from, to]) => ["--ro-bind", from, to]),
-    ...placeArgs(spec.grant),
+    ...placeArgs(spec.grant, spec.absent),
     "--chdir",
     spec.grant.workDir,
     ...envArgs(spec.env),
     "--",
+    ...boxInitArgv(spec.box, checksOf(spec)),
     ...spec.command,
   ];
 }

@@ -9,7 +9,8 @@
  *
  * @module
  */
-import { isInside, resolvePath } from "../home/paths.ts";
+import { skillFolderTops } from "../home/agents.ts";
+import { isInside, joinPath, resolvePath } from "../home/paths.ts";
 import { isCommandName } from "../view/requirements.ts";
 import type { Declared } from "./permissions.ts";
 import { envNameRefusal } from "./env_policy.ts";
@@ -46,7 +47,11 @@ export interface Grant {
   env: string[];
   /** Programs a Deno script may run. */
   run: string[];
-  /** Skills folders inside the work dir: never written, whatever else is ([X-6]). */
+  /**
+   * Never written, whatever else is ([X-6]): the skills folders inside the work dir, and
+   * its would-be skills and agent folders and `.git` (existing or not: nothing planted
+   * there runs or loads later outside the box).
+   */
   readOnly: string[];
 }
 
@@ -135,6 +140,13 @@ function writes(
   return [...new Set(out)];
 }
 
+/** The work dir's `.git` and would-be skills folders, then the roots inside it. */
+function readOnlyIn(places: Places): string[] {
+  const tops = [...skillFolderTops(), ".git"].map((t) => joinPath(places.workDir, t));
+  const roots = (places.roots ?? []).filter((r) => isInside(places.workDir, r));
+  return [...new Set([...tops, ...roots.filter((r) => !tops.some((t) => isInside(t, r)))])];
+}
+
 /** Checks hosts, names and programs; the first refusal, or undefined. */
 function namesRefusal(declared: Declared, places: Places): string | undefined {
   if (declared.net !== true) {
@@ -199,7 +211,7 @@ export function grantFor(
     net,
     env: [...new Set(declared.env)],
     run: [...new Set(declared.run)],
-    readOnly: (places.roots ?? []).filter((r) => isInside(places.workDir, r)),
+    readOnly: readOnlyIn(places),
   };
   const bad = unlistable(grant);
   return bad === undefined ? { grant } : { refused: bad };

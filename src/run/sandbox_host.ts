@@ -10,7 +10,7 @@
 import { basename, joinPath } from "../home/paths.ts";
 import { readEnv } from "../home/host.ts";
 import { onPath } from "../home/readiness_probe.ts";
-import { SYSTEM_FOLDERS } from "./bwrap_args.ts";
+import { BOX_CAPS, SYSTEM_FOLDERS } from "./bwrap_args.ts";
 import type { SandboxHost, SystemEntry } from "./host_kinds.ts";
 
 export type { SandboxHost };
@@ -37,7 +37,17 @@ function denoExecutable(): string | undefined {
 function bwrapProblem(bwrap: string): string | undefined {
   try {
     const out = new Deno.Command(bwrap, {
-      args: ["--ro-bind", "/", "/", "--unshare-all", "--die-with-parent", "--", "true"],
+      // With the box's capabilities: a setuid bwrap refuses them to a user who is not root.
+      args: [
+        "--ro-bind",
+        "/",
+        "/",
+        "--unshare-all",
+        "--die-with-parent",
+        ...BOX_CAPS,
+        "--",
+        "true",
+      ],
       stdin: "null",
       stdout: "null",
       stderr: "piped",

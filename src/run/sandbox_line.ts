@@ -9,7 +9,8 @@
  * @module
  */
 import { onPath } from "../home/readiness_probe.ts";
-import { basename, dirname, isInside, joinPath } from "../home/paths.ts";
+import { basename, dirname, existsHere, isInside, joinPath } from "../home/paths.ts";
+import type { BoxPrograms } from "./box_init.ts";
 import { baseEnv, bwrapArgv, SANDBOX_HOME, SYSTEM_FOLDERS } from "./bwrap_args.ts";
 import { denoArgv } from "./deno_args.ts";
 import type { PreparedRun } from "./prepare.ts";
@@ -32,6 +33,16 @@ export interface SandboxLine {
 
 /** Where the deno executable is bound inside the box. */
 export const DENO_INSIDE = "/run/skillrt/deno";
+
+/** The box's prelude programs, found in the system folders. */
+function boxPrograms(run: PreparedRun): BoxPrograms {
+  return { bash: interpreterPath(run, "bash"), setpriv: interpreterPath(run, "setpriv") };
+}
+
+/** The kept-read-only paths that are not there (nothing, not even a link). */
+function absentOf(run: PreparedRun): string[] {
+  return run.grant.readOnly.filter((p) => !existsHere(p));
+}
 
 /** The interpreter inside the sandbox: a name found on its PATH, or a path in a system folder. */
 function interpreterPath(run: PreparedRun, program: string): string {
@@ -85,6 +96,8 @@ export function sandboxLine(
       env: inside,
       command,
       extra: [[host.deno, DENO_INSIDE]],
+      box: boxPrograms(run),
+      absent: absentOf(run),
     });
     return { sandbox: "deno+bwrap", argv, env: {} };
   }
@@ -99,7 +112,15 @@ export function sandboxLine(
   ];
   return {
     sandbox: "bwrap",
-    argv: bwrapArgv({ bwrap: host.bwrap, system: host.system, grant: run.grant, env, command }),
+    argv: bwrapArgv({
+      bwrap: host.bwrap,
+      system: host.system,
+      grant: run.grant,
+      env,
+      command,
+      box: boxPrograms(run),
+      absent: absentOf(run),
+    }),
     env: {},
   };
 }

@@ -1,0 +1,118 @@
+/**
+ * What runs first inside the bubblewrap box, before the script ([RUN-2]): a fixed bash
+ * prelude that closes every descriptor but stdin, stdout and stderr (the caller's open
+ * files never reach the script), sets the box's limits ({@linkcode BOX_LIMITS}: processes,
+ * data memory, file size, open files; the processes also as the box's own `pid_max`, which
+ * binds root too where the kernel namespaces it), checks that what bubblewrap bound is what
+ * was checked (each bound path is itself — not reached through a link swapped in after the
+ * check — and each kept-read-only path is a read-only mount), then drops every capability
+ * with util-linux `setpriv` and execs the script. Any failure refuses with one line, exit
+ * {@linkcode BOX_REFUSED}. Pure: the programs' paths are handed in.
+ *
+ * @module
+ */
+
+/** The box's limits, as `ulimit` sets them (hard and soft). */
+export const BOX_LIMITS = {
+  /** Processes (`ulimit -u`, and the box's `pid_max` one above it). */
+  processes: 512,
+  /** Data memory in KiB (`ulimit -d`: 1 GiB; an address-space limit would stop Deno's V8). */
+  dataKib: 1024 * 1024,
+  /** File size in 1024-byte blocks (`ulimit -f`: 1 GiB). */
+  fileBlocks: 1024 * 1024,
+  /** Open files (`ulimit -n`). */
+  openFiles: 1024,
+} as const;
+
+/** The exit code when the box refuses to start the script. */
+export const BOX_REFUSED = 126;
+
+/** The programs the prelude needs inside the box. */
+export interface BoxPrograms {
+  /** bash (it closes descriptors above 9, which dash cannot). */
+  bash: string;
+  /** util-linux `setpriv`. */
+  setpriv: string;
+}
+
+/** What the prelude checks. */
+export interface BoxChecks {
+  /** Paths bound as themselves whose mounts tell where each filesystem is on the host. */
+  anchors: readonly string[];
+  /** Paths bound after a check: each must be bound as itself, or not be there at all. */
+  bound: readonly string[];
+  /** Paths that must be read-only mounts. */
+  readOnly: readonly string[];
+}
+
+const PRELUDE = `set -u
+for fd in /proc/self/fd/*; do
+  n=\${fd##*/}
+  case $n in 0|1|2) ;; *) { eval "exec $n<&-"; } 2>/dev/null ;; esac
+done
+die() { printf 'skillrt: the box refused to start the script: %s\\n' "$1" >&2; exit 126; }
+{ echo "$(($1 + 1))" > /proc/sys/kernel/pid_max; } 2>/dev/null
+ulimit -u "$1" -d "$2" -f "$3" -n "$4" || die "its limits could not be set"
+setpriv=$5
+shift 5
+declare -A dev root opts
+while read -r _ _ d r m o _; do
+  printf -v m '%b' "$m"; printf -v r '%b' "$r"
+  dev[$m]=$d; root[$m]=$r; opts[$m]=$o
+done < /proc/self/mountinfo
+bases=()
+while [ "$1" != -- ]; do
+  a=$1; shift
+  [ -n "\${dev[$a]+x}" ] || continue
+  r=\${root[$a]}
+  if [ "$r" = / ]; then bases+=("\${dev[$a]}|$a"); elif [ "\${a%"$r"}$r" = "$a" ]; then bases+=("\${dev[$a]}|\${a%"$r"}"); fi
+done
+shift
+while [ "$1" != -- ]; do
+  p=$1; shift
+  if [ -n "\${dev[$p]+x}" ]; then
+    r=\${root[$p]}; ok=
+    for b in "\${bases[@]}"; do
+      [ "\${b%%|*}" = "\${dev[$p]}" ] || continue
+      m=\${b#*|}
+      if [ "$r" = / ]; then [ "$m" = "$p" ] && ok=1; else [ "$m$r" = "$p" ] && ok=1; fi
+    done
+    [ -n "$ok" ] || die "'$p' is not what was checked when bubblewrap bound it (a link was swapped in?)"
+  elif [ -e "$p" ] || [ -L "$p" ]; then
+    die "'$p' was not bound as itself (a link was swapped in?)"
+  fi
+done
+shift
+while [ "$1" != -- ]; do
+  p=$1; shift
+  [ -n "\${opts[$p]+x}" ] && case ",\${opts[$p]}," in *,ro,*) true ;; *) false ;; esac ||
+    die "'$p' is not kept read-only"
+done
+shift
+exec "$setpriv" --bounding-set=-all --inh-caps=-all --ambient-caps=-all -- "$@"
+`;
+
+/**
+ * The prelude's line before the script's own command: `bash -c PRELUDE` with the limits,
+ * setpriv's path and the checks (each list ended by `--`), all as arguments.
+ */
+export function boxInitArgv(programs: BoxPrograms, checks: BoxChecks): string[] {
+  const l = BOX_LIMITS;
+  return [
+    programs.bash,
+    "-c",
+    PRELUDE,
+    "skillrt-box",
+    String(l.processes),
+    String(l.dataKib),
+    String(l.fileBlocks),
+    String(l.openFiles),
+    programs.setpriv,
+    ...checks.anchors,
+    "--",
+    ...checks.bound,
+    "--",
+    ...checks.readOnly,
+    "--",
+  ];
+}
