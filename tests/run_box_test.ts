@@ -10,6 +10,7 @@ import { BOX_LIMITS, BOX_REFUSED } from "../src/run/box_init.ts";
 import { probeSandboxHost } from "../src/run/sandbox_host.ts";
 import { SkillRuntime } from "../src/runtime.ts";
 import { WARDEN_FLAGS } from "../src/sandbox/warden_flags.ts";
+import { existsHere } from "../src/home/paths.ts";
 import { makeTree, REPO, skill, snapshot, tempDir } from "./helpers.ts";
 import { hubLock, processesWith, uniqueSleep } from "./run_helpers.ts";
 
@@ -160,7 +161,8 @@ Deno.test({
 });
 
 const PLANT =
-  `try() { if (eval "$1") 2>/dev/null; then echo "planted: $1"; else echo "held: $1"; fi; }
+  `(while :; do mkdir -p .agents/skills/late 2>/dev/null && echo x > .agents/skills/late/SKILL.md 2>/dev/null && break; done) &
+try() { if (eval "$1") 2>/dev/null; then echo "planted: $1"; else echo "held: $1"; fi; }
 try 'mkdir -p .agents/skills/evil && echo x > .agents/skills/evil/SKILL.md'
 try 'mkdir -p .claude && echo "{}" > .claude/settings.json'
 try 'mkdir -p .codex && echo x > .codex/config.toml'
@@ -196,10 +198,9 @@ Deno.test({
   equal(lines.length, 11, r.stdout);
   equal(snapshot(`${work}/.git`), before);
   equal(Deno.readTextFileSync(`${work}/.claude/keep.txt`), "the user's\n");
-  // Variant: the absent ones are left empty, nothing in them.
-  for (const top of [".agents", ".codex", ".hermes"]) {
-    deepEqual([...Deno.readDirSync(`${work}/${top}`)], []);
-  }
+  // Variant: the absent ones are gone again, and what the script left behind (trying to plant
+  // once they are uncovered) was killed first.
+  for (const top of [".agents", ".codex", ".hermes"]) ok(!existsHere(`${work}/${top}`), top);
   deepEqual([...Deno.readDirSync(`${work}/.claude`)].map((e) => e.name), ["keep.txt"]);
 });
 

@@ -5,9 +5,12 @@
  * data memory, file size, open files; the processes also as the box's own `pid_max`, which
  * binds root too where the kernel namespaces it), checks that what bubblewrap bound is what
  * was checked (each bound path is itself — not reached through a link swapped in after the
- * check — and each kept-read-only path is a read-only mount), then drops every capability
- * with util-linux `setpriv` and execs the script. Any failure refuses with one line, exit
- * {@linkcode BOX_REFUSED}. Pure: the programs' paths are handed in.
+ * check — and each kept-read-only path is a read-only mount), then starts the script with
+ * every capability dropped (util-linux `setpriv`; the prelude keeps its own, which the
+ * script cannot trace). When the script ends, the prelude kills what it left and removes
+ * the empty folders bubblewrap made to keep absent ones read-only; its exit code is the
+ * script's. A failed check refuses with one line, exit {@linkcode BOX_REFUSED}. Pure: the
+ * programs' paths are handed in.
  *
  * @module
  */
@@ -43,6 +46,8 @@ export interface BoxChecks {
   bound: readonly string[];
   /** Paths that must be read-only mounts. */
   readOnly: readonly string[];
+  /** Of those, the empty folders bubblewrap made for them: removed after the script. */
+  made: readonly string[];
 }
 
 const PRELUDE = `set -u
@@ -89,7 +94,14 @@ while [ "$1" != -- ]; do
     die "'$p' is not kept read-only"
 done
 shift
-exec "$setpriv" --bounding-set=-all --inh-caps=-all --ambient-caps=-all -- "$@"
+made=()
+while [ "$1" != -- ]; do made+=("$1"); shift; done
+shift
+"$setpriv" --bounding-set=-all --inh-caps=-all --ambient-caps=-all -- "$@"
+rc=$?
+kill -KILL -1 2>/dev/null
+for p in "\${made[@]}"; do umount "$p" 2>/dev/null && rmdir "$p" 2>/dev/null; done
+exit "$rc"
 `;
 
 /**
@@ -113,6 +125,8 @@ export function boxInitArgv(programs: BoxPrograms, checks: BoxChecks): string[] 
     ...checks.bound,
     "--",
     ...checks.readOnly,
+    "--",
+    ...checks.made,
     "--",
   ];
 }

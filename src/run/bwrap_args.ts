@@ -140,6 +140,7 @@ function checksOf(spec: BwrapSpec) {
     anchors: [grant.skillDir, grant.workDir, ...system],
     bound: [...boundReads(grant), ...writes],
     readOnly: keptReadOnly(grant, spec.absent),
+    made: wholeWorkDir(grant) ? spec.absent : [],
   };
 }
 
