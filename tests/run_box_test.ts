@@ -6,7 +6,8 @@
  * read-only binds. Ignored, with the reason, where bubblewrap is not usable.
  */
 import { deepEqual, equal, ok } from "node:assert/strict";
-import { BOX_LIMITS, BOX_REFUSED } from "../src/run/box_init.ts";
+import { BOX_LIMITS, BOX_REFUSED, boxInitArgv } from "../src/run/box_init.ts";
+import { BOX_CAPS } from "../src/run/bwrap_args.ts";
 import { probeSandboxHost } from "../src/run/sandbox_host.ts";
 import { SkillRuntime } from "../src/runtime.ts";
 import { WARDEN_FLAGS } from "../src/sandbox/warden_flags.ts";
@@ -274,4 +275,67 @@ for n in ("NPROC", "DATA", "FSIZE", "NOFILE"):
     ].join("\n"),
     limits.stderr,
   );
+});
+
+/** Starts the prelude in a box of `binds` (host → inside) checking `bound`; its outcome. */
+async function prelude(anchors: string[], binds: [string, string][], bound: string[]) {
+  const system = HOST.system.flatMap((e) =>
+    e.link === undefined ? ["--ro-bind", e.path, e.path] : ["--symlink", e.link, e.path]
+  );
+  const line = [
+    "--unshare-all",
+    "--die-with-parent",
+    ...BOX_CAPS,
+    ...system,
+    "--proc",
+    "/proc",
+    "--dev",
+    "/dev",
+    ...binds.flatMap(([from, to]) => ["--ro-bind", from, to]),
+    "--",
+    ...boxInitArgv({ bash: "/usr/bin/bash", setpriv: "/usr/bin/setpriv" }, {
+      anchors,
+      bound,
+      readOnly: [],
+      made: [],
+    }),
+    "echo",
+    "started",
+  ];
+  const out = await new Deno.Command(HOST.bwrap!, { args: line, stdin: "null" }).output();
+  const dec = new TextDecoder();
+  return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
+}
+
+Deno.test({
+  name: `the box's check holds where a filesystem is mounted from a subfolder or at a folder${why}`,
+  ignore,
+}, async () => {
+  const t = makeTree({ "vol/anchor/f": "", "vol/good/f": "", "elsewhere/f": "", "a/f": "" });
+  const refused = (p: string) =>
+    `skillrt: the box refused to start the script: '${p}' is not what was checked when bubblewrap bound it (a link was swapped in?)\n`;
+  // A subvolume-like mount: the filesystem's ${t}/vol is the box's /.
+  const sub = await prelude(["/anchor"], [[`${t}/vol/anchor`, "/anchor"], [
+    `${t}/vol/good`,
+    "/good",
+  ], [`${t}/elsewhere`, "/bad"]], ["/good"]);
+  equal(sub.stdout, "started\n", sub.stderr);
+  const subBad = await prelude(["/anchor"], [[`${t}/vol/anchor`, "/anchor"], [
+    `${t}/elsewhere`,
+    "/bad",
+  ]], ["/bad"]);
+  equal(subBad.code, BOX_REFUSED);
+  equal(subBad.stderr, refused("/bad"));
+  // A filesystem mounted at a folder: the host's / is the box's /X.
+  const at = await prelude([`/X${t}/a`], [[`${t}/a`, `/X${t}/a`], [
+    `${t}/vol/good`,
+    `/X${t}/vol/good`,
+  ]], [`/X${t}/vol/good`]);
+  equal(at.stdout, "started\n", at.stderr);
+  const atBad = await prelude([`/X${t}/a`], [[`${t}/a`, `/X${t}/a`], [
+    `${t}/elsewhere`,
+    `/X${t}/vol/good`,
+  ]], [`/X${t}/vol/good`]);
+  equal(atBad.code, BOX_REFUSED);
+  equal(atBad.stderr, refused(`/X${t}/vol/good`));
 });

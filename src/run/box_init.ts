@@ -65,22 +65,23 @@ while read -r _ _ d r m o _; do
   printf -v m '%b' "$m"; printf -v r '%b' "$r"
   dev[$m]=$d; root[$m]=$r; opts[$m]=$o
 done < /proc/self/mountinfo
-bases=()
+bdev=() bm=() bpre=()
 while [ "$1" != -- ]; do
   a=$1; shift
   [ -n "\${dev[$a]+x}" ] || continue
-  r=\${root[$a]}
-  if [ "$r" = / ]; then bases+=("\${dev[$a]}|$a"); elif [ "\${a%"$r"}$r" = "$a" ]; then bases+=("\${dev[$a]}|\${a%"$r"}"); fi
+  rel=\${root[$a]}; [ "$rel" = / ] && rel=
+  if [ "\${a%"$rel"}$rel" = "$a" ]; then bdev+=("\${dev[$a]}"); bm+=("\${a%"$rel"}"); bpre+=("")
+  elif [ "\${rel%"$a"}$a" = "$rel" ]; then bdev+=("\${dev[$a]}"); bm+=(""); bpre+=("\${rel%"$a"}"); fi
 done
 shift
 while [ "$1" != -- ]; do
   p=$1; shift
   if [ -n "\${dev[$p]+x}" ]; then
-    r=\${root[$p]}; ok=
-    for b in "\${bases[@]}"; do
-      [ "\${b%%|*}" = "\${dev[$p]}" ] || continue
-      m=\${b#*|}
-      if [ "$r" = / ]; then [ "$m" = "$p" ] && ok=1; else [ "$m$r" = "$p" ] && ok=1; fi
+    rel=\${root[$p]}; [ "$rel" = / ] && rel=; ok=
+    for i in "\${!bdev[@]}"; do
+      [ "\${bdev[$i]}" = "\${dev[$p]}" ] || continue
+      pre=\${bpre[$i]}
+      case $rel in "$pre"|"$pre"/*) [ "\${bm[$i]}\${rel#"$pre"}" = "$p" ] && ok=1 ;; esac
     done
     [ -n "$ok" ] || die "'$p' is not what was checked when bubblewrap bound it (a link was swapped in?)"
   elif [ -e "$p" ] || [ -L "$p" ]; then
