@@ -244,9 +244,16 @@ while [ $i -lt ${2 * BOX_LIMITS.processes} ]; do sleep "$1" & i=$((i + 1)); done
 echo all-started
 `,
     "skills/bomb/scripts/memory.py": "x = bytearray(2 * 1024 ** 3)\nprint('allocated')\n",
-    "skills/bomb/scripts/limits.py": `import resource as r
+    "skills/bomb/scripts/limits.py": `import os, resource as r
 for n in ("NPROC", "DATA", "FSIZE", "NOFILE"):
     print(n, *r.getrlimit(getattr(r, "RLIMIT_" + n)))
+for d in ("/tmp", "/dev/shm"):
+    s = os.statvfs(d)
+    print(d, s.f_blocks * s.f_frsize)
+try:
+    open("/dev/planted", "w")
+except OSError as e:
+    print("/dev", e.strerror)
 `,
   });
   const rt = new SkillRuntime({ home });
@@ -271,6 +278,10 @@ for n in ("NPROC", "DATA", "FSIZE", "NOFILE"):
       `DATA ${l.dataKib * 1024} ${l.dataKib * 1024}`,
       `FSIZE ${l.fileBlocks * 1024} ${l.fileBlocks * 1024}`,
       `NOFILE ${l.openFiles} ${l.openFiles}`,
+      // Variant: a memory bomb by files is bounded too.
+      `/tmp ${l.tmpBytes}`,
+      `/dev/shm ${l.shmBytes}`,
+      "/dev Read-only file system",
       "",
     ].join("\n"),
     limits.stderr,

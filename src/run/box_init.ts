@@ -15,7 +15,7 @@
  * @module
  */
 
-/** The box's limits, as `ulimit` sets them (hard and soft). */
+/** The box's limits: the prelude's `ulimit`s (hard and soft), and the sizes of its memory-backed folders. */
 export const BOX_LIMITS = {
   /** Processes (`ulimit -u`, and the box's `pid_max` one above it). */
   processes: 512,
@@ -25,6 +25,10 @@ export const BOX_LIMITS = {
   fileBlocks: 1024 * 1024,
   /** Open files (`ulimit -n`). */
   openFiles: 1024,
+  /** The box's private `/tmp`, in bytes (a tmpfs lives in memory: 1 GiB). */
+  tmpBytes: 1024 * 1024 * 1024,
+  /** Its `/dev/shm`, in bytes (64 MiB; the rest of `/dev` is read-only). */
+  shmBytes: 64 * 1024 * 1024,
 } as const;
 
 /** The exit code when the box refuses to start the script. */

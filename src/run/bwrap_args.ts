@@ -12,7 +12,7 @@
  * @module
  */
 import { isInside } from "../home/paths.ts";
-import { boxInitArgv, type BoxPrograms } from "./box_init.ts";
+import { BOX_LIMITS, boxInitArgv, type BoxPrograms } from "./box_init.ts";
 import type { Grant } from "./grant.ts";
 import type { SystemEntry } from "./host_kinds.ts";
 import { SANDBOX_PATH } from "./script_kind.ts";
@@ -164,6 +164,15 @@ export function bwrapArgv(spec: BwrapSpec): string[] {
     "/proc",
     "--dev",
     "/dev",
+    // Memory a script could fill by writing files: a bounded shm, a read-only /dev, a bounded /tmp.
+    "--size",
+    String(BOX_LIMITS.shmBytes),
+    "--tmpfs",
+    "/dev/shm",
+    "--remount-ro",
+    "/dev",
+    "--size",
+    String(BOX_LIMITS.tmpBytes),
     "--tmpfs",
     "/tmp",
     "--dir",

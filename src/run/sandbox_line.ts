@@ -36,7 +36,24 @@ export const DENO_INSIDE = "/run/skillrt/deno";
 
 /** The box's prelude programs, found in the system folders. */
 function boxPrograms(run: PreparedRun): BoxPrograms {
-  return { bash: interpreterPath(run, "bash"), setpriv: interpreterPath(run, "setpriv") };
+  const bash = systemProgram("bash");
+  const setpriv = systemProgram("setpriv");
+  if (bash === undefined || setpriv === undefined) {
+    throw runRefusal(
+      run.name,
+      run.script,
+      `the sandbox needs bash and util-linux's setpriv in the system folders (${SANDBOX_PATH})`,
+    );
+  }
+  return { bash, setpriv };
+}
+
+/** A program inside the sandbox: a name found on its PATH, or a path in a system folder. */
+function systemProgram(program: string): string | undefined {
+  const candidates = program.startsWith("/")
+    ? (SYSTEM_FOLDERS.some((f) => isInside(f, program)) ? [program] : [])
+    : SANDBOX_PATH.split(":").map((dir) => joinPath(dir, program));
+  return candidates.find((p) => onPath(basename(p), dirname(p)));
 }
 
 /** The kept-read-only paths that are not there (nothing, not even a link). */
@@ -44,12 +61,9 @@ function absentOf(run: PreparedRun): string[] {
   return run.grant.readOnly.filter((p) => !existsHere(p));
 }
 
-/** The interpreter inside the sandbox: a name found on its PATH, or a path in a system folder. */
+/** The interpreter inside the sandbox (see {@linkcode systemProgram}), or the refusal naming it. */
 function interpreterPath(run: PreparedRun, program: string): string {
-  const candidates = program.startsWith("/")
-    ? (SYSTEM_FOLDERS.some((f) => isInside(f, program)) ? [program] : [])
-    : SANDBOX_PATH.split(":").map((dir) => joinPath(dir, program));
-  const found = candidates.find((p) => onPath(basename(p), dirname(p)));
+  const found = systemProgram(program);
   if (found === undefined) {
     throw runRefusal(
       run.name,
