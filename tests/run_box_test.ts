@@ -254,6 +254,14 @@ try:
     open("/dev/planted", "w")
 except OSError as e:
     print("/dev", e.strerror)
+try:
+    open("/proc/sys/kernel/pid_max", "w").write("100000")
+except OSError as e:
+    print("pid_max", e.strerror)
+try:
+    r.setrlimit(r.RLIMIT_NPROC, (100000, 100000))
+except (OSError, ValueError) as e:
+    print("raise", e)
 `,
   });
   const rt = new SkillRuntime({ home });
@@ -282,9 +290,12 @@ except OSError as e:
       `/tmp ${l.tmpBytes}`,
       `/dev/shm ${l.shmBytes}`,
       "/dev Read-only file system",
+      // Variant: the script can raise neither its pid_max nor a limit.
+      "pid_max Read-only file system",
+      "raise not allowed to raise maximum limit",
       "",
     ].join("\n"),
-    limits.stderr,
+    `${limits.stdout}${limits.stderr}`,
   );
 });
 

@@ -3,7 +3,9 @@
  * prelude that closes every descriptor but stdin, stdout and stderr (the caller's open
  * files never reach the script), sets the box's limits ({@linkcode BOX_LIMITS}: processes,
  * data memory, file size, open files; the processes also as the box's own `pid_max`, which
- * binds root too where the kernel namespaces it), checks that what bubblewrap bound is what
+ * binds root too where the kernel namespaces it; then, for root, `/proc/sys` is made
+ * read-only, or the box's root could raise it again — any other user stays bound by the
+ * `ulimit`, which no script can raise), checks that what bubblewrap bound is what
  * was checked (each bound path is itself — not reached through a link swapped in after the
  * check — and each kept-read-only path is a read-only mount), then starts the script with
  * every capability dropped (util-linux `setpriv`; the prelude keeps its own, which the
@@ -61,6 +63,8 @@ for fd in /proc/self/fd/*; do
 done
 die() { printf 'skillrt: the box refused to start the script: %s\\n' "$1" >&2; exit 126; }
 { echo "$(($1 + 1))" > /proc/sys/kernel/pid_max; } 2>/dev/null
+mount -o bind,ro /proc/sys /proc/sys 2>/dev/null || [ "$EUID" != 0 ] ||
+  die "/proc/sys could not be made read-only"
 ulimit -u "$1" -d "$2" -f "$3" -n "$4" || die "its limits could not be set"
 setpriv=$5
 shift 5
