@@ -22,15 +22,14 @@ const SECRET = `CANARY-${crypto.randomUUID()}`;
 const DENO_DIR = Deno.env.get("DENO_DIR") ??
   `${Deno.env.get("XDG_CACHE_HOME") ?? `${Deno.env.get("HOME")}/.cache`}/deno`;
 
-/** A folder under /root (the user's home here, or a place no grant reaches) with a canary. */
-function rootFolder(): string | undefined {
-  try {
-    const dir = Deno.makeTempDirSync({ dir: "/root", prefix: ".skillrt-box-" });
-    Deno.writeTextFileSync(`${dir}/canary`, `${SECRET}\n`);
-    return dir;
-  } catch {
-    return undefined;
-  }
+/** The user's home (/root here): no grant may reach it. */
+const USER_HOME = Deno.env.get("HOME") ?? "/root";
+
+/** A folder under the user's home, with a canary. */
+function homeFolder(): string {
+  const dir = Deno.makeTempDirSync({ dir: USER_HOME, prefix: ".skillrt-box-" });
+  Deno.writeTextFileSync(`${dir}/canary`, `${SECRET}\n`);
+  return dir;
 }
 
 /** A hub skill declaring `read: [shared]` whose script prints `shared/canary`. */
@@ -65,11 +64,10 @@ Deno.test({
   name: `a declared read swapped to a link after the check never binds what it points to${why}`,
   ignore,
 }, async () => {
-  const target = rootFolder();
-  ok(target !== undefined, "this test needs to write under /root");
+  const target = homeFolder();
   const base = tempDir();
   try {
-    // The red team's: the declared folder itself becomes a link to /root's folder.
+    // The red team's: the declared folder itself becomes a link to a folder in the user's home.
     const shared = `${base}/shared`;
     Deno.mkdirSync(shared);
     const r = await runSwapped(readerHome(shared), () => {
@@ -93,7 +91,7 @@ Deno.test({
     });
     equal(v.exitCode, BOX_REFUSED, v.stdout);
     ok(!v.stdout.includes(SECRET) && v.stderr.includes("is not what was checked"), v.stderr);
-    // Variant: a declared write in the work dir swapped to a link to /root's folder.
+    // Variant: a declared write in the work dir swapped to a link to a folder in the user's home.
     const work = tempDir();
     Deno.mkdirSync(`${work}/out`);
     const writer = makeTree({
@@ -146,8 +144,7 @@ Deno.test({
   name: `a declared read that already is a link out is refused by the CLI too${why}`,
   ignore,
 }, async () => {
-  const target = rootFolder();
-  ok(target !== undefined, "this test needs to write under /root");
+  const target = homeFolder();
   try {
     // The CLI's Worker may not look at the declared path: the box checks what was bound.
     const link = `${tempDir()}/shared`;
@@ -222,7 +219,7 @@ cat <&7 2>&1; cat /proc/self/fd/12 2>&1; ls /proc/self/fd/9/ 2>&1 | head -1; ech
     home,
     ["box", "scripts/fds.sh"],
     tempDir(),
-    `exec 7<'${canary}' 12<'${canary}' 9<'${Deno.env.get("HOME") ?? "/root"}';`,
+    `exec 7<'${canary}' 12<'${canary}' 9<'${USER_HOME}';`,
   );
   equal(r.code, 0, r.stderr);
   ok(!r.stdout.includes(SECRET), r.stdout);
