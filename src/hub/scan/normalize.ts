@@ -4,7 +4,7 @@
  * %-encoding decoded; control characters (NUL padding) dropped; NFKC with combining marks
  * stripped; Cyrillic/Greek look-alikes folded to ASCII; zero-width and bidi characters
  * removed; HTML tags and bold/strike markup dropped; shell quoting tricks (`r''m`, `r\m`, `${IFS}`, `$'\x72m'`) undone; letter-spaced
- * words joined and base64 text decoded beside its run (`spelled.ts`); runs of
+ * words joined (`spelled.ts`) and base64 text decoded beside its run (`base64.ts`); runs of
  * whitespace inside a line collapsed; shell line continuations joined. The line count is
  * kept, so every normalised line still names the original line it came from. Pure.
  *
@@ -12,7 +12,8 @@
  */
 import { foldConfusables } from "./confusables.ts";
 import { INVISIBLE_CHARS } from "./invisible.ts";
-import { decodeBase64Runs, joinSpacedLetters } from "./spelled.ts";
+import { decodeBase64Runs } from "./base64.ts";
+import { joinSpacedLetters } from "./spelled.ts";
 
 const NAMED: Record<string, string> = {
   amp: "&",
