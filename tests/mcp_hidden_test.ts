@@ -139,3 +139,86 @@ Deno.test("[IO-3] over MCP: skill_manage on a disable-model-invocation skill is 
     Deno.removeSync(home, { recursive: true });
   }
 });
+
+/** The refusal of a create under a name the model may not use: it does not say the name exists. */
+const UNUSABLE = (name: string) =>
+  `Cannot create a skill named '${name}' here: the name cannot be used; choose another name.`;
+
+Deno.test("[IO-3] over MCP: skill_manage create with a hidden skill's name is refused without saying it exists, nothing written; prompt-argument completion does not offer it", async () => {
+  const home = hiddenHome();
+  Deno.mkdirSync(`${home}/skills/review`);
+  Deno.writeTextFileSync(
+    `${home}/skills/review/SKILL.md`,
+    skill("review", "Reviews a skill.", 'argument-hint: "[skill]"\n'),
+  );
+  const client = await connectStdio(home, ["--allow-writes"]);
+  const manage = (args: Record<string, unknown>) =>
+    client.callTool({ name: "skill_manage", arguments: args });
+  const file = `${home}/skills/ops/deploy/SKILL.md`;
+  const before = Deno.readTextFileSync(file);
+  try {
+    const content = skill("deploy", "Mine now.", "", "# deploy\n\nTAKEN\n");
+    // The attack, and variants: in another category, in its own category.
+    for (const extra of [{}, { category: "tools" }, { category: "ops" }]) {
+      const answer = firstText(
+        await manage({ action: "create", name: "deploy", content, ...extra }),
+      );
+      equal(answer.success, false, JSON.stringify(answer));
+      equal(answer.error, UNUSABLE("deploy"));
+      ok(
+        !/exists|ops\/deploy|Deploys|DEPLOY-/.test(JSON.stringify(answer)),
+        JSON.stringify(answer),
+      );
+    }
+    // Variants: a new name whose content declares the hidden one, an edit that renames to it.
+    for (
+      const args of [
+        { action: "create", name: "fresh2", content },
+        { action: "edit", name: "alpha", content },
+      ]
+    ) {
+      const answer = firstText(await manage(args));
+      equal(answer.error, UNUSABLE("deploy"), JSON.stringify(answer));
+    }
+    equal(Deno.readTextFileSync(`${home}/skills/alpha/SKILL.md`), skill("alpha", "Alpha."));
+    equal(Deno.readTextFileSync(file), before);
+    deepEqual([...Deno.readDirSync(`${home}/skills`)].map((e) => e.name).sort(), [
+      "alpha",
+      "deplo",
+      "ops",
+      "review",
+    ]);
+    // A visible skill's name still answers "already exists"; an unused name is created.
+    const taken = firstText(
+      await manage({
+        action: "create",
+        name: "deplo",
+        content: content.replace("deploy", "deplo"),
+      }),
+    );
+    ok(String(taken.error).startsWith("A skill named 'deplo' already exists at "), taken.error);
+    const made = firstText(
+      await manage({
+        action: "create",
+        name: "fresh",
+        content: content.replace("deploy", "fresh"),
+      }),
+    );
+    equal(made.success, true, JSON.stringify(made));
+    // Completion of a prompt's skill argument offers only what the model may see.
+    const done = await client.complete({
+      ref: { type: "ref/prompt", name: "review" },
+      argument: { name: "skill", value: "dep" },
+    });
+    deepEqual(done.completion, { values: ["deplo"], total: 1, hasMore: false });
+    // The hidden skill's own prompt is still on the slash path: its argument completes alike.
+    const own = await client.complete({
+      ref: { type: "ref/prompt", name: "deploy" },
+      argument: { name: "name", value: "DEP" },
+    });
+    deepEqual(own.completion.values, ["deplo"]);
+  } finally {
+    await client.close();
+    Deno.removeSync(home, { recursive: true });
+  }
+});

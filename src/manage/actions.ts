@@ -162,15 +162,21 @@ function prepareEdit(
  * another skill of the local root already declares that name — the name would become
  * ambiguous, and `list`, `view` and every command would refuse it ([S-7]).
  */
+/** The `name` a SKILL.md's content declares in its frontmatter, if it declares one. */
+export function declaredName(content: string): string | undefined {
+  const fence = splitFrontmatter(content);
+  const declared = fence.kind === "ok" ? parseFrontmatter(fence.yaml).data.name : undefined;
+  return typeof declared === "string" ? declared : undefined;
+}
+
 function declaredNameWarnings(
   content: string,
   folder: string,
   catalog: Catalog,
   self?: string,
 ): string[] {
-  const fence = splitFrontmatter(content);
-  const declared = fence.kind === "ok" ? parseFrontmatter(fence.yaml).data.name : undefined;
-  if (typeof declared !== "string" || sameName(declared, folder)) return [];
+  const declared = declaredName(content);
+  if (declared === undefined || sameName(declared, folder)) return [];
   const local = catalog.setup.localRoot;
   const other = catalog.index().records.find((r) =>
     r.root === local && r.skillDir !== self && sameName(r.name, declared)

@@ -24,12 +24,14 @@ import {
   Server,
   SetLevelAnyRequestSchema,
 } from "../deps/mcp.ts";
-import { explainPermissionError, SkillrtError } from "../errors.ts";
+import { explainPermissionError, NotFoundError, SkillrtError } from "../errors.ts";
 import { toJsonDocument } from "../json_document.ts";
+import { declaredName } from "../manage/actions.ts";
 import { SkillManager } from "../manage/manager.ts";
+import { validateName } from "../manage/validation.ts";
 import type { Catalog } from "../scan/catalog.ts";
 import type { Setup } from "../home/setup.ts";
-import { resolveSkill, shownOrNotFound } from "../resolve/resolve.ts";
+import { type Resolved, resolveSkill, shownOrNotFound } from "../resolve/resolve.ts";
 import { complete, type CompletionRef } from "./completions.ts";
 import { budgetedList, page } from "./list_budget.ts";
 import { LOG_LEVELS, type LogLevel, type SessionLog } from "./logging.ts";
@@ -119,7 +121,37 @@ function manage(args: Record<string, unknown>, catalog: Catalog, setup: Setup) {
     const name = (action as { name: string }).name;
     shownOrNotFound(resolveSkill(name, catalog, "model"), name, catalog, "model");
   }
+  if (action.action === "create") refuseHiddenName(action.name, catalog);
+  if (action.action === "create" || action.action === "edit") {
+    const declared = declaredName(action.content);
+    if (declared !== undefined && declared !== action.name) refuseHiddenName(declared, catalog);
+  }
   return new SkillManager(setup).run(action);
+}
+
+/**
+ * A create with the name of a skill the model may not see ([IO-3]), or a create or edit
+ * whose content declares that name, is refused without saying that it exists (its file is
+ * never overwritten, and "already exists" or "would be ambiguous" would name it): the
+ * answer any name a client cannot use gets. A name of no skill, or of one the model sees,
+ * is the manager's to judge.
+ */
+function refuseHiddenName(name: string, catalog: Catalog): void {
+  validateName(name); // An invalid name is refused alike, hidden skill or not.
+  let resolved: Resolved;
+  try {
+    resolved = resolveSkill(name, catalog, "model");
+  } catch {
+    return; // No skill answers to the name (or several do): the manager decides.
+  }
+  try {
+    shownOrNotFound(resolved, name, catalog, "model");
+  } catch (error) {
+    if (!(error instanceof NotFoundError)) throw error;
+    throw new SkillrtError(
+      `Cannot create a skill named '${name}' here: the name cannot be used; choose another name.`,
+    );
+  }
 }
 
 /** The `skill_manage` actions that change an existing skill. */
@@ -144,14 +176,17 @@ async function skillView(session: Session, args: Record<string, unknown>, catalo
   return result(await session.rt.view(name, { catalog, brief, sections, audience: "model" }));
 }
 
-/** The skill names a completion offers: the slash path's for a prompt, the model's for a template. */
+/**
+ * The skill names a completion offers, for a prompt on the slash path or a resource
+ * template: the model's ([IO-3]) — a prompt's argument is text the model reads, so a
+ * `disable-model-invocation` skill is not offered there either.
+ */
 async function namesFor(session: Session, ref: CompletionRef): Promise<string[] | undefined> {
   const catalog = await catalogOf(session);
   if (ref.type === "ref/prompt") {
-    const names = (await slashSkills(session, catalog)).map((s) => s.name);
-    return names.includes(ref.name) ? names : undefined;
-  }
-  if (!RESOURCE_TEMPLATES.some((t) => t.uriTemplate === ref.uri)) return undefined;
+    const prompts = (await slashSkills(session, catalog)).map((s) => s.name);
+    if (!prompts.includes(ref.name)) return undefined;
+  } else if (!RESOURCE_TEMPLATES.some((t) => t.uriTemplate === ref.uri)) return undefined;
   return (await resourceSkills(session.rt, catalog)).map((s) => s.name);
 }
 
