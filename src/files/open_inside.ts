@@ -64,6 +64,21 @@ export class PathEscapeError extends SkillrtError {
   }
 }
 
+/**
+ * The refusal of a file with more than one name (a hard link) outside the trusted local
+ * root: its content may be any file of the user's (a link to `~/.ssh/id_rsa` made by a
+ * script or an archive), and no path shows where else it lies. An escape, as callers see it.
+ */
+export class HardLinkError extends PathEscapeError {
+  /** Refuses `path`, which has `links` names. */
+  constructor(path: string, links: number) {
+    super(path);
+    this.message =
+      `Refusing '${path}': it is a hard link (${links} names for one file) outside the local root, so its content may be a file outside the skill.`;
+    this.name = "HardLinkError";
+  }
+}
+
 function escapeError(path: string): PathEscapeError {
   return new PathEscapeError(path);
 }
@@ -187,7 +202,9 @@ function provedThroughLinks(
  * in the local root (a trusted `dir`, no `dirWithin`) whose real folder lies outside the
  * grant can lead to; that file is then identified by its path. Anywhere else — a folder
  * of a skill the grant covers swapped for a link out of it while the file was opened —
- * it is an escape, and never identified by a path that may have been swapped back.
+ * it is an escape, and never identified by a path that may have been swapped back. A
+ * regular file with more than one name is refused outside the local root (see
+ * {@linkcode HardLinkError}).
  */
 function handleIdentity(
   file: Deno.FsFile,
@@ -201,6 +218,8 @@ function handleIdentity(
     if (!trusted || mayRead(Deno.realPathSync(dir))) throw escapeError(path);
     info = Deno.statSync(target);
   }
+  const links = info.nlink ?? 1;
+  if (!trusted && info.isFile && links > 1) throw new HardLinkError(path, links);
   return { id: identity(info), size: info.size };
 }
 

@@ -6,6 +6,7 @@
  * @module
  */
 import { SkillrtError } from "../errors.ts";
+import { openInside, readCapped } from "../files/open_inside.ts";
 import {
   basename,
   dirname,
@@ -42,8 +43,9 @@ import { fetchGithub } from "./github.ts";
 import { gitClone } from "./git_clone.ts";
 import { collectionFolders, filesTree, folderTree } from "./marketplace.ts";
 
-/** Copies a folder into the quarantine, refusing links, devices and oversize trees. */
+/** Copies a folder into the quarantine, refusing links (symbolic and hard), devices and oversize trees. */
 export function copyIntoQuarantine(source: string, target: string): void {
+  const real = Deno.realPathSync(source);
   let files = 0;
   let bytes = 0;
   const walk = (rel: string) => {
@@ -61,19 +63,27 @@ export function copyIntoQuarantine(source: string, target: string): void {
       if (!e.isFile) {
         throw new SkillrtError(`Refusing to install: '${path}' is not a regular file.`);
       }
-      const info = Deno.statSync(joinPath(source, path));
-      files++;
-      bytes += info.size;
-      if (files > ARCHIVE_LIMITS.files) {
+      if (++files > ARCHIVE_LIMITS.files) {
         throw new SkillrtError(`Refusing to install: more than ${ARCHIVE_LIMITS.files} files.`);
       }
-      if (bytes > ARCHIVE_LIMITS.extracted) {
+      const data = readSourceFile(real, path, ARCHIVE_LIMITS.extracted - bytes);
+      if (data === null) {
         throw new SkillrtError(`Refusing to install: more than ${ARCHIVE_LIMITS.extracted} bytes.`);
       }
-      Deno.copyFileSync(joinPath(source, path), joinPath(target, path));
+      bytes += data.length;
+      Deno.writeFileSync(joinPath(target, path), data, { createNew: true });
     }
   };
   walk("");
+}
+
+/**
+ * A file of a source folder, read as skill content is ([S-9]): through a handle proved
+ * inside the folder, a hard link refused (see `openInside`). Null past `max` bytes.
+ */
+function readSourceFile(real: string, path: string, max: number): Uint8Array | null {
+  using file = openInside(real, path, { dirWithin: [real] });
+  return readCapped(file, max);
 }
 
 /** What a source put into the quarantine, before the shared steps. */
