@@ -92,6 +92,29 @@ const HIDDEN: [string, string, string][] = [
     "\u0628\u200D\u0628\u200C\u0628\u200D\u0628\u200C\u0628",
     "\u0628\u0628\u0628\u0628\u0628",
   ],
+  // Issue 22, second red team: joiners under the density bound where no shaping needs them.
+  [
+    "ZWNJ after Arabic letters that do not join on (alef, dal, reh, waw: a bit each, 3 a line)",
+    "\u0627\u200C\u0644\u062F\u0627\u0631 \u062F\u200C\u0631\u0633 \u0643\u062A\u0627\u0628 \u0648\u200C\u0644\u062F",
+    "\u0627\u0644\u062F\u0627\u0631 \u062F\u0631\u0633 \u0643\u062A\u0627\u0628 \u0648\u0644\u062F",
+  ],
+  [
+    "one ZWJ between two Arabic letters (they join anyway)",
+    "\u0643\u062A\u200D\u0627\u0628 \u062C\u0645\u064A\u0644",
+    "\u0643\u062A\u0627\u0628 \u062C\u0645\u064A\u0644",
+  ],
+  [
+    "Devanagari joiners between letters, away from any virama",
+    "\u0928\u092E\u200D\u0938\u094D\u0924\u0947 \u0926\u0941\u0928\u200C\u093F\u092F\u093E",
+    "\u0928\u092E\u0938\u094D\u0924\u0947 \u0926\u0941\u0928\u093F\u092F\u093E",
+  ],
+  // Variants of our own: two scripts either side, and Latin text spaced out under the bound.
+  ["a ZWNJ between an Arabic and a Devanagari letter", "\u0628\u200C\u0915", "\u0628\u0915"],
+  [
+    "ZWJ/ZWNJ in Latin words, three a line, far apart",
+    "The qu\u200Dick brown fox ju\u200Cmps over the la\u200Dzy dog",
+    "The quick brown fox jumps over the lazy dog",
+  ],
   [
     "Arabic non-joiners spaced out, but one every three letters",
     "\u0628\u0628\u0628\u200C".repeat(12),
@@ -122,6 +145,15 @@ const WRITTEN: [string, string][] = [
     "من می\u200Cخواهم کتاب\u200Cها و نامه\u200Cها را بخوانم؛ آن\u200Cها می\u200Cگویند که این خانه\u200Cها زیبا هستند و همه چیز خوب است",
   ],
   ["Devanagari with a joiner", "क्\u200Dष"],
+  ["Devanagari eyelash reph (RA, ZWJ, virama)", "\u0930\u200D\u094D\u092F"],
+  [
+    "a Malayalam chillu at a word's end (virama, ZWJ)",
+    "\u0D05\u0D35\u0D28\u0D4D\u200D \u0D35\u0D28\u0D4D\u0D28\u0D41",
+  ],
+  [
+    "a Persian non-joiner after a vowel sign",
+    "\u0645\u0650\u06CC\u200C\u062E\u0648\u0627\u0647\u0645",
+  ],
   ["Sinhala with a joiner", "ශ්\u200Dරී ලංකා"],
   ["a CJK compatibility variant", "神\uFE00社"],
   ["a standardised variation of a math symbol", "A \u2229\uFE00 B"],

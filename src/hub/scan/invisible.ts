@@ -27,8 +27,9 @@
  * - the braille blank on a line that holds other braille patterns (braille art);
  * - *marks*, under a density bound (at most {@linkcode FEW_MARKS} a line, or one per
  *   {@linkcode LETTERS_PER_MARK} letters, never two with at most one character between — past
- *   it none of the line's marks is in place): a ZWJ or ZWNJ between two letters of a script
- *   that joins with them (Arabic, Persian, Syriac, N'Ko, the Indic scripts), one U+FE00–FE02
+ *   it none of the line's marks is in place): a ZWJ or ZWNJ where its script's shaping needs
+ *   it (beside a virama of an Indic script; a ZWNJ after an Arabic, Persian, Syriac or N'Ko
+ *   letter that would join the next — see `joinerPlace`), one U+FE00–FE02
  *   after an ideograph, one U+FE00 after a mathematical symbol, one Mongolian selector after
  *   a Mongolian letter (the standardised variation sequences).
  *
@@ -47,8 +48,32 @@ const ANY_INVISIBLE = new RegExp(INVISIBLE_CHARS.source, "u");
 
 const PICTOGRAPH = /[\p{Extended_Pictographic}\u{1F3FB}-\u{1F3FF}\uFE0F\u20E3]/u;
 const EMOJI = /\p{Emoji}/u;
-const JOINING =
-  /[\p{sc=Arabic}\p{sc=Syriac}\p{sc=Nko}\p{sc=Devanagari}\p{sc=Bengali}\p{sc=Gurmukhi}\p{sc=Gujarati}\p{sc=Oriya}\p{sc=Tamil}\p{sc=Telugu}\p{sc=Kannada}\p{sc=Malayalam}\p{sc=Sinhala}]/u;
+/** The scripts whose letters join (cursive): a ZWNJ breaks a join that would be drawn. */
+const CURSIVE = ["Arabic", "Syriac", "Nko"].map((sc) => new RegExp(`\\p{sc=${sc}}`, "u"));
+/** The Indic scripts: a joiner next to a virama chooses a conjunct's form. */
+const INDIC = [
+  "Devanagari",
+  "Bengali",
+  "Gurmukhi",
+  "Gujarati",
+  "Oriya",
+  "Tamil",
+  "Telugu",
+  "Kannada",
+  "Malayalam",
+  "Sinhala",
+].map((sc) => new RegExp(`\\p{sc=${sc}}`, "u"));
+/** The viramas (and Sinhala al-lakuna) of the Indic scripts. */
+const VIRAMA = /[\u094D\u09CD\u0A4D\u0ACD\u0B4D\u0BCD\u0C4D\u0CCD\u0D3B\u0D3C\u0D4D\u0DCA]/;
+/**
+ * Letters of the cursive scripts that join to the right only (or not at all): nothing
+ * follows them joined, so a ZWNJ after one changes nothing drawn (Arabic alef, dal, reh,
+ * waw and their kin; Syriac alaph, dalath, waw…). N'Ko letters all join both ways.
+ */
+const RIGHT_JOINING =
+  /[\u0621-\u0625\u0627\u0629\u062F-\u0632\u0648\u0671-\u0677\u0688-\u0699\u06C0\u06C3-\u06CB\u06CD\u06CF\u06D2\u06D3\u06D5\u06EE\u06EF\u0759-\u075B\u076B\u076C\u0771\u0773\u0774\u0778\u0779\u0710\u0715-\u0719\u071E\u0728\u072A\u072C\u072F\u074D]/;
+const LETTER = /\p{L}/u;
+const MARK = /\p{M}/u;
 const IDEOGRAPH = /\p{Ideographic}/u;
 const MATH = /\p{Sm}/u;
 const MONGOLIAN = /\p{sc=Mongolian}/u;
@@ -107,12 +132,39 @@ function selectorPlace(text: string, ch: string, i: number): Place {
   return cp >= 0x180b && cp <= 0x180f && MONGOLIAN.test(base) ? "mark" : "out";
 }
 
-/** The place of the joiner at `i`: between two emoji, or (a mark) two letters of a joining script. */
+/**
+ * The place of the joiner at `i`: in place between two emoji; a mark only where its script's
+ * shaping needs it — in an Indic script right after a virama (a conjunct's form, a chillu at a
+ * word's end) or right before one (eyelash reph), in a cursive script a ZWNJ after a letter
+ * that would join the next letter of the script (Persian می‌خواهم). Anywhere else — Latin
+ * text, two scripts, a ZWJ between cursive letters, a ZWNJ after a letter that does not join
+ * on, an Indic joiner away from a virama — it draws nothing and carries bits.
+ */
 function joinerPlace(text: string, ch: string, i: number): Place {
   const prev = before(text, i);
   const next = at(text, i + 1);
   if (ch === "\u200D" && PICTOGRAPH.test(prev) && PICTOGRAPH.test(next)) return "in";
-  return JOINING.test(prev) && JOINING.test(next) ? "mark" : "out";
+  const indic = INDIC.find((sc) => sc.test(prev));
+  if (indic) {
+    const nextIn = indic.test(next) && (LETTER.test(next) || MARK.test(next));
+    const needed = VIRAMA.test(prev) ? nextIn || !LETTER.test(next) : nextIn && VIRAMA.test(next);
+    return needed ? "mark" : "out";
+  }
+  const base = letterBefore(text, i);
+  const cursive = CURSIVE.find((sc) => sc.test(base));
+  const joinsOn = cursive !== undefined && !RIGHT_JOINING.test(base);
+  return ch === "\u200C" && joinsOn && cursive.test(next) && LETTER.test(next) ? "mark" : "out";
+}
+
+/** The letter before `i`, past at most three combining marks (Arabic vowel signs), or "". */
+function letterBefore(text: string, i: number): string {
+  let at = i;
+  for (let marks = 0; marks <= 3; marks++) {
+    const ch = before(text, at);
+    if (!MARK.test(ch)) return LETTER.test(ch) ? ch : "";
+    at -= ch.length;
+  }
+  return "";
 }
 
 /** The place of the invisible character `ch` at `i` of `line` (`braille`: it holds other braille). */
@@ -159,18 +211,22 @@ function sparse(line: string, offsets: readonly number[]): boolean {
 /**
  * The one decision of which invisible characters of a line are how it is written (kept, no
  * finding) — for the scanner and the sanitiser alike. A line whose marks break the density
- * bound has none in place: joiners that many cannot be writing, they carry bits.
+ * bound, or that holds a joiner out of place, has none in place: joiners that many (or
+ * where nothing needs them) cannot be writing, they carry bits.
  */
 function placement(line: string): (ch: string, i: number) => boolean {
   const braille = OTHER_BRAILLE.test(line);
   const places = new Map<number, Place>();
   const marks: number[] = [];
+  let strayJoiner = false;
   for (const m of line.matchAll(INVISIBLE_CHARS)) {
     const place = placeOf(line, m[0], m.index, braille);
     places.set(m.index, place);
     if (place === "mark") marks.push(m.index);
+    else if (place === "out" && (m[0] === "\u200D" || m[0] === "\u200C")) strayJoiner = true;
   }
-  const marksHold = marks.length === 0 || sparse(line, marks);
+  // A joiner out of place carries bits: the line's other joiners are not writing either.
+  const marksHold = marks.length === 0 || (!strayJoiner && sparse(line, marks));
   return (_ch, i) => {
     const place = places.get(i);
     return place === "in" || (place === "mark" && marksHold);
