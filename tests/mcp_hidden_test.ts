@@ -38,6 +38,15 @@ function assertNotFound(answer: Record<string, unknown>, name: string): void {
   ok(!/DEPLOY-|Deploys/.test(JSON.stringify(answer)), JSON.stringify(answer));
 }
 
+/** A client that may write to `home`, its `skill_manage` call, and the hidden SKILL.md as it was. */
+async function writingClient(home: string) {
+  const client = await connectStdio(home, ["--allow-writes"]);
+  const manage = (args: Record<string, unknown>) =>
+    client.callTool({ name: "skill_manage", arguments: args });
+  const file = `${home}/skills/ops/deploy/SKILL.md`;
+  return { client, manage, file, before: Deno.readTextFileSync(file) };
+}
+
 const refusal = (call: Promise<unknown>) =>
   call.then(() => undefined, (e: unknown) => e as McpError | undefined);
 
@@ -113,11 +122,7 @@ Deno.test("[IO-3] over MCP: resources/read and completions follow the model's li
 
 Deno.test("[IO-3] over MCP: skill_manage on a disable-model-invocation skill is not found (a patch's preview would show its text); its neighbour is still patched", async () => {
   const home = hiddenHome();
-  const client = await connectStdio(home, ["--allow-writes"]);
-  const manage = (args: Record<string, unknown>) =>
-    client.callTool({ name: "skill_manage", arguments: args });
-  const file = `${home}/skills/ops/deploy/SKILL.md`;
-  const before = Deno.readTextFileSync(file);
+  const { client, manage, file, before } = await writingClient(home);
   try {
     for (
       const args of [
@@ -151,11 +156,7 @@ Deno.test("[IO-3] over MCP: skill_manage create with a hidden skill's name is re
     `${home}/skills/review/SKILL.md`,
     skill("review", "Reviews a skill.", 'argument-hint: "[skill]"\n'),
   );
-  const client = await connectStdio(home, ["--allow-writes"]);
-  const manage = (args: Record<string, unknown>) =>
-    client.callTool({ name: "skill_manage", arguments: args });
-  const file = `${home}/skills/ops/deploy/SKILL.md`;
-  const before = Deno.readTextFileSync(file);
+  const { client, manage, file, before } = await writingClient(home);
   try {
     const content = skill("deploy", "Mine now.", "", "# deploy\n\nTAKEN\n");
     // The attack, and variants: in another category, in its own category.
