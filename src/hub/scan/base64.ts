@@ -28,6 +28,8 @@ const MIN_WRAP = 16;
 
 /** The start of a run (its first 24 to 1024 characters): 4-character groups, each maybe followed by one space. */
 const RUN = /(?<![A-Za-z0-9+/])(?:[A-Za-z0-9+/]{4} ?){6,256}/g;
+/** A line that may start a wrapped block: its first {@linkcode MIN_WRAP} characters base64 (or four groups). */
+const WRAP_START = /^[ \t]{0,64}(?:[A-Za-z0-9+/]{16}|(?:[A-Za-z0-9+/]{4} ){4})/m;
 /** A character of a base64 run. */
 const B64_CHAR = /[A-Za-z0-9+/]/;
 /** What a text does not hold (controls other than tab and line breaks, replaced bytes). */
@@ -66,8 +68,8 @@ function decodedText(run: string, depth: number): string | null {
 }
 
 /**
- * The base64 runs of a line (single spaces inside), each read to its end (or one past
- * {@linkcode MAX_BASE64}); the search goes on after the end (a run is read once).
+ * The base64 runs of a text (single spaces inside, never a line break), each read to its
+ * end (or one past {@linkcode MAX_BASE64}); the search goes on after the end (a run is read once).
  */
 function runsOf(line: string): { index: number; run: string }[] {
   const out: { index: number; run: string }[] = [];
@@ -134,29 +136,31 @@ function wrappedBlocks(lines: readonly string[]): Map<number, string> {
   return out;
 }
 
-/** The runs of one line each followed by ` [their text] ` (at `depth`). */
-function decodeLine(line: string, depth: number): string {
+/** The runs of a text each followed by ` [their text] ` (at `depth`). */
+function decodeRuns(text: string, depth: number): string {
   let out = "";
   let last = 0;
-  for (const { index, run } of runsOf(line)) {
+  for (const { index, run } of runsOf(text)) {
     const decoded = decodedText(run.replace(/={1,2}$/, "").replaceAll(" ", ""), depth);
     if (decoded === null) continue;
-    out += `${line.slice(last, index + run.length)} [${decoded}] `;
+    out += `${text.slice(last, index + run.length)} [${decoded}] `;
     last = index + run.length;
   }
-  return last === 0 ? line : out + line.slice(last);
+  return last === 0 ? text : out + text.slice(last);
 }
 
 /** {@linkcode decodeBase64Runs} at `depth` (1 for the file's own text). */
 function decodeAt(text: string, depth: number): string {
   if (text.length < MIN_BASE64) return text;
-  const lines = text.split("\n");
-  const blocks = text.includes("\n") ? wrappedBlocks(lines) : new Map<number, string>();
-  return lines.map((line, i) => {
-    const read = decodeLine(line, depth);
+  const read = decodeRuns(text, depth);
+  // Only a text with a line that may start a wrapped block is read line by line.
+  if (!WRAP_START.test(text)) return read;
+  const blocks = wrappedBlocks(text.split("\n"));
+  if (blocks.size === 0) return read;
+  return read.split("\n").map((line, i) => {
     const block = blocks.get(i);
     const decoded = block === undefined ? null : decodedText(block, depth);
-    return decoded === null ? read : `${read} [${decoded}] `;
+    return decoded === null ? line : `${line} [${decoded}] `;
   }).join("\n");
 }
 
