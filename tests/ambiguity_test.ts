@@ -57,7 +57,7 @@ Deno.test("[S-7][R-3] list marks the name ambiguous and every command taking it 
   }
 });
 
-Deno.test("[S-7][M-2] create and edit: a declared name unlike the folder warns; one that would be ambiguous is refused", async () => {
+Deno.test("[S-7][M-2] create, edit and patch: a declared name unlike the folder warns; one that would be ambiguous is refused", async () => {
   const home = makeTree({
     "skills/pr-review/SKILL.md": skill("pr-review", "Reviews PRs."),
     "same.md": skill("pr-review", "Mine."),
@@ -84,6 +84,15 @@ Deno.test("[S-7][M-2] create and edit: a declared name unlike the folder warns; 
     ok(String(edit.json.error).includes("the name would be ambiguous"), edit.stdout);
     const self = await cliJson(["--home", home, "edit", "pr-review", "--file", `${home}/same.md`]);
     deepEqual([self.code, self.json.warnings], [0, undefined], "its own name: no warning");
+    // A patch of SKILL.md is judged alike (it renamed to a taken name unchecked).
+    const written = snapshot(home);
+    const args = ["patch", "other-name", "--old", "name: other-name", "--new", "name: pr-review"];
+    const patch = await cliJson(["--home", home, ...args]);
+    deepEqual([patch.code, patch.json.error], [
+      1,
+      `The content declares name 'pr-review', which the skill at ${home}/skills/pr-review already has: the name would be ambiguous. Use name: bar, or another name.`,
+    ]);
+    equal(snapshot(home), written);
   } finally {
     removeTrees(home);
   }

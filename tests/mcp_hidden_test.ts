@@ -145,9 +145,8 @@ Deno.test("[IO-3] over MCP: skill_manage on a disable-model-invocation skill is 
   }
 });
 
-/** The refusal of a create under a name the model may not use: it does not say the name exists. */
-const UNUSABLE = (name: string) =>
-  `Cannot create a skill named '${name}' here: the name cannot be used; choose another name.`;
+/** The refusal of a name a hidden skill has: it names nothing and does not say the name exists. */
+const UNUSABLE = "The name cannot be used for this skill; choose another name.";
 
 Deno.test("[IO-3] over MCP: skill_manage create with a hidden skill's name is refused without saying it exists, nothing written; prompt-argument completion does not offer it", async () => {
   const home = hiddenHome();
@@ -165,21 +164,22 @@ Deno.test("[IO-3] over MCP: skill_manage create with a hidden skill's name is re
         await manage({ action: "create", name: "deploy", content, ...extra }),
       );
       equal(answer.success, false, JSON.stringify(answer));
-      equal(answer.error, UNUSABLE("deploy"));
+      equal(answer.error, UNUSABLE);
       ok(
         !/exists|ops\/deploy|Deploys|DEPLOY-/.test(JSON.stringify(answer)),
         JSON.stringify(answer),
       );
     }
-    // Variants: a new name whose content declares the hidden one, an edit that renames to it.
+    // Variants: a new name whose content declares the hidden one, an edit or a patch renaming to it.
     for (
       const args of [
         { action: "create", name: "fresh2", content },
         { action: "edit", name: "alpha", content },
+        { action: "patch", name: "alpha", old_string: "name: alpha", new_string: "name: deploy" },
       ]
     ) {
       const answer = firstText(await manage(args));
-      equal(answer.error, UNUSABLE("deploy"), JSON.stringify(answer));
+      equal(answer.error, UNUSABLE, JSON.stringify(answer));
     }
     equal(Deno.readTextFileSync(`${home}/skills/alpha/SKILL.md`), skill("alpha", "Alpha."));
     equal(Deno.readTextFileSync(file), before);

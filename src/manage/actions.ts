@@ -6,10 +6,7 @@
  * @module
  */
 import { agentOfSource } from "../home/agents.ts";
-import { NotFoundError, SkillrtError, ValidationError } from "../errors.ts";
-import { splitFrontmatter } from "../frontmatter/fence.ts";
-import { parseFrontmatter } from "../frontmatter/parse.ts";
-import { sameName } from "../scan/name_key.ts";
+import { NotFoundError, SkillrtError } from "../errors.ts";
 import { decodeUtf8 } from "../frontmatter/read_head.ts";
 import { openInside, PathEscapeError, readCapped } from "../files/open_inside.ts";
 import { basename, dirname, isInside, joinPath, realPathOrUndefined } from "../home/paths.ts";
@@ -18,6 +15,7 @@ import { resolveSkill } from "../resolve/resolve.ts";
 import type { Catalog } from "../scan/catalog.ts";
 import { SUPPORT_DIRS } from "../scan/walk.ts";
 import { prepareBundle } from "./bundle_actions.ts";
+import { declaredNameWarnings, NameTakenError } from "./name_taken.ts";
 import type { FileChange, ManageAction, PreparedChange } from "./change.ts";
 import {
   validateName,
@@ -156,41 +154,6 @@ function prepareEdit(
   return warnings.length ? { ...prepared, warnings } : prepared;
 }
 
-/**
- * What `create` and `edit` say of a SKILL.md whose `name:` differs from its folder: a
- * warning (it is then listed and found by that name, not the folder's), and a refusal when
- * another skill of the local root already declares that name — the name would become
- * ambiguous, and `list`, `view` and every command would refuse it ([S-7]).
- */
-/** The `name` a SKILL.md's content declares in its frontmatter, if it declares one. */
-export function declaredName(content: string): string | undefined {
-  const fence = splitFrontmatter(content);
-  const declared = fence.kind === "ok" ? parseFrontmatter(fence.yaml).data.name : undefined;
-  return typeof declared === "string" ? declared : undefined;
-}
-
-function declaredNameWarnings(
-  content: string,
-  folder: string,
-  catalog: Catalog,
-  self?: string,
-): string[] {
-  const declared = declaredName(content);
-  if (declared === undefined || sameName(declared, folder)) return [];
-  const local = catalog.setup.localRoot;
-  const other = catalog.index().records.find((r) =>
-    r.root === local && r.skillDir !== self && sameName(r.name, declared)
-  );
-  if (other) {
-    throw new ValidationError(
-      `The content declares name '${declared}', which the skill at ${other.skillDir} already has: the name would be ambiguous. Use name: ${folder}, or another name.`,
-    );
-  }
-  return [
-    `The content declares name '${declared}', not '${folder}': the skill is listed and found as '${declared}'.`,
-  ];
-}
-
 function prepareWriteFile(
   action: Extract<ManageAction, { action: "write-file" }>,
   catalog: Catalog,
@@ -277,8 +240,9 @@ function prepareCreate(
     (r.path === "" ? basename(r.skillDir) : r.path.split("/").pop()) === action.name
   );
   if (existing) {
-    throw new SkillrtError(
+    throw new NameTakenError(
       `A skill named '${action.name}' already exists at ${existing.skillDir}.`,
+      existing,
     );
   }
   const root = catalog.setup.localRoot;
@@ -361,13 +325,17 @@ function preparePatch(
       );
     }
   } else validateSupportContent(new TextEncoder().encode(after));
+  const warnings = rel === "SKILL.md"
+    ? declaredNameWarnings(after, folderOf(r), catalog, r.record.skillDir)
+    : [];
   const n = action.replace_all ? `${count} replacement${count === 1 ? "" : "s"}` : "1 replacement";
-  return change(action, r, `patch ${rel} of '${r.record.name}' (${n})`, [{
+  const prepared = change(action, r, `patch ${rel} of '${r.record.name}' (${n})`, [{
     path,
     rel,
     before,
     after,
   }]);
+  return warnings.length ? { ...prepared, warnings } : prepared;
 }
 
 function prepareDelete(

@@ -26,12 +26,11 @@ import {
 } from "../deps/mcp.ts";
 import { explainPermissionError, NotFoundError, SkillrtError } from "../errors.ts";
 import { toJsonDocument } from "../json_document.ts";
-import { declaredName } from "../manage/actions.ts";
+import { NameTakenError } from "../manage/name_taken.ts";
 import { SkillManager } from "../manage/manager.ts";
-import { validateName } from "../manage/validation.ts";
 import type { Catalog } from "../scan/catalog.ts";
 import type { Setup } from "../home/setup.ts";
-import { type Resolved, resolveSkill, shownOrNotFound } from "../resolve/resolve.ts";
+import { resolveSkill, shownOrNotFound } from "../resolve/resolve.ts";
 import { complete, type CompletionRef } from "./completions.ts";
 import { budgetedList, page } from "./list_budget.ts";
 import { LOG_LEVELS, type LogLevel, type SessionLog } from "./logging.ts";
@@ -115,42 +114,33 @@ async function callTool(session: Session, request: CallToolRequest) {
  * `skill_manage`: an action on an existing skill names one the model may see ([IO-3]): a
  * `disable-model-invocation` skill is not found (a patch's preview would show its text).
  */
-function manage(args: Record<string, unknown>, catalog: Catalog, setup: Setup) {
+async function manage(args: Record<string, unknown>, catalog: Catalog, setup: Setup) {
   const action = manageAction(args);
   if (SKILL_ACTIONS.has(action.action)) {
     const name = (action as { name: string }).name;
     shownOrNotFound(resolveSkill(name, catalog, "model"), name, catalog, "model");
   }
-  if (action.action === "create") refuseHiddenName(action.name, catalog);
-  if (action.action === "create" || action.action === "edit") {
-    const declared = declaredName(action.content);
-    if (declared !== undefined && declared !== action.name) refuseHiddenName(declared, catalog);
+  try {
+    return await new SkillManager(setup).run(action);
+  } catch (error) {
+    if (error instanceof NameTakenError) unnamedIfHidden(error, catalog);
+    throw error;
   }
-  return new SkillManager(setup).run(action);
 }
 
 /**
- * A create with the name of a skill the model may not see ([IO-3]), or a create or edit
- * whose content declares that name, is refused without saying that it exists (its file is
- * never overwritten, and "already exists" or "would be ambiguous" would name it): the
- * answer any name a client cannot use gets. A name of no skill, or of one the model sees,
- * is the manager's to judge.
+ * A name taken by a skill the model may not see ([IO-3]) — a create under it, or content
+ * (create, edit, patch) declaring it — is refused without saying that it exists: "already
+ * exists" or "would be ambiguous" would name it (its file is never written either way).
+ * The answer any name a client cannot use gets; decided by the one audience check.
  */
-function refuseHiddenName(name: string, catalog: Catalog): void {
-  validateName(name); // An invalid name is refused alike, hidden skill or not.
-  let resolved: Resolved;
+function unnamedIfHidden(error: NameTakenError, catalog: Catalog): void {
+  const { taken } = error;
   try {
-    resolved = resolveSkill(name, catalog, "model");
-  } catch {
-    return; // No skill answers to the name (or several do): the manager decides.
-  }
-  try {
-    shownOrNotFound(resolved, name, catalog, "model");
-  } catch (error) {
-    if (!(error instanceof NotFoundError)) throw error;
-    throw new SkillrtError(
-      `Cannot create a skill named '${name}' here: the name cannot be used; choose another name.`,
-    );
+    shownOrNotFound({ record: taken, flat: false }, taken.name, catalog, "model");
+  } catch (hidden) {
+    if (!(hidden instanceof NotFoundError)) throw hidden;
+    throw new SkillrtError("The name cannot be used for this skill; choose another name.");
   }
 }
 
