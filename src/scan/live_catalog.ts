@@ -2,8 +2,8 @@
  * The one catalog of a long-lived runtime (`watch: true`: the MCP server, a library
  * instance inside an agent) ([PERF-3], [PERF-5]): every call reads it, and it is kept
  * fresh by a {@linkcode WatchedCache}. The first answer comes from a fresh scan; the
- * watchers are opened after it, in a helper Worker, so that setting up thousands of
- * watches never delays an answer (roots are validated by modification times meanwhile).
+ * watchers are opened meanwhile, in a helper Worker, so that setting up thousands of
+ * watches never delays an answer (roots are validated by modification times until then).
  *
  * @module
  */
@@ -43,14 +43,14 @@ export class LiveCatalog {
 
   /**
    * The catalog for this moment, proved fresh; undefined for the very first call, which
-   * answers from a fresh scan (the watchers open right after it).
+   * answers from a fresh scan (the watchers are opened meanwhile).
    */
   async current(): Promise<Catalog | undefined> {
     const cache = this.#watched();
     if (!this.#answered) {
       this.#answered = true;
       clearTimeout(this.#startTimer);
-      this.#startTimer = setTimeout(() => void cache.start(), 0);
+      void cache.start(); // in the helper, while this thread scans for the first answer
       return undefined;
     }
     void cache.start();
@@ -82,7 +82,9 @@ export class LiveCatalog {
     return (paths) => {
       const ask = this.#options.helper;
       this.#helper ??= ask ? new HelperWatches(ask()) : ownWatchHelper();
-      return this.#helper ? this.#helper.open(paths) : watchInThread(paths);
+      if (this.#helper) return this.#helper.open(paths);
+      // In this thread: after the answer being made (opening blocks the thread).
+      return new Promise((resolve) => setTimeout(resolve, 0)).then(() => watchInThread(paths));
     };
   }
 

@@ -11,7 +11,7 @@
  * (reads, usage counters, excluded folders) do not invalidate.
  *
  * A root no watcher covers — its watcher could not be opened (the system's watch limit
- * is exhausted, say), or is not open yet (watchers are opened after the first answer:
+ * is exhausted, say), or is not open yet (watchers are opened with the first answer:
  * watching thousands of folders takes seconds) — is validated on every read by the
  * modification times of what its last scan saw (`stamps.ts`), and only that root.
  *
