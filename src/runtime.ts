@@ -125,10 +125,13 @@ export class SkillRuntime {
    */
   async currentCatalog(): Promise<Catalog> {
     // Without watch, and for the first call of a watching runtime ([PERF-5]): a fresh catalog.
-    const live = await this.#liveCatalog()?.current();
-    if (live) return live;
+    const live = this.#liveCatalog();
+    const current = await live?.current();
+    if (current) return current;
+    const started = Date.now();
     const catalog = this.catalog();
-    if (this.options.scanHelper) await catalog.prefetch(this.options.scanHelper);
+    if (this.options.scanHelper) await catalog.prefetch(this.options.scanHelper, undefined, !!live);
+    live?.adopt(catalog, started); // its scans, proved unchanged since, serve the next calls
     return catalog;
   }
 

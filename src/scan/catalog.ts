@@ -127,18 +127,26 @@ export class Catalog {
   /**
    * Scans the given roots (by default every root and plugin) not scanned yet, with a
    * helper thread reading skill heads while this one walks (a catalog backed by a watched
-   * cache keeps its own path).
+   * cache keeps its own path). `keepDirs`: each scan notes the folders its walk read.
    *
    * @ignore Internal to the runtime.
    */
   async prefetch(
     helper: HelperSource,
     among: (Root | PluginRoot)[] = [...this.setup.roots, ...this.setup.plugins],
+    keepDirs = false,
   ): Promise<void> {
     if (this.#cache) return;
     const roots = among.filter((r) => !this.#roots.has(r.path));
     if (roots.length === 0) return;
-    const scanned = await scanWithHelper(roots, this.limits, helper, undefined, this.realRoots);
+    const scanned = await scanWithHelper(
+      roots,
+      this.limits,
+      helper,
+      undefined,
+      this.realRoots,
+      keepDirs,
+    );
     for (const root of roots) this.#onScan?.(root.path);
     roots.forEach((root, i) => this.#roots.set(root.path, scanned.roots[i]));
   }

@@ -66,6 +66,19 @@ export class LiveCatalog {
     return catalog;
   }
 
+  /**
+   * Keeps the first call's scans (those `catalog` made, that noted their folders; `started`:
+   * when they began) for the next calls, once the stamps of what they read show nothing
+   * changed since they began ([PERF-6]: the second call does not scan the home again).
+   */
+  adopt(catalog: Catalog, started: number): void {
+    const cache = this.#watched();
+    for (const root of [...this.#setup.roots, ...this.#setup.plugins]) {
+      const scanned = catalog.known(root);
+      if (scanned?.dirs) cache.adopt(root, scanned, started);
+    }
+  }
+
   /** The watched cache (made on first use, its watchers not opened yet). */
   #watched(): WatchedCache {
     if (!this.#cache) {

@@ -180,27 +180,30 @@ export async function scanWithHelper(
   source: HelperSource,
   batchSize: number = BATCH,
   realRoots: readonly string[] = roots.map((r) => r.path),
+  keepDirs = false,
 ): Promise<HelpedScan> {
   const shared = new SharedScan(source, batchSize);
-  const walks = roots.map((root) => walkInBatches(root, limits, realRoots, shared));
+  const walks = roots.map((root) => walkInBatches(root, limits, realRoots, shared, keepDirs));
   shared.readOwn();
   await shared.drain();
   let start = 0;
-  const scanned = walks.map(({ walk, end }) => {
+  const scanned = walks.map(({ walk, end, dirs }): ScannedRoot => {
     const mine = shared.batches.slice(start, end).flatMap((b) => shared.records(b));
     start = end;
-    return { records: mine, flat: walk.flat, diagnostics: walk.diagnostics };
+    return { records: mine, flat: walk.flat, diagnostics: walk.diagnostics, ...(dirs && { dirs }) };
   });
   return { roots: scanned, batches: shared.batches.length, helped: shared.results.size };
 }
 
-/** Walks one root, handing its skill folders to `shared` a batch at a time. */
+/** Walks one root, handing its skill folders to `shared` a batch at a time (and noting its folders). */
 function walkInBatches(
   root: Root | PluginRoot,
   limits: WalkLimits,
   realRoots: readonly string[],
   shared: SharedScan,
-): { walk: WalkResult; end: number } {
+  keepDirs: boolean,
+): { walk: WalkResult; end: number; dirs?: string[] } {
+  const dirs: string[] | undefined = keepDirs ? [] : undefined;
   const { source, namespace } = rootSource(root);
   let items: FoundSkill[] = [];
   const flush = () => {
@@ -208,12 +211,19 @@ function walkInBatches(
     shared.add({ kind: "batch", id: 0, root: root.path, source, namespace, realRoots, items });
     items = [];
   };
-  const walk = walkRoot(root.path, root.path, limits, (found) => {
-    items.push(found);
-    if (items.length === shared.batchSize) flush();
-  }, reachOf(source, realRoots));
+  const walk = walkRoot(
+    root.path,
+    root.path,
+    limits,
+    (found) => {
+      items.push(found);
+      if (items.length === shared.batchSize) flush();
+    },
+    reachOf(source, realRoots),
+    dirs && ((dir) => dirs.push(dir)),
+  );
   flush();
-  return { walk, end: shared.batches.length };
+  return { walk, end: shared.batches.length, dirs };
 }
 
 /**

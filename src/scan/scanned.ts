@@ -16,4 +16,6 @@ export interface ScannedRoot {
   flat: FoundFlat[];
   /** Walk diagnostics. */
   diagnostics: Diagnostic[];
+  /** The folders its walk read, when asked for (a watched cache stamps them, `stamps.ts`). */
+  dirs?: string[];
 }

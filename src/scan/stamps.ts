@@ -22,6 +22,7 @@ import type { SkillRecord } from "./record.ts";
 import type { ScannedRoot } from "./scanned.ts";
 import { type WalkLimits, walkRoot } from "./walk.ts";
 import { joinPath } from "../home/paths.ts";
+import { irrelevant } from "./watch_events.ts";
 
 /** How old a stamp must be to prove that nothing changed since (milliseconds). */
 export const RACY_MS = 2000;
@@ -52,6 +53,40 @@ export function stampOf(path: string, now = Date.now()): string {
 }
 
 /**
+ * The stamp of folder `dir` of root `root`: its times, but for the root itself its entries
+ * (their names and kinds): the root holds the usage counters, rewritten by every view
+ * ([U-1]), and they would change its times on every call.
+ */
+export function folderStampOf(dir: string, root: string, now: number): string {
+  if (dir !== root) return stampOf(dir, now);
+  try {
+    const kinds = [...Deno.readDirSync(dir)].filter((e) => !irrelevant(joinPath(dir, e.name), dir))
+      .map((e) => `${e.isDirectory ? "d" : e.isSymlink ? "l" : "f"}:${e.name}`);
+    return `entries:${JSON.stringify(kinds.sort())}`;
+  } catch (error) {
+    return `absent:${(error as Error).name}`;
+  }
+}
+
+/**
+ * The stamps of a scan made from `started` on that noted its folders (`dirs`), taken
+ * after it: a path modified less than {@linkcode RACY_MS} before `started` (or since) gets
+ * a stamp of its own (it counts as changed), so that each stamp that matches later proves
+ * the scan read what is there. (A file put in place by a rename changes its folder's
+ * time, and every folder holding a record is stamped.)
+ */
+export function stampedSince(scanned: ScannedRoot, root: string, started: number): StampedScan {
+  const dirs = new Map<string, string>();
+  for (const dir of scanned.dirs ?? []) {
+    // The root's entries, listed after its walk, prove nothing when it changed since it began.
+    const racy = dir === root && stampOf(dir, started).startsWith("racy:");
+    dirs.set(dir, racy ? stampOf(dir, started) : folderStampOf(dir, root, started));
+  }
+  const files = scanned.records.map((r) => stampOf(r.file, started));
+  return { scanned: { ...scanned, dirs: undefined }, dirs, files };
+}
+
+/**
  * Walks `root` and reads its skills, noting stamps; records of `previous` whose SKILL.md
  * kept its stamp are reused, not read again.
  */
@@ -70,7 +105,7 @@ export function stampedScan(
     limits,
     undefined,
     reachOf(source, realRoots),
-    (dir) => dirs.set(dir, stampOf(dir, now)),
+    (dir) => dirs.set(dir, folderStampOf(dir, root.path, now)),
   );
   const before = new Map<string, number>();
   previous?.scanned.records.forEach((r, i) => before.set(r.skillDir, i));
@@ -101,7 +136,7 @@ export function revalidate(
 ): StampedScan {
   const now = Date.now();
   for (const [dir, stamp] of previous.dirs) {
-    if (stampOf(dir, now) !== stamp) {
+    if (folderStampOf(dir, root.path, now) !== stamp) {
       onWalk?.();
       return stampedScan(root, limits, realRoots, previous);
     }

@@ -21,7 +21,7 @@ import type { PluginRoot, Root } from "../home/setup.ts";
 import { scanRoot } from "./scan_root.ts";
 import { linkSignature, SWEEP_MS } from "./link_sweep.ts";
 import type { ScannedRoot } from "./scanned.ts";
-import { revalidate, type StampedScan, stampedScan } from "./stamps.ts";
+import { revalidate, type StampedScan, stampedScan, stampedSince } from "./stamps.ts";
 import type { WalkLimits } from "./walk.ts";
 import { irrelevant } from "./watch_events.ts";
 import { type FsWatch, watchFailure, watchInThread, type WatchOpener } from "./watch_source.ts";
@@ -247,6 +247,19 @@ export class WatchedCache {
     entry.scanned = undefined;
     entry.stamped = undefined;
     this.#changed();
+  }
+
+  /**
+   * Keeps `scanned`, a scan of `root` made from `started` on that noted its folders, as
+   * the root's scan validated by modification times (`stampedSince`), when the root has none.
+   */
+  adopt(root: Root | PluginRoot, scanned: ScannedRoot, started: number): void {
+    const entry = this.#entries.get(root.path);
+    if (!entry || entry.scanned || !scanned.dirs) return;
+    entry.root = root;
+    entry.links = linkSignature(root.path);
+    entry.stamped = stampedSince(scanned, root.path, started);
+    entry.scanned = entry.stamped.scanned;
   }
 
   /** The scan of a root as kept now (see {@linkcode scan}), without walking; undefined when none is. */

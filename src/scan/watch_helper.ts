@@ -1,7 +1,7 @@
 /**
- * The watch helper Worker's entry ([PERF-5]): opens a root's file watchers when asked
- * through the message port it is handed (folder by folder, `folder_watch.ts`), and posts
- * their events back in order. Setting up a watch on every folder of a big home takes seconds of this thread, never
+ * The watch helper Worker's entry ([PERF-5]): opens recursive file watchers when asked
+ * through the message port it is handed, and posts each watcher's events back in order.
+ * Setting up a watch on every folder of a big home takes seconds of this thread, never
  * the one answering requests. It also reads, when asked, what a skill's first view shows
  * of its folder ([V-2]: the file listing and the linked files' summaries, every file
  * opened as `openInside` proves it), so that such a view does not hold up other calls.
@@ -10,8 +10,7 @@
  *
  * @module
  */
-import type { FromWatchHelper, FsWatch, ToWatchHelper } from "./watch_source.ts";
-import { watchFolders } from "./folder_watch.ts";
+import type { FromWatchHelper, ToWatchHelper } from "./watch_source.ts";
 import { skillFilesFacts } from "../view/skill_files.ts";
 
 interface HelperScope {
@@ -19,9 +18,9 @@ interface HelperScope {
 }
 
 const scope = globalThis as unknown as HelperScope;
-const watchers = new Map<number, FsWatch>();
+const watchers = new Map<number, Deno.FsWatcher>();
 
-async function forward(port: MessagePort, id: number, watcher: FsWatch): Promise<void> {
+async function forward(port: MessagePort, id: number, watcher: Deno.FsWatcher): Promise<void> {
   const post = (message: FromWatchHelper) => port.postMessage(message);
   try {
     for await (const event of watcher) {
@@ -64,9 +63,9 @@ scope.onmessage = (event) => {
       }
       return;
     }
-    let watcher: FsWatch;
+    let watcher: Deno.FsWatcher;
     try {
-      watcher = watchFolders(data.paths);
+      watcher = Deno.watchFs(data.paths, { recursive: true });
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
       port.postMessage({ kind: "failed", id: data.id, reason } satisfies FromWatchHelper);

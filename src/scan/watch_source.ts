@@ -1,12 +1,11 @@
 /**
- * Where file watchers come from ([PERF-5]). A watched cache opens one watcher per root
- * (folder by folder, `folder_watch.ts`) through a {@linkcode WatchOpener}; the opener may fail for a root (the
+ * Where file watchers come from ([PERF-5]). A watched cache opens one recursive watcher
+ * per root through a {@linkcode WatchOpener}; the opener may fail for a root (the
  * system's watch limit is exhausted, the folder cannot be watched), and that root then
  * falls back to validated re-scans. The default opens `Deno.watchFs` in this thread.
  *
  * @module
  */
-import { watchFolders } from "./folder_watch.ts";
 
 /** A running file watcher: its events, in the order they happened, until closed. */
 export interface FsWatch extends AsyncIterable<Deno.FsEvent> {
@@ -14,16 +13,13 @@ export interface FsWatch extends AsyncIterable<Deno.FsEvent> {
   close(): void;
 }
 
-/**
- * Opens a watcher over root `paths[0]` (and, as they are, the other paths: the sentinel);
- * rejects (with the reason) when it cannot.
- */
+/** Opens a recursive watcher over `paths`; rejects (with the reason) when it cannot. */
 export type WatchOpener = (paths: string[]) => Promise<FsWatch>;
 
-/** Opens a root's watchers in this thread (which it blocks while it sets up its watches). */
+/** Opens `Deno.watchFs` in this thread (which it blocks while it sets up its watches). */
 export const watchInThread: WatchOpener = (paths) => {
   try {
-    return Promise.resolve(watchFolders(paths));
+    return Promise.resolve(Deno.watchFs(paths, { recursive: true }));
   } catch (error) {
     return Promise.reject(error);
   }
