@@ -89,6 +89,7 @@ export type { PermissionPlan } from "./src/sandbox/plan.ts";
 export type { WatchStatus } from "./src/scan/watch_cache.ts";
 export type { FsWatch, WatchOpener } from "./src/scan/watch_source.ts";
 export type { RunOptions, RunResult } from "./src/run/run_skill.ts";
+export type { ConsentOptions } from "./src/run/approve.ts";
 export type { SandboxKind } from "./src/run/sandbox_line.ts";
 export type { Grant } from "./src/run/grant.ts";
 export type { Declared } from "./src/run/permissions.ts";

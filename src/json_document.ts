@@ -65,6 +65,7 @@ export const JSON_NAMES: Readonly<Record<string, string>> = Object.freeze({
   argumentHint: "argument_hint",
   commandLine: "command_line",
   exitCode: "exit_code",
+  filesSha256: "files_sha256",
   timedOut: "timed_out",
   declaredIn: "declared_in",
   workDir: "work_dir",

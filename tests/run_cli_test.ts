@@ -153,21 +153,33 @@ async function typing(program: string, args: string[], typed: string) {
 
 Deno.test({
   name:
-    `approving at the terminal: 'n' refuses, 'y' runs and records, Ctrl-C ends it${why}${NO_PTY}`,
+    `approving at the terminal: the question shows the grant, the files and the script; 'n' refuses, 'y' runs and records, Ctrl-C ends it${why}${NO_PTY}`,
   ignore: ignore || !HAS_SCRIPT,
 }, async () => {
   const line = ["--home", home, "run", "outer", "scripts/hi.sh", "--workdir", tempDir()];
   const asked = "[y/N] ";
+  const outer = () => readApprovals(`${home}/skills`).filter((a) => a.skill === "outer");
   const cancelled = await atTerminal(line, [[asked, "\x03"]]);
   equal(cancelled.code, 130, cancelled.output);
   ok(cancelled.output.endsWith("skillrt: Interrupted; nothing was changed.\n"), cancelled.output);
-  equal(readApprovals(`${home}/skills`).length, 0);
+  equal(outer().length, 0);
   const no = await atTerminal(line, [[asked, "n\n"]]);
   equal(no.code, 3, no.output);
-  ok(no.output.includes("Run 'scripts/hi.sh' of external skill 'outer' (sha256 "), no.output);
-  equal(readApprovals(`${home}/skills`).length, 0);
+  // [RUN-3]: what is approved is shown: the grant, every file with its size, the script.
+  const question = no.output.replace(/\r\n/g, "\n");
+  for (
+    const shown of [
+      "Run 'scripts/hi.sh' of external skill 'outer'?\n",
+      "\n  grant: read ",
+      "; network none; env none\n  files (2, sha256 ",
+      `\n    SKILL.md (${
+        skill("outer", "external").length
+      } bytes)\n    scripts/hi.sh (15 bytes)\n  scripts/hi.sh:\n    | echo outer ran\nApprove these files with this grant? [y/N] `,
+    ]
+  ) ok(question.includes(shown), `${shown} not in:\n${question}`);
+  equal(outer().length, 0);
   const yes = await atTerminal(line, [[asked, "y\n"]]);
   equal(yes.code, 0, yes.output);
   ok(yes.output.includes("outer ran"), yes.output);
-  equal(readApprovals(`${home}/skills`).length, 1);
+  equal(outer().length, 1);
 });

@@ -8,11 +8,14 @@
 import { deepEqual, equal, ok } from "node:assert/strict";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { probeSandboxHost } from "../src/run/sandbox_host.ts";
-import { approvalsFile, readApprovals } from "../src/run/consent.ts";
+import { readApprovals } from "../src/run/consent.ts";
+import { filesFingerprint } from "../src/run/snapshot.ts";
 import { sha256Hex } from "../src/hash/sha256.ts";
-import { cli, makeTree, skill, tempDir } from "./helpers.ts";
+import { cli, cliJson, makeTree, skill, tempDir } from "./helpers.ts";
 import { connectStdio, firstText } from "./mcp_helpers.ts";
 import { hubLock as lockFor } from "./run_helpers.ts";
+import { SkillRuntime } from "../src/runtime.ts";
+import { readAgentWritten } from "../src/run/agent_written.ts";
 
 const HOST = probeSandboxHost();
 const ignore = HOST.bwrap === undefined;
@@ -39,24 +42,36 @@ function makeHome(): string {
 const run = (home: string, args: string[]) =>
   cli(["--home", home, "run", ...args], { cwd: tempDir(), env: { GREETING: "hi" } });
 
-const NOT_APPROVED = (script: string, name: string, origin: string) =>
-  `skillrt: Refusing to run '${script}' of skill '${name}': the user has not approved this ${origin} skill's script with its grant; approve it at a terminal or pass --yes.\n`;
+/** How the refusal names a local skill an MCP client wrote. */
+const BY_AGENT = "local skill (written through MCP)";
+
+const NOT_APPROVED = (script: string, name: string, origin: string, what = `${origin} skill`) =>
+  `skillrt: Refusing to run '${script}' of skill '${name}': the user has not approved the files of this ${what} with its grant; approve it at a terminal or pass --yes.\n`;
+
+/** What MCP's skill_run answers for files the user has not approved at a terminal. */
+export const MCP_NOT_APPROVED = (script: string, name: string) =>
+  `Refusing to run '${script}' of skill '${name}': an MCP client runs only what the user approved at a terminal, and these files with this grant are not approved (run 'skillrt run ${name} ${script}' there once).`;
 
 Deno.test(
-  { name: `a local skill's script runs on request; nothing is recorded${why}`, ignore },
+  {
+    name: `a local skill's script runs on request, which approves its files for MCP${why}`,
+    ignore,
+  },
   async () => {
     const home = makeHome();
-    const r = await run(home, ["mine", "scripts/hi.sh"]);
+    const r = await cliJson(["--home", home, "run", "mine", "scripts/hi.sh"], { cwd: tempDir() });
     equal(r.code, 0, r.stderr);
-    ok(r.stdout.startsWith("hello from "), r.stdout);
-    ok(!Deno.statSync(home).isFile && readApprovals(`${home}/skills`).length === 0);
-    let absent = false;
-    try {
-      Deno.statSync(approvalsFile(`${home}/skills`));
-    } catch {
-      absent = true;
-    }
-    ok(absent, "no approvals file");
+    ok(String(r.json.stdout).startsWith("hello from "), r.stdout);
+    const approvals = readApprovals(`${home}/skills`);
+    deepEqual(approvals.map((a) => [a.skill, a.script, a.sha256, a.files]), [
+      ["mine", "scripts/hi.sh", sha256Hex(SCRIPT), r.json.files_sha256],
+    ]);
+    // The files' hash is the whole folder's: names, sizes, contents.
+    const files = ["SKILL.md", "scripts/hi.sh", "scripts/touch.sh"].map((path) => {
+      const data = Deno.readFileSync(`${home}/skills/mine/${path}`);
+      return { path, size: data.length, sha256: sha256Hex(data) };
+    });
+    equal(approvals[0].files, filesFingerprint(files));
   },
 );
 
@@ -136,10 +151,7 @@ Deno.test({
       arguments: { name: "hubby", path: "scripts/hi.sh" },
     });
     equal(refused.isError, true);
-    equal(
-      firstText(refused).error,
-      "Refusing to run 'scripts/hi.sh' of skill 'hubby': the user has not approved this script with its grant (run it once with 'skillrt run' at a terminal, or with --yes).",
-    );
+    equal(firstText(refused).error, MCP_NOT_APPROVED("scripts/hi.sh", "hubby"));
     equal(readApprovals(`${home}/skills`).length, 0, "an MCP client cannot approve");
     // Variant: a `yes` argument of the client's is no approval.
     const sneaky = await client.callTool({
@@ -158,6 +170,13 @@ Deno.test({
     );
     equal(ran.exit_code, 0);
     ok(String(ran.stdout).startsWith("hello from "), ran.stdout);
+    // A local skill too runs only once the user ran it at the terminal (on request there).
+    const unrun = await client.callTool({
+      name: "skill_run",
+      arguments: { name: "mine", path: "scripts/hi.sh" },
+    });
+    equal(firstText(unrun).error, MCP_NOT_APPROVED("scripts/hi.sh", "mine"));
+    equal((await run(home, ["mine", "scripts/hi.sh"])).code, 0);
     const local = firstText(
       await client.callTool({
         name: "skill_run",
@@ -170,6 +189,7 @@ Deno.test({
   }
   // Variant: `--workdir DIR` is where scripts work and write, not the server's folder.
   const work = tempDir();
+  equal((await run(home, ["mine", "scripts/touch.sh", "--", "x"])).code, 0);
   const placed = await mcpClient(home, ["--allow-run", "--workdir", work]);
   try {
     const wrote = firstText(
@@ -183,5 +203,177 @@ Deno.test({
     equal(Deno.readTextFileSync(`${work}/made-by-mcp`), "x\n");
   } finally {
     await placed.close();
+  }
+});
+
+/** A home with one hub skill `hubby` holding `files` (paths inside the skill). */
+function hubHome(files: Record<string, string>): string {
+  const tree: Record<string, string> = {
+    "skills/hubby/SKILL.md": skill("hubby", "from the hub"),
+    "skills/.hub/lock.json": lockFor("hubby"),
+  };
+  for (const [path, text] of Object.entries(files)) tree[`skills/hubby/${path}`] = text;
+  return makeTree(tree);
+}
+
+/** The refusal a run ended with (undefined when it ran). */
+async function refusal(running: Promise<unknown>): Promise<string | undefined> {
+  try {
+    await running;
+    return undefined;
+  } catch (error) {
+    return (error as Error).message;
+  }
+}
+
+Deno.test({
+  name: `[RUN-3] an approval binds every file: a changed sourced helper or module asks again${why}`,
+  ignore,
+}, async () => {
+  const home = hubHome({
+    "scripts/run.sh": '. "$(dirname "$0")/lib.sh"\nmain\n',
+    "scripts/lib.sh": "main() { echo benign; }\n",
+    "scripts/main.py": "import helper\nhelper.main()\n",
+    "scripts/helper.py": "def main():\n    print('benign')\n",
+  });
+  const rt = new SkillRuntime({ home });
+  const work = tempDir();
+  for (const script of ["scripts/run.sh", "scripts/main.py"]) {
+    equal((await rt.run("hubby", script, { workdir: work, yes: true })).stdout, "benign\n");
+    equal((await rt.run("hubby", script, { workdir: work, approvedOnly: true })).exitCode, 0);
+  }
+  Deno.writeTextFileSync(`${home}/skills/hubby/scripts/lib.sh`, "main() { echo CHANGED; }\n");
+  equal(
+    await refusal(rt.run("hubby", "scripts/run.sh", { workdir: work, approvedOnly: true })),
+    MCP_NOT_APPROVED("scripts/run.sh", "hubby"),
+  );
+  equal(
+    await refusal(rt.run("hubby", "scripts/run.sh", { workdir: work })),
+    NOT_APPROVED("scripts/run.sh", "hubby", "hub").slice("skillrt: ".length, -1),
+  );
+  // Variant: the Python module the entry script imports; and a file that is new.
+  Deno.writeTextFileSync(`${home}/skills/hubby/scripts/helper.py`, "def main():\n    print(1)\n");
+  equal(
+    await refusal(rt.run("hubby", "scripts/main.py", { workdir: work, approvedOnly: true })),
+    MCP_NOT_APPROVED("scripts/main.py", "hubby"),
+  );
+  equal((await rt.run("hubby", "scripts/main.py", { workdir: work, yes: true })).stdout, "1\n");
+  Deno.writeTextFileSync(`${home}/skills/hubby/scripts/sitecustomize.py`, "print('planted')\n");
+  equal(
+    await refusal(rt.run("hubby", "scripts/main.py", { workdir: work, approvedOnly: true })),
+    MCP_NOT_APPROVED("scripts/main.py", "hubby"),
+  );
+});
+
+Deno.test({
+  name:
+    `[RUN-3] what runs is the snapshot asked about: files swapped while the prompt waits do not${why}`,
+  ignore,
+}, async () => {
+  const home = hubHome({
+    "scripts/hi.sh": '. "$(dirname "$0")/lib.sh"\necho benign\n',
+    "scripts/lib.sh": "true\n",
+  });
+  const rt = new SkillRuntime({ home });
+  const scratch = Deno.realPathSync(tempDir());
+  const questions: string[] = [];
+  const r = await rt.run("hubby", "scripts/hi.sh", {
+    workdir: tempDir(),
+    host: { ...HOST, scratch },
+    confirm: (question) => {
+      questions.push(question);
+      const dir = `${home}/skills/hubby/scripts`;
+      Deno.writeTextFileSync(`${dir}/hi.sh`, "echo UNAPPROVED\n");
+      // Variant: the helper it sources, swapped too.
+      Deno.writeTextFileSync(`${dir}/lib.sh`, "echo UNAPPROVED-HELPER\n");
+      return Promise.resolve(true);
+    },
+  });
+  equal(r.exitCode, 0, r.stderr);
+  equal(r.stdout, "benign\n");
+  equal(questions.length, 1);
+  ok(
+    questions[0].includes('\n    | . "$(dirname "$0")/lib.sh"\n    | echo benign\n'),
+    questions[0],
+  );
+  ok(questions[0].includes("\n    scripts/lib.sh (5 bytes)\n"), questions[0]);
+  // The approval is of the snapshot that ran; the changed files are not approved.
+  equal(readApprovals(`${home}/skills`)[0].files, r.filesSha256);
+  equal(
+    await refusal(rt.run("hubby", "scripts/hi.sh", { workdir: tempDir(), approvedOnly: true })),
+    MCP_NOT_APPROVED("scripts/hi.sh", "hubby"),
+  );
+  deepEqual([...Deno.readDirSync(scratch)], [], "the snapshot was removed");
+});
+
+const SELF_MADE = skill(
+  "selfmade",
+  "made by the agent",
+  "metadata:\n  skillrt:\n    permissions:\n      net: true\n      env: [GREETING]\n",
+);
+
+Deno.test({
+  name:
+    `[RUN-3] mcp --allow-writes --allow-run: a skill the agent wrote or changed runs only once the user approved it at the terminal${why}`,
+  ignore,
+}, async () => {
+  const home = makeHome();
+  const work = tempDir();
+  const client = await connectStdio(home, ["--allow-writes", "--allow-run"], work);
+  const call = async (name: string, args: Record<string, unknown>) =>
+    firstText(await client.callTool({ name, arguments: args }));
+  try {
+    // Both flags together: skill_run finds bubblewrap (it said "bwrap not installed").
+    equal((await run(home, ["mine", "scripts/hi.sh"])).code, 0);
+    const mine = await call("skill_run", { name: "mine", path: "scripts/hi.sh" });
+    equal(mine.exit_code, 0, JSON.stringify(mine));
+    equal(mine.sandbox, "bwrap");
+
+    equal(
+      (await call("skill_manage", { action: "create", name: "selfmade", content: SELF_MADE }))
+        .success,
+      true,
+    );
+    const script = "echo ran > ran-by-agent\n";
+    const wrote = await call("skill_manage", {
+      action: "write_file",
+      name: "selfmade",
+      path: "scripts/x.sh",
+      content: script,
+    });
+    equal(wrote.success, true, JSON.stringify(wrote));
+    equal(
+      (await call("skill_run", { name: "selfmade", path: "scripts/x.sh" })).error,
+      MCP_NOT_APPROVED("scripts/x.sh", "selfmade"),
+    );
+    deepEqual([...Deno.readDirSync(work)], [], "nothing ran");
+    deepEqual(readAgentWritten(`${home}/skills`), [Deno.realPathSync(`${home}/skills/selfmade`)]);
+    // At the terminal the user is asked: a local skill the agent wrote is not the user's.
+    const cli = await run(home, ["selfmade", "scripts/x.sh"]);
+    equal(cli.code, 3);
+    equal(cli.stderr, NOT_APPROVED("scripts/x.sh", "selfmade", "local", BY_AGENT));
+
+    // Variant: the agent changes the user's own skill, approved before: asked again, both ways.
+    await call("skill_manage", {
+      action: "write_file",
+      name: "mine",
+      path: "scripts/hi.sh",
+      content: "echo changed-by-agent\n",
+    });
+    equal(
+      (await call("skill_run", { name: "mine", path: "scripts/hi.sh" })).error,
+      MCP_NOT_APPROVED("scripts/hi.sh", "mine"),
+    );
+    equal(
+      (await run(home, ["mine", "scripts/hi.sh"])).stderr,
+      NOT_APPROVED("scripts/hi.sh", "mine", "local", BY_AGENT),
+    );
+    equal((await run(home, ["mine", "scripts/hi.sh", "--yes"])).stdout, "changed-by-agent\n");
+    equal(
+      (await call("skill_run", { name: "mine", path: "scripts/hi.sh" })).stdout,
+      "changed-by-agent\n",
+    );
+  } finally {
+    await client.close();
   }
 });

@@ -276,13 +276,20 @@ Deno.test("the bwrap line: new namespaces, read-only skill, writable work dir, e
   assert(narrow.includes("--share-net") && narrow.includes("/etc/resolv.conf"));
 });
 
-Deno.test("an approval matches the script's bytes and the declared grant, nothing else", () => {
+Deno.test("an approval matches the skill's files, the script and the declared grant, nothing else", () => {
   const d = declaredPermissions({ metadata: { skillrt: { permissions: { env: ["A"] } } } });
   assert(!("problem" in d));
-  const key = { skillDir: "/s", script: "scripts/a.py", sha256: "aa", grant: grantFingerprint(d) };
+  const key = {
+    skillDir: "/s",
+    script: "scripts/a.py",
+    sha256: "aa",
+    files: "ff",
+    grant: grantFingerprint(d),
+  };
   const approvals = [{ ...key, skill: "s", approvedAt: "t" }];
   assert(isApproved(approvals, key));
   assert(!isApproved(approvals, { ...key, sha256: "bb" }));
+  assert(!isApproved(approvals, { ...key, files: "fe" }), "another file of the skill changed");
   assert(!isApproved(approvals, { ...key, grant: grantFingerprint({ ...d, env: ["A", "B"] }) }));
   assertEquals(grantFingerprint({ ...d, env: ["A"] }), grantFingerprint(d));
 });

@@ -12,10 +12,46 @@ import { probeSandboxHost } from "../run/sandbox_host.ts";
 import { looksAtSandboxes } from "./command_table.ts";
 import type { CommandRequest } from "./request.ts";
 
-/** The setup with the machine's sandboxes looked at, for the commands above. */
+/**
+ * The setup with the machine's sandboxes looked at, for the commands above; a request that
+ * runs scripts (`run`, `mcp --allow-run`) also gets its private scratch folder for the
+ * skills' snapshots ([RUN-3]), the same however often it is set up, removed by
+ * {@linkcode dropScratch}.
+ */
 export function withSandboxHost(request: CommandRequest, setup: Setup): Setup {
   if (!looksAtSandboxes(request)) return setup;
-  return { ...setup, host: { ...setup.host, sandbox: probeSandboxHost() } };
+  const sandbox = probeSandboxHost();
+  if (runsScripts(request)) sandbox.scratch = scratchOf(request);
+  return { ...setup, host: { ...setup.host, sandbox } };
+}
+
+const scratches = new WeakMap<CommandRequest, string>();
+
+/** Whether a request may run skills' scripts. */
+function runsScripts(request: CommandRequest): boolean {
+  return request.command === "run" && request.options.show !== true ||
+    request.command === "mcp" && request.options.allowRun === true;
+}
+
+function scratchOf(request: CommandRequest): string {
+  let dir = scratches.get(request);
+  if (dir === undefined) {
+    dir = Deno.realPathSync(Deno.makeTempDirSync({ prefix: "skillrt-run-" }));
+    scratches.set(request, dir);
+  }
+  return dir;
+}
+
+/** Removes the scratch folder of a request, when it had one. */
+export function dropScratch(request: CommandRequest): void {
+  const dir = scratches.get(request);
+  if (dir === undefined) return;
+  scratches.delete(request);
+  try {
+    Deno.removeSync(dir, { recursive: true });
+  } catch {
+    // Already gone.
+  }
 }
 
 /** The work dir a `run` request reads (the Worker proves it real and a folder; the script writes it). */

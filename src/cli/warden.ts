@@ -16,7 +16,7 @@ import {
   type WardenCommandName,
 } from "./command_table.ts";
 import { runInWorker } from "../sandbox/run_worker.ts";
-import { withSandboxHost } from "./run_host.ts";
+import { dropScratch, withSandboxHost } from "./run_host.ts";
 import { quickParse } from "./quick_parse.ts";
 import { terminalOutcome } from "./terminal_text.ts";
 import { failure, outcomeOfError } from "./render.ts";
@@ -122,8 +122,21 @@ const setupOf = (request: CommandRequest): Setup =>
     resolveSetup({ home: request.global.home, agents: request.global.agents }),
   );
 
-/** Runs a parsed request: here in the warden (see `IN_WARDEN`, and MCP's relay), else in its Worker. */
+/** Runs a parsed request, then removes its scratch folder (the snapshots of skills it ran). */
 async function runRequest(
+  request: CommandRequest,
+  version: string,
+  options: CliOptions,
+): Promise<Outcome> {
+  try {
+    return await runRequestHere(request, version, options);
+  } finally {
+    dropScratch(request);
+  }
+}
+
+/** Runs a parsed request: here in the warden (see `IN_WARDEN`, and MCP's relay), else in its Worker. */
+async function runRequestHere(
   request: CommandRequest,
   version: string,
   options: CliOptions,
@@ -135,9 +148,8 @@ async function runRequest(
   const explicitHome = request.global.home !== undefined;
   if (request.command === "mcp") {
     (await import("./mcp_http_relay.ts")).checkMcpOptions(request.options);
-    if (ensureSkeleton(request, setup, explicitHome)) {
-      setup = resolveSetup({ home: request.global.home, agents: request.global.agents });
-    }
+    // Made the skeleton: set up again, with the machine's sandboxes (`--allow-run`).
+    if (ensureSkeleton(request, setup, explicitHome)) setup = setupOf(request);
     // An MCP client's wrong HERMES_HOME is otherwise invisible: said at start-up.
     if (!setup.homeExists) {
       Deno.stderr.writeSync(
@@ -172,7 +184,7 @@ async function runSandboxed(
   // is known to be good ([X-6]); the setup is then read again (the new local root is a
   // root) and the plan made again from it.
   if (ensureSkeleton(current, setup, explicitHome)) {
-    setup = resolveSetup({ home: request.global.home, agents: request.global.agents });
+    setup = setupOf(request);
     planned = await planOf(current, setup);
     if ("outcome" in planned) return planned.outcome;
   }

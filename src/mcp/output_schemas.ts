@@ -115,6 +115,7 @@ const RUN: JsonSchema = {
     name: text,
     script: text,
     sha256: text,
+    files_sha256: text,
     sandbox: { enum: ["deno", "deno+bwrap", "bwrap"] },
     command_line: texts,
     exit_code: { type: "integer" },

@@ -39,6 +39,7 @@ import { RESOURCE_TEMPLATES, resourceSkills, serveResources } from "./resources.
 import { budgetOf, catalogOf, openSession, type Session } from "./session.ts";
 import { checkArguments, manageAction, toolList } from "./tools.ts";
 import { callRunTool } from "./run_tool.ts";
+import { markAgentWritten } from "../run/agent_written.ts";
 import { RPC, RpcError } from "./rpc_error.ts";
 
 export { toolList } from "./tools.ts";
@@ -113,6 +114,8 @@ async function callTool(session: Session, request: CallToolRequest) {
 /**
  * `skill_manage`: an action on an existing skill names one the model may see ([IO-3]): a
  * `disable-model-invocation` skill is not found (a patch's preview would show its text).
+ * A skill folder it wrote is marked as the agent's ([RUN-3], `agent_written.ts`): its
+ * scripts run only once the user approved them at a terminal.
  */
 async function manage(args: Record<string, unknown>, catalog: Catalog, setup: Setup) {
   const action = manageAction(args);
@@ -120,12 +123,17 @@ async function manage(args: Record<string, unknown>, catalog: Catalog, setup: Se
     const name = (action as { name: string }).name;
     shownOrNotFound(resolveSkill(name, catalog, "model"), name, catalog, "model");
   }
+  let result;
   try {
-    return await new SkillManager(setup).run(action);
+    result = await new SkillManager(setup).run(action);
   } catch (error) {
     if (error instanceof NameTakenError) unnamedIfHidden(error, catalog);
     throw error;
   }
+  if ("path" in result && action.action !== "delete") {
+    await markAgentWritten(setup.localRoot, result.path);
+  }
+  return result;
 }
 
 /**

@@ -85,6 +85,8 @@ export interface BwrapSpec {
   box: BoxPrograms;
   /** The kept-read-only paths of the grant that do not exist (an empty read-only folder goes there). */
   absent: readonly string[];
+  /** What is bound read-only at the skill folder (its snapshot, [RUN-3]); the skill folder when absent. */
+  skillSource?: string;
 }
 
 /** The declared reads bound on their own (outside the skill and the work dir). */
@@ -108,13 +110,17 @@ function systemArgs(system: readonly SystemEntry[], net: boolean): string[] {
 }
 
 /**
- * The skill read-only, the work dir (or the declared paths in it) writable, declared
+ * The skill (or its snapshot, bound at its path) read-only, the work dir (or the declared paths in it) writable, declared
  * reads; then every kept-read-only path: bound read-only over itself, or an empty
  * read-only folder where there is none — no script plants a skill, an agent's settings
  * or a git hook.
  */
-function placeArgs(grant: Grant, absent: readonly string[]): string[] {
-  const out = ["--ro-bind", grant.skillDir, grant.skillDir];
+function placeArgs(
+  grant: Grant,
+  absent: readonly string[],
+  source = grant.skillDir,
+): string[] {
+  const out = ["--ro-bind", source, grant.skillDir];
   const whole = wholeWorkDir(grant);
   out.push(whole ? "--bind" : "--ro-bind", grant.workDir, grant.workDir);
   if (!whole) { for (const path of grant.write) out.push("--bind-try", path, path); }
@@ -178,7 +184,7 @@ export function bwrapArgv(spec: BwrapSpec): string[] {
     "--dir",
     SANDBOX_HOME,
     ...(spec.extra ?? []).flatMap(([from, to]) => ["--ro-bind", from, to]),
-    ...placeArgs(spec.grant, spec.absent),
+    ...placeArgs(spec.grant, spec.absent, spec.skillSource),
     "--chdir",
     spec.grant.workDir,
     ...envArgs(spec.env),

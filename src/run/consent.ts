@@ -3,8 +3,9 @@
  * hub) runs on request; any other runs only once the user approved that script's sha256
  * together with its declared grant. Approvals live in one file of the home,
  * `skills/.run_approvals.json` (beside the use counts), written under its lock through the
- * atomic writer; a changed script
- * or grant matches no approval, so the user is asked again. Who may approve is decided
+ * atomic writer. An approval binds the script and every other file of the skill (the
+ * snapshot's hash, `snapshot.ts`) with the grant: a changed file or grant matches no
+ * approval, so the user is asked again. Who may approve is decided
  * by the caller: the CLI at a terminal or with `--yes`, never an MCP client.
  *
  * @module
@@ -26,6 +27,8 @@ export interface Approval {
   script: string;
   /** The script's sha256. */
   sha256: string;
+  /** The sha256 of every file of the skill as run (`filesFingerprint`, `snapshot.ts`). */
+  files: string;
   /** The sha256 of the declared grant ({@linkcode grantFingerprint}). */
   grant: string;
   /** When it was approved (ISO time). */
@@ -57,7 +60,7 @@ export function grantFingerprint(declared: Declared): string {
 
 function isApproval(value: unknown): value is Approval {
   return isMapping(value) &&
-    ["skill", "skillDir", "script", "sha256", "grant", "approvedAt"].every((k) =>
+    ["skill", "skillDir", "script", "sha256", "files", "grant", "approvedAt"].every((k) =>
       typeof value[k] === "string"
     );
 }
@@ -74,13 +77,13 @@ export function readApprovals(localRoot: string): Approval[] {
 }
 
 /** The key an approval must match. */
-export type ApprovalKey = Pick<Approval, "skillDir" | "script" | "sha256" | "grant">;
+export type ApprovalKey = Pick<Approval, "skillDir" | "script" | "sha256" | "files" | "grant">;
 
 /** Whether `key` was approved. */
 export function isApproved(approvals: readonly Approval[], key: ApprovalKey): boolean {
   return approvals.some((a) =>
     a.skillDir === key.skillDir && a.script === key.script && a.sha256 === key.sha256 &&
-    a.grant === key.grant
+    a.files === key.files && a.grant === key.grant
   );
 }
 
@@ -95,7 +98,11 @@ export async function recordApproval(localRoot: string, approval: Approval): Pro
   });
 }
 
-/** Whether a skill's scripts need approval: any but the local root's own (not from the hub). */
-export function needsConsent(source: string, fromHub: boolean): boolean {
-  return source !== "local" || fromHub;
+/**
+ * Whether a skill's scripts need the user's approval at the CLI: any but the local root's
+ * own (not from the hub, never changed through MCP). MCP's `skill_run` needs an approval
+ * recorded for every script, whatever its root.
+ */
+export function needsConsent(source: string, fromHub: boolean, byAgent: boolean): boolean {
+  return source !== "local" || fromHub || byAgent;
 }

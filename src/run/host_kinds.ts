@@ -27,4 +27,10 @@ export interface SandboxHost {
   system: SystemEntry[];
   /** Deno's module cache on the host (for Deno scripts run without bubblewrap). */
   denoDir?: string;
+  /**
+   * The private folder the warden made for the snapshots of skills run ([RUN-3], the one
+   * folder the Worker may write for them, removed by the warden at the end); the system's
+   * temporary folder when absent (the library in-process).
+   */
+  scratch?: string;
 }

@@ -29,6 +29,8 @@ import { type Declared, declaredPermissions } from "./permissions.ts";
 import { type Grant, grantFor } from "./grant.ts";
 import { type ScriptKind, scriptKind } from "./script_kind.ts";
 import { needsConsent } from "./consent.ts";
+import { isAgentWritten } from "./agent_written.ts";
+import { reachOf } from "../scan/containment.ts";
 import type { Audience } from "../scan/audience.ts";
 import type { Look } from "../scan/watcher_sees.ts";
 
@@ -60,8 +62,12 @@ export interface PreparedRun {
   grant: Grant;
   /** How it runs. */
   kind: Exclude<ScriptKind, { refused: string }>;
-  /** Whether running it needs the user's approval ([RUN-3]). */
+  /** Whether running it at the CLI needs the user's approval ([RUN-3]). */
   needsConsent: boolean;
+  /** Whether an MCP client wrote the skill (`agent_written.ts`). */
+  byAgent: boolean;
+  /** The real roots the skill folder must lie in (its files are read inside them); anywhere when absent. */
+  reach?: readonly string[];
   /** The skill's root kind (`local`, `project`, …; `hub` when installed from the hub). */
   origin: string;
 }
@@ -144,6 +150,8 @@ export function prepareRun(
     throw runRefusal(record.name, script, `skillrt cannot tell how to run it: ${kind.refused}`);
   }
   const fromHub = hubEntryIn(setup, catalog, record) !== undefined;
+  const byAgent = record.source === "local" && isAgentWritten(setup.localRoot, skillDir);
+  const reach = reachOf(record.source, catalog.realRoots);
   return {
     name: record.name,
     script,
@@ -152,7 +160,9 @@ export function prepareRun(
     declared,
     grant: verdict.grant,
     kind,
-    needsConsent: needsConsent(record.source, fromHub),
+    needsConsent: needsConsent(record.source, fromHub, byAgent),
+    byAgent,
+    ...(reach ? { reach } : {}),
     origin: fromHub ? "hub" : record.source,
   };
 }

@@ -8,16 +8,10 @@
  */
 import type { EnvAsk } from "../preprocess/env_access.ts";
 import { LOCAL_GROUPS, type ProcessGroups } from "../preprocess/process_group.ts";
-import { visibleControls } from "../cli/terminal_text.ts";
 import { UsageError } from "../errors.ts";
-import {
-  type Approval,
-  grantFingerprint,
-  isApproved,
-  readApprovals,
-  recordApproval,
-} from "./consent.ts";
+import { consent, type ConsentOptions } from "./approve.ts";
 import { type PreparedRun, prepareRun, runRefusal, type ScriptRuntime } from "./prepare.ts";
+import { dropSnapshot, type Snapshot, SnapshotProblem, takeSnapshot } from "./snapshot.ts";
 import type { Grant } from "./grant.ts";
 import type { Audience } from "../scan/audience.ts";
 import type { Declared } from "./permissions.ts";
@@ -49,20 +43,17 @@ export function timeoutOf(value: unknown): number {
   return seconds;
 }
 
-/** How to run a script. */
-export interface RunOptions {
+/**
+ * How to run a script; who may approve it (`yes`, `confirm`, `approvedOnly`: MCP) as
+ * {@linkcode ConsentOptions} says.
+ */
+export interface RunOptions extends ConsentOptions {
   /** The work dir (default: the current directory). */
   workdir?: string;
   /** Seconds before the script and everything it started are killed (default 120, at most a day). */
   timeoutSeconds?: number | string;
   /** Arguments after the script, passed as they are (spaces kept). */
   args?: readonly string[];
-  /** The user approves this script with its grant now (`--yes`). */
-  yes?: boolean;
-  /** Asks the user at a terminal (undefined: no terminal); absent: nobody is asked. */
-  confirm?: (question: string) => Promise<boolean | undefined>;
-  /** Never record an approval (MCP: an agent cannot approve for the user). */
-  approvedOnly?: boolean;
   /** The script's stdin: `null` (closed, the default) or `inherit`. */
   stdin?: "inherit" | "null";
   /** The values of declared variables (the warden's, from a Worker); the library's own environment when absent. */
@@ -87,6 +78,8 @@ export interface RunResult {
   script: string;
   /** Its sha256. */
   sha256: string;
+  /** The sha256 of every file of the skill as run (the snapshot's, approved); absent on a dry run. */
+  filesSha256?: string;
   /** The sandbox it ran in. */
   sandbox: SandboxKind;
   /** The exact line started. */
@@ -119,46 +112,6 @@ export function grantSummary(run: Pick<PreparedRun, "grant">): string {
   return `read ${list(g.read)}; write ${list(g.write)}; network ${net}; env ${list(g.env)}${
     g.run.length ? `; run ${list(g.run)}` : ""
   }`;
-}
-
-/** The approval key of a prepared run. */
-function keyOf(run: PreparedRun): Omit<Approval, "skill" | "approvedAt"> {
-  return {
-    skillDir: run.grant.skillDir,
-    script: run.script,
-    sha256: run.sha256,
-    grant: grantFingerprint(run.declared),
-  };
-}
-
-/** Has the run approved (or refuses it): recorded, `--yes`, or asked at the terminal. */
-async function consent(run: PreparedRun, localRoot: string, options: RunOptions): Promise<void> {
-  if (!run.needsConsent || isApproved(readApprovals(localRoot), keyOf(run))) return;
-  const refuse = (why: string) => runRefusal(run.name, run.script, why);
-  if (options.approvedOnly) {
-    throw refuse(
-      "the user has not approved this script with its grant (run it once with 'skillrt run' at a terminal, or with --yes)",
-    );
-  }
-  let yes = options.yes === true;
-  if (!yes && options.confirm) {
-    const question = visibleControls(
-      `Run '${run.script}' of ${run.origin} skill '${run.name}' (sha256 ${
-        run.sha256.slice(0, 12)
-      }…) with ${grantSummary(run)}?`,
-    );
-    yes = (await options.confirm(question)) === true;
-  }
-  if (!yes) {
-    throw refuse(
-      `the user has not approved this ${run.origin} skill's script with its grant; approve it at a terminal or pass --yes`,
-    );
-  }
-  await recordApproval(localRoot, {
-    skill: run.name,
-    ...keyOf(run),
-    approvedAt: new Date().toISOString(),
-  });
 }
 
 /** The declared variables' values: asked of the warden, else read here. */
@@ -195,6 +148,27 @@ function notesOf(line: SandboxLine, run: PreparedRun, shown: boolean): string[] 
   return notes;
 }
 
+/**
+ * The snapshot a run executes: the skill's files copied into a private folder (under the
+ * warden's scratch folder when it gave one); refused when the entry script there is not
+ * the one prepared (it changed while being read).
+ */
+function snapshotOf(run: PreparedRun, host: SandboxHost): Snapshot {
+  let snapshot: Snapshot;
+  try {
+    snapshot = takeSnapshot(run.grant.skillDir, run.reach, host.scratch);
+  } catch (error) {
+    if (error instanceof SnapshotProblem) throw runRefusal(run.name, run.script, error.message);
+    throw error;
+  }
+  const entry = snapshot.files.find((f) => f.path === run.script);
+  if (entry?.sha256 !== run.sha256) {
+    dropSnapshot(snapshot.dir);
+    throw runRefusal(run.name, run.script, "it changed while it was read; run it again");
+  }
+  return snapshot;
+}
+
 /** Runs one script of a skill in its sandbox (see the module doc). */
 export async function runSkillScript(
   runtime: ScriptRuntime,
@@ -205,17 +179,46 @@ export async function runSkillScript(
   const timeoutSeconds = timeoutOf(options.timeoutSeconds);
   const run = prepareRun(runtime, name, path, options.workdir, options.audience);
   const host = options.host ?? runtime.setup.host.sandbox ?? probeSandboxHost();
+  if (options.dryRun) return lineResult(run, await lineOf(runtime, run, host, options));
+  const snapshot = snapshotOf(run, host);
+  try {
+    const line = await lineOf(runtime, run, host, options, snapshot.dir);
+    await consent(run, snapshot, runtime.setup.localRoot, options, grantSummary(run));
+    const spawned = await spawnScript({
+      argv: line.argv,
+      cwd: run.grant.workDir,
+      env: line.env,
+      timeoutSeconds,
+      stdin: options.stdin ?? "null",
+      groups: options.groups ?? runtime.options.processGroups ?? LOCAL_GROUPS,
+    });
+    const result = { ...lineResult(run, line), filesSha256: snapshot.sha256 };
+    return { ...result, ...spawned, success: spawned.exitCode === 0 };
+  } finally {
+    dropSnapshot(snapshot.dir);
+  }
+}
+
+/** The sandbox line of a run (the snapshot `source` bound as the skill; the skill itself on a dry run). */
+async function lineOf(
+  runtime: ScriptRuntime,
+  run: PreparedRun,
+  host: SandboxHost,
+  options: RunOptions,
+  source?: string,
+): Promise<SandboxLine & { shown: boolean }> {
   // A dry run shows where each declared value goes, never the value.
-  const values = options.dryRun
+  const values = source === undefined
     ? Object.fromEntries(run.grant.env.map((n) => [n, `$${n}`]))
     : await declaredValues(run, options.envValues ?? runtime.options.envValues);
-  const line = sandboxLine(
-    run,
-    host,
-    options.args ?? [],
-    scriptEnv(runtime.setup.host.shellEnv?.LANG, values),
-  );
-  const result: RunResult = {
+  const env = scriptEnv(runtime.setup.host.shellEnv?.LANG, values);
+  const line = sandboxLine(run, host, options.args ?? [], env, source);
+  return { ...line, shown: source === undefined };
+}
+
+/** What a run reports before (or without) running. */
+function lineResult(run: PreparedRun, line: SandboxLine & { shown: boolean }): RunResult {
+  return {
     success: true,
     name: run.name,
     script: run.script,
@@ -225,17 +228,6 @@ export async function runSkillScript(
     grant: run.grant,
     declaredIn: run.declared.from,
     origin: run.origin,
-    notes: notesOf(line, run, options.dryRun === true),
+    notes: notesOf(line, run, line.shown),
   };
-  if (options.dryRun) return result;
-  await consent(run, runtime.setup.localRoot, options);
-  const spawned = await spawnScript({
-    argv: line.argv,
-    cwd: run.grant.workDir,
-    env: line.env,
-    timeoutSeconds,
-    stdin: options.stdin ?? "null",
-    groups: options.groups ?? runtime.options.processGroups ?? LOCAL_GROUPS,
-  });
-  return { ...result, ...spawned, success: spawned.exitCode === 0 };
 }

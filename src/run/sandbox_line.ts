@@ -17,6 +17,7 @@ import type { PreparedRun } from "./prepare.ts";
 import { runRefusal } from "./prepare.ts";
 import { SANDBOX_PATH } from "./script_kind.ts";
 import type { SandboxHost } from "./sandbox_host.ts";
+import type { Grant } from "./grant.ts";
 
 /** The sandbox a script runs in. */
 export type SandboxKind = "deno" | "deno+bwrap" | "bwrap";
@@ -76,13 +77,16 @@ function interpreterPath(run: PreparedRun, program: string): string {
 
 /**
  * The line for `run` with arguments `args` and script environment `env` (PATH, HOME, LANG
- * already in it, then the declared names' values).
+ * already in it, then the declared names' values). `source`: the snapshot of the skill
+ * (`snapshot.ts`) that runs — bound read-only at the skill folder's path in the box; in
+ * its place without the box — or the skill folder itself when absent (a dry run).
  */
 export function sandboxLine(
   run: PreparedRun,
   host: SandboxHost,
   args: readonly string[],
   env: Record<string, string>,
+  source?: string,
 ): SandboxLine {
   if (run.kind.kind === "deno") {
     if (host.deno === undefined) {
@@ -95,9 +99,10 @@ export function sandboxLine(
         HOME: run.grant.workDir,
         ...(host.denoDir ? { DENO_DIR: host.denoDir } : {}),
       };
+      const grant = source === undefined ? run.grant : rebased(run.grant, source);
       return {
         sandbox: "deno",
-        argv: denoArgv(host.deno, run.grant, run.scriptPath, args),
+        argv: denoArgv(host.deno, grant, joinPath(grant.skillDir, run.script), args),
         env: outside,
       };
     }
@@ -112,6 +117,7 @@ export function sandboxLine(
       extra: [[host.deno, DENO_INSIDE]],
       box: boxPrograms(run),
       absent: absentOf(run),
+      skillSource: source,
     });
     return { sandbox: "deno+bwrap", argv, env: {} };
   }
@@ -134,9 +140,19 @@ export function sandboxLine(
       command,
       box: boxPrograms(run),
       absent: absentOf(run),
+      skillSource: source,
     }),
     env: {},
   };
+}
+
+/** `grant` with the skill folder, and every read in it (not in the work dir), moved to `to` (the snapshot). */
+function rebased(grant: Grant, to: string): Grant {
+  const move = (p: string) =>
+    isInside(grant.skillDir, p) && !isInside(grant.workDir, p)
+      ? to + p.slice(grant.skillDir.length)
+      : p;
+  return { ...grant, skillDir: to, read: grant.read.map(move) };
 }
 
 /** The script's environment: the sandbox's PATH, private HOME and LANG, then the declared values. */

@@ -80,8 +80,9 @@ export function planFor(
 /**
  * What running skills' scripts adds to a plan ([RUN-1], [RUN-2]): it may run `deno` and
  * `bwrap` (as found by the warden: `setup.host.sandbox`) and nothing else, read the
- * sandbox's PATH folders (to find an interpreter) and the approvals file; the CLI's `run`
- * may also record approvals (`records`), MCP never.
+ * sandbox's PATH folders (to find an interpreter) and the approvals file, read and write
+ * the warden's scratch folder for the skills' snapshots ([RUN-3]); the CLI's `run` may
+ * also record approvals (`records`), MCP never.
  */
 export function runGrants(
   plan: Pick<PermissionPlan, "read" | "write" | "run">,
@@ -90,9 +91,19 @@ export function runGrants(
 ): Pick<PermissionPlan, "read" | "write" | "run"> {
   const sandbox = setup.host.sandbox;
   const programs = [sandbox?.deno, sandbox?.bwrap].filter((p): p is string => p !== undefined);
+  const scratch = sandbox?.scratch === undefined ? [] : [sandbox.scratch];
   return {
-    read: unique([...plan.read, ...SANDBOX_PATH.split(":"), approvalsFile(setup.localRoot)]),
-    write: unique([...plan.write, ...(records ? approvalWritePaths(setup.localRoot) : [])]),
+    read: unique([
+      ...plan.read,
+      ...SANDBOX_PATH.split(":"),
+      approvalsFile(setup.localRoot),
+      ...scratch,
+    ]),
+    write: unique([
+      ...plan.write,
+      ...(records ? approvalWritePaths(setup.localRoot) : []),
+      ...scratch,
+    ]),
     run: unique([...plan.run, ...programs]),
   };
 }

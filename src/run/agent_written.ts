@@ -1,0 +1,52 @@
+/**
+ * Skills an MCP client created or changed ([RUN-3]): `skill_manage` (through `mcp
+ * --allow-writes`, applied at once) records the skill folder it wrote in one file of the
+ * local root, `skills/.agent_written.json`, under its lock through the atomic writer. A
+ * local skill so marked is no longer the user's own: `run` at the CLI asks before its
+ * scripts run, as for a hub skill's, and an approval is needed anew after every change.
+ * A mark stays until the file is removed by the user.
+ *
+ * @module
+ */
+import { isInside, joinPath, realPathOrUndefined } from "../home/paths.ts";
+import { atomicWriteJson } from "../manage/atomic.ts";
+import { lockedWritePaths, withLock } from "../manage/mutex.ts";
+import { isMapping } from "../mapping.ts";
+
+/** The marks file of a local root. */
+export function agentWrittenFile(localRoot: string): string {
+  return joinPath(localRoot, ".agent_written.json");
+}
+
+/** Every path recording a mark writes (inside the local root: MCP's write grant). */
+export function agentWrittenPaths(localRoot: string): string[] {
+  return lockedWritePaths(agentWrittenFile(localRoot));
+}
+
+/** The skill folders marked (real paths); none when the file is absent or unreadable. */
+export function readAgentWritten(localRoot: string): string[] {
+  try {
+    const data: unknown = JSON.parse(Deno.readTextFileSync(agentWrittenFile(localRoot)));
+    const list = isMapping(data) ? data.skills : undefined;
+    return Array.isArray(list) ? list.filter((x): x is string => typeof x === "string") : [];
+  } catch {
+    return [];
+  }
+}
+
+/** Whether `skillDir` (real) is, holds or lies in a folder an MCP client wrote. */
+export function isAgentWritten(localRoot: string, skillDir: string): boolean {
+  return readAgentWritten(localRoot).some((dir) =>
+    isInside(dir, skillDir) || isInside(skillDir, dir)
+  );
+}
+
+/** Marks the skill folder `skillDir` as written by an MCP client. */
+export async function markAgentWritten(localRoot: string, skillDir: string): Promise<void> {
+  const dir = realPathOrUndefined(skillDir) ?? skillDir;
+  const file = agentWrittenFile(localRoot);
+  await withLock(file, () => {
+    const kept = readAgentWritten(localRoot).filter((d) => d !== dir);
+    atomicWriteJson(file, { skills: [...kept, dir].sort() });
+  });
+}
