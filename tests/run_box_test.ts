@@ -13,7 +13,7 @@ import { SkillRuntime } from "../src/runtime.ts";
 import { WARDEN_FLAGS } from "../src/sandbox/warden_flags.ts";
 import { existsHere } from "../src/home/paths.ts";
 import { makeTree, REPO, skill, snapshot, tempDir } from "./helpers.ts";
-import { hubLock, processesWith, uniqueSleep } from "./run_helpers.ts";
+import { lockFor, processesWith, uniqueSleep } from "./run_helpers.ts";
 
 const HOST = probeSandboxHost();
 const ignore = HOST.bwrap === undefined;
@@ -38,7 +38,7 @@ function readerHome(shared: string): string {
   return makeTree({
     "skills/hubby/SKILL.md": skill("hubby", "reads shared data", permissions),
     "skills/hubby/scripts/read.sh": `cat "${shared}/canary" 2>&1; echo "rc=$?"\n`,
-    "skills/.hub/lock.json": hubLock("hubby"),
+    "skills/.hub/lock.json": lockFor("hubby"),
   });
 }
 
@@ -101,7 +101,7 @@ Deno.test({
         "metadata:\n  skillrt:\n    permissions:\n      write: [out]\n",
       ),
       "skills/hubby/scripts/read.sh": 'echo planted > out/planted; echo "rc=$?"\n',
-      "skills/.hub/lock.json": hubLock("hubby"),
+      "skills/.hub/lock.json": lockFor("hubby"),
     });
     const w = outcome(
       await new SkillRuntime({ home: writer }).run("hubby", "scripts/read.sh", {

@@ -13,7 +13,7 @@ import { filesFingerprint } from "../src/run/snapshot.ts";
 import { sha256Hex } from "../src/hash/sha256.ts";
 import { cli, cliJson, makeTree, skill, tempDir } from "./helpers.ts";
 import { connectStdio, firstText } from "./mcp_helpers.ts";
-import { hubLock as lockFor } from "./run_helpers.ts";
+import { BY_AGENT, lockFor, MCP_NOT_APPROVED, NOT_APPROVED } from "./run_helpers.ts";
 import { SkillRuntime } from "../src/runtime.ts";
 import { readAgentWritten } from "../src/run/agent_written.ts";
 
@@ -41,16 +41,6 @@ function makeHome(): string {
 
 const run = (home: string, args: string[]) =>
   cli(["--home", home, "run", ...args], { cwd: tempDir(), env: { GREETING: "hi" } });
-
-/** How the refusal names a local skill an MCP client wrote. */
-const BY_AGENT = "local skill (written through MCP)";
-
-const NOT_APPROVED = (script: string, name: string, origin: string, what = `${origin} skill`) =>
-  `skillrt: Refusing to run '${script}' of skill '${name}': the user has not approved the files of this ${what} with its grant; approve it at a terminal or pass --yes.\n`;
-
-/** What MCP's skill_run answers for files the user has not approved at a terminal. */
-export const MCP_NOT_APPROVED = (script: string, name: string) =>
-  `Refusing to run '${script}' of skill '${name}': an MCP client runs only what the user approved at a terminal, and these files with this grant are not approved (run 'skillrt run ${name} ${script}' there once).`;
 
 Deno.test(
   {
@@ -206,106 +196,6 @@ Deno.test({
   }
 });
 
-/** A home with one hub skill `hubby` holding `files` (paths inside the skill). */
-function hubHome(files: Record<string, string>): string {
-  const tree: Record<string, string> = {
-    "skills/hubby/SKILL.md": skill("hubby", "from the hub"),
-    "skills/.hub/lock.json": lockFor("hubby"),
-  };
-  for (const [path, text] of Object.entries(files)) tree[`skills/hubby/${path}`] = text;
-  return makeTree(tree);
-}
-
-/** The refusal a run ended with (undefined when it ran). */
-async function refusal(running: Promise<unknown>): Promise<string | undefined> {
-  try {
-    await running;
-    return undefined;
-  } catch (error) {
-    return (error as Error).message;
-  }
-}
-
-Deno.test({
-  name: `[RUN-3] an approval binds every file: a changed sourced helper or module asks again${why}`,
-  ignore,
-}, async () => {
-  const home = hubHome({
-    "scripts/run.sh": '. "$(dirname "$0")/lib.sh"\nmain\n',
-    "scripts/lib.sh": "main() { echo benign; }\n",
-    "scripts/main.py": "import helper\nhelper.main()\n",
-    "scripts/helper.py": "def main():\n    print('benign')\n",
-  });
-  const rt = new SkillRuntime({ home });
-  const work = tempDir();
-  for (const script of ["scripts/run.sh", "scripts/main.py"]) {
-    equal((await rt.run("hubby", script, { workdir: work, yes: true })).stdout, "benign\n");
-    equal((await rt.run("hubby", script, { workdir: work, approvedOnly: true })).exitCode, 0);
-  }
-  Deno.writeTextFileSync(`${home}/skills/hubby/scripts/lib.sh`, "main() { echo CHANGED; }\n");
-  equal(
-    await refusal(rt.run("hubby", "scripts/run.sh", { workdir: work, approvedOnly: true })),
-    MCP_NOT_APPROVED("scripts/run.sh", "hubby"),
-  );
-  equal(
-    await refusal(rt.run("hubby", "scripts/run.sh", { workdir: work })),
-    NOT_APPROVED("scripts/run.sh", "hubby", "hub").slice("skillrt: ".length, -1),
-  );
-  // Variant: the Python module the entry script imports; and a file that is new.
-  Deno.writeTextFileSync(`${home}/skills/hubby/scripts/helper.py`, "def main():\n    print(1)\n");
-  equal(
-    await refusal(rt.run("hubby", "scripts/main.py", { workdir: work, approvedOnly: true })),
-    MCP_NOT_APPROVED("scripts/main.py", "hubby"),
-  );
-  equal((await rt.run("hubby", "scripts/main.py", { workdir: work, yes: true })).stdout, "1\n");
-  Deno.writeTextFileSync(`${home}/skills/hubby/scripts/sitecustomize.py`, "print('planted')\n");
-  equal(
-    await refusal(rt.run("hubby", "scripts/main.py", { workdir: work, approvedOnly: true })),
-    MCP_NOT_APPROVED("scripts/main.py", "hubby"),
-  );
-});
-
-Deno.test({
-  name:
-    `[RUN-3] what runs is the snapshot asked about: files swapped while the prompt waits do not${why}`,
-  ignore,
-}, async () => {
-  const home = hubHome({
-    "scripts/hi.sh": '. "$(dirname "$0")/lib.sh"\necho benign\n',
-    "scripts/lib.sh": "true\n",
-  });
-  const rt = new SkillRuntime({ home });
-  const scratch = Deno.realPathSync(tempDir());
-  const questions: string[] = [];
-  const r = await rt.run("hubby", "scripts/hi.sh", {
-    workdir: tempDir(),
-    host: { ...HOST, scratch },
-    confirm: (question) => {
-      questions.push(question);
-      const dir = `${home}/skills/hubby/scripts`;
-      Deno.writeTextFileSync(`${dir}/hi.sh`, "echo UNAPPROVED\n");
-      // Variant: the helper it sources, swapped too.
-      Deno.writeTextFileSync(`${dir}/lib.sh`, "echo UNAPPROVED-HELPER\n");
-      return Promise.resolve(true);
-    },
-  });
-  equal(r.exitCode, 0, r.stderr);
-  equal(r.stdout, "benign\n");
-  equal(questions.length, 1);
-  ok(
-    questions[0].includes('\n    | . "$(dirname "$0")/lib.sh"\n    | echo benign\n'),
-    questions[0],
-  );
-  ok(questions[0].includes("\n    scripts/lib.sh (5 bytes)\n"), questions[0]);
-  // The approval is of the snapshot that ran; the changed files are not approved.
-  equal(readApprovals(`${home}/skills`)[0].files, r.filesSha256);
-  equal(
-    await refusal(rt.run("hubby", "scripts/hi.sh", { workdir: tempDir(), approvedOnly: true })),
-    MCP_NOT_APPROVED("scripts/hi.sh", "hubby"),
-  );
-  deepEqual([...Deno.readDirSync(scratch)], [], "the snapshot was removed");
-});
-
 const SELF_MADE = skill(
   "selfmade",
   "made by the agent",
@@ -347,7 +237,17 @@ Deno.test({
       MCP_NOT_APPROVED("scripts/x.sh", "selfmade"),
     );
     deepEqual([...Deno.readDirSync(work)], [], "nothing ran");
-    deepEqual(readAgentWritten(`${home}/skills`), [Deno.realPathSync(`${home}/skills/selfmade`)]);
+    const marks = [Deno.realPathSync(`${home}/skills/selfmade`)];
+    deepEqual(readAgentWritten(`${home}/skills`), marks);
+    // Variant: the agent cannot unmark its skill, nor forge an approval, through skill_manage.
+    const forged = JSON.stringify({ skills: [] });
+    for (const path of ["../.agent_written.json", "../.run_approvals.json"]) {
+      const write = { action: "write_file", name: "selfmade", path, content: forged };
+      equal((await call("skill_manage", write)).success, false, path);
+      const remove = { action: "remove_file", name: "selfmade", path };
+      equal((await call("skill_manage", remove)).success, false, path);
+    }
+    deepEqual(readAgentWritten(`${home}/skills`), marks);
     // At the terminal the user is asked: a local skill the agent wrote is not the user's.
     const cli = await run(home, ["selfmade", "scripts/x.sh"]);
     equal(cli.code, 3);

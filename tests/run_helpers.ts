@@ -1,12 +1,15 @@
 /**
- * Helpers of the `run` tests: a hub lock making a skill need approval, a sleep duration
- * unique to one run, and the PIDs of processes whose command line holds a marker.
+ * Shared by the run tests ([RUN-3], [RUN-5]): a hub skill's lock entry and home, the
+ * refusals of an unapproved run (CLI and MCP), the refusal a library run ended with, a
+ * sleep duration unique to one run, and the PIDs of processes whose command line holds a
+ * marker.
  *
  * @module
  */
+import { makeTree, skill } from "./helpers.ts";
 
-/** A hub lock holding `name`: its scripts need the user's approval ([RUN-3]). */
-export function hubLock(name: string): string {
+/** The hub lock of one installed skill `name`: its scripts need the user's approval. */
+export function lockFor(name: string): string {
   return JSON.stringify({
     installed: {
       [name]: {
@@ -36,4 +39,40 @@ export async function processesWith(marker: string): Promise<string[]> {
   const out = await new Deno.Command("ps", { args: ["-eo", "pid=,args="] }).output();
   return new TextDecoder().decode(out.stdout).split("\n").filter((l) => l.includes(marker))
     .map((l) => l.trim().split(/\s+/)[0]);
+}
+
+/** How the refusal names a local skill an MCP client wrote. */
+export const BY_AGENT = "local skill (written through MCP)";
+
+/** What `run` says on stderr for files the user has not approved. */
+export const NOT_APPROVED = (
+  script: string,
+  name: string,
+  origin: string,
+  what = `${origin} skill`,
+) =>
+  `skillrt: Refusing to run '${script}' of skill '${name}': the user has not approved the files of this ${what} with its grant; approve it at a terminal or pass --yes.\n`;
+
+/** What MCP's skill_run answers for files the user has not approved at a terminal. */
+export const MCP_NOT_APPROVED = (script: string, name: string) =>
+  `Refusing to run '${script}' of skill '${name}': an MCP client runs only what the user approved at a terminal, and these files with this grant are not approved (run 'skillrt run ${name} ${script}' there once).`;
+
+/** A home with one hub skill `hubby` holding `files` (paths inside the skill). */
+export function hubHome(files: Record<string, string>): string {
+  const tree: Record<string, string> = {
+    "skills/hubby/SKILL.md": skill("hubby", "from the hub"),
+    "skills/.hub/lock.json": lockFor("hubby"),
+  };
+  for (const [path, text] of Object.entries(files)) tree[`skills/hubby/${path}`] = text;
+  return makeTree(tree);
+}
+
+/** The refusal a run ended with (undefined when it ran). */
+export async function refusal(running: Promise<unknown>): Promise<string | undefined> {
+  try {
+    await running;
+    return undefined;
+  } catch (error) {
+    return (error as Error).message;
+  }
 }

@@ -40,6 +40,7 @@ import { budgetOf, catalogOf, openSession, type Session } from "./session.ts";
 import { checkArguments, manageAction, toolList } from "./tools.ts";
 import { callRunTool } from "./run_tool.ts";
 import { markAgentWritten } from "../run/agent_written.ts";
+import { isSkillAction } from "../manage/change.ts";
 import { RPC, RpcError } from "./rpc_error.ts";
 
 export { toolList } from "./tools.ts";
@@ -130,7 +131,7 @@ async function manage(args: Record<string, unknown>, catalog: Catalog, setup: Se
     if (error instanceof NameTakenError) unnamedIfHidden(error, catalog);
     throw error;
   }
-  if ("path" in result && action.action !== "delete") {
+  if ("path" in result && isSkillAction(action.action) && action.action !== "delete") {
     await markAgentWritten(setup.localRoot, result.path);
   }
   return result;

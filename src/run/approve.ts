@@ -109,9 +109,12 @@ export async function consent(
       } with its grant; approve it at a terminal or pass --yes`,
     );
   }
-  await recordApproval(localRoot, {
+  const recording = recordApproval(localRoot, {
     skill: run.name,
     ...key,
     approvedAt: new Date().toISOString(),
   });
+  // The user's own skill runs on request even where the home cannot be written (read-only):
+  // unrecorded, MCP only cannot run it.
+  await (run.needsConsent ? recording : recording.catch(() => {}));
 }

@@ -145,6 +145,11 @@ function notesOf(line: SandboxLine, run: PreparedRun, shown: boolean): string[] 
       "bubblewrap is not usable here: the Deno script runs under Deno's permissions alone",
     );
   }
+  if (shown) {
+    notes.push(
+      "a run copies the skill's files into a private snapshot first and runs that, in the skill folder's place: the files approved, not what the folder holds later",
+    );
+  }
   return notes;
 }
 

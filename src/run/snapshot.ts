@@ -59,13 +59,27 @@ interface Walk {
   bytes: number;
 }
 
+/**
+ * The mode a copy keeps: a script may start a sibling by its path. Never set-id, never
+ * writable by others; 0644 where the handle may not be stat'ed (see `openInside`).
+ */
+function modeOf(file: Deno.FsFile): number {
+  try {
+    return (file.statSync().mode ?? 0o644) & 0o755;
+  } catch {
+    return 0o644;
+  }
+}
+
 function copyFile(walk: Walk, rel: string): void {
   if (walk.files.length >= SNAPSHOT_MAX_FILES) {
     throw new SnapshotProblem(`the skill has more than ${SNAPSHOT_MAX_FILES} files`);
   }
   let data: Uint8Array | null;
+  let mode: number;
   try {
     using file = openInside(walk.skillDir, rel, { dirWithin: walk.reach });
+    mode = modeOf(file);
     data = readCapped(file, SNAPSHOT_MAX_BYTES - walk.bytes);
   } catch (error) {
     throw new SnapshotProblem(
@@ -76,7 +90,7 @@ function copyFile(walk: Walk, rel: string): void {
     throw new SnapshotProblem(`the skill's files are larger than ${SNAPSHOT_MAX_BYTES} bytes`);
   }
   walk.bytes += data.length;
-  atomicWrite(joinPath(walk.into, rel), data, { within: walk.into });
+  atomicWrite(joinPath(walk.into, rel), data, { within: walk.into, mode });
   walk.files.push({ path: rel, size: data.length, sha256: sha256Hex(data) });
 }
 
