@@ -18,7 +18,7 @@ import { atomicWrite } from "../manage/atomic.ts";
 import { makeDirInside, removeInside } from "../manage/inside.ts";
 
 /** The most files a snapshot takes. */
-export const SNAPSHOT_MAX_FILES = 4096;
+export const SNAPSHOT_MAX_FILES = 1000;
 
 /** The most bytes a snapshot takes, all files together. */
 export const SNAPSHOT_MAX_BYTES = 64 * 1024 * 1024;
