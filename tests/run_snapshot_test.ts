@@ -153,6 +153,13 @@ Deno.test({
   equal((await fifo.output()).code, 0);
   const fifoWhy = await refusal(rt.run("hubby", "scripts/hi.sh", { workdir: work, yes: true }));
   ok(fifoWhy?.includes("its file 'scripts/pipe' cannot be read inside it"), fifoWhy);
+  // Variant: a linked folder (to a folder outside).
+  Deno.removeSync(`${home}/skills/hubby/scripts/pipe`);
+  Deno.symlinkSync(outside, `${home}/skills/hubby/refs`);
+  equal(
+    await refusal(rt.run("hubby", "scripts/hi.sh", { workdir: work, yes: true })),
+    "Refusing to run 'scripts/hi.sh' of skill 'hubby': its folder 'refs' is a link.",
+  );
   deepEqual([...Deno.readDirSync(work)], [], "nothing ran");
   equal(readApprovals(`${home}/skills`).length, 0, "nothing was approved");
 });

@@ -94,13 +94,32 @@ function copyFile(walk: Walk, rel: string): void {
   walk.files.push({ path: rel, size: data.length, sha256: sha256Hex(data) });
 }
 
+/** The entries of a folder of the skill, sorted by name. */
+function entriesOf(here: string, rel: string): Deno.DirEntry[] {
+  try {
+    return [...Deno.readDirSync(here)].sort((a, b) => a.name < b.name ? -1 : 1);
+  } catch (error) {
+    throw new SnapshotProblem(
+      `its folder '${rel || "."}' cannot be read (${(error as Error).message})`,
+    );
+  }
+}
+
+/** Whether a link leads to a folder (a dangling one does not: it is refused as a file). */
+function linksToFolder(path: string): boolean {
+  try {
+    return Deno.statSync(path).isDirectory;
+  } catch {
+    return false;
+  }
+}
+
 function copyFolder(walk: Walk, parts: string[]): void {
   const here = joinPath(walk.skillDir, ...parts);
-  const entries = [...Deno.readDirSync(here)].sort((a, b) => a.name < b.name ? -1 : 1);
-  for (const entry of entries) {
+  for (const entry of entriesOf(here, parts.join("/"))) {
     const rel = [...parts, entry.name].join("/");
     const isFolder = entry.isDirectory ||
-      (entry.isSymlink && Deno.statSync(joinPath(here, entry.name)).isDirectory);
+      (entry.isSymlink && linksToFolder(joinPath(here, entry.name)));
     if (!isFolder) {
       copyFile(walk, rel);
       continue;
