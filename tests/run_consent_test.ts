@@ -8,10 +8,10 @@
 import { deepEqual, equal, ok } from "node:assert/strict";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { probeSandboxHost } from "../src/run/sandbox_host.ts";
-import { readApprovals } from "../src/run/consent.ts";
+import { approvalsFile, readApprovals } from "../src/run/consent.ts";
 import { filesFingerprint } from "../src/run/snapshot.ts";
 import { sha256Hex } from "../src/hash/sha256.ts";
-import { cli, cliJson, makeTree, skill, tempDir } from "./helpers.ts";
+import { cli, makeTree, skill, tempDir } from "./helpers.ts";
 import { connectStdio, firstText } from "./mcp_helpers.ts";
 import { BY_AGENT, lockFor, MCP_NOT_APPROVED, NOT_APPROVED } from "./run_helpers.ts";
 import { SkillRuntime } from "../src/runtime.ts";
@@ -43,25 +43,19 @@ const run = (home: string, args: string[]) =>
   cli(["--home", home, "run", ...args], { cwd: tempDir(), env: { GREETING: "hi" } });
 
 Deno.test(
-  {
-    name: `a local skill's script runs on request, which approves its files for MCP${why}`,
-    ignore,
-  },
+  { name: `a local skill's script runs on request; nothing is recorded${why}`, ignore },
   async () => {
     const home = makeHome();
-    const r = await cliJson(["--home", home, "run", "mine", "scripts/hi.sh"], { cwd: tempDir() });
+    const r = await run(home, ["mine", "scripts/hi.sh"]);
     equal(r.code, 0, r.stderr);
-    ok(String(r.json.stdout).startsWith("hello from "), r.stdout);
-    const approvals = readApprovals(`${home}/skills`);
-    deepEqual(approvals.map((a) => [a.skill, a.script, a.sha256, a.files]), [
-      ["mine", "scripts/hi.sh", sha256Hex(SCRIPT), r.json.files_sha256],
-    ]);
-    // The files' hash is the whole folder's: names, sizes, contents.
-    const files = ["SKILL.md", "scripts/hi.sh", "scripts/touch.sh"].map((path) => {
-      const data = Deno.readFileSync(`${home}/skills/mine/${path}`);
-      return { path, size: data.length, sha256: sha256Hex(data) };
-    });
-    equal(approvals[0].files, filesFingerprint(files));
+    ok(r.stdout.startsWith("hello from "), r.stdout);
+    let absent = false;
+    try {
+      Deno.statSync(approvalsFile(`${home}/skills`));
+    } catch {
+      absent = true;
+    }
+    ok(absent, "no approvals file");
   },
 );
 
@@ -85,6 +79,12 @@ Deno.test({
     { skill: approvals[0].skill, script: approvals[0].script, sha256: approvals[0].sha256 },
     { skill: "hubby", script: "scripts/hi.sh", sha256: sha256Hex(SCRIPT) },
   );
+  // The files' hash is the whole folder's: every file's name, size and contents.
+  const files = ["SKILL.md", "scripts/hi.sh"].map((path) => {
+    const data = Deno.readFileSync(`${home}/skills/hubby/${path}`);
+    return { path, size: data.length, sha256: sha256Hex(data) };
+  });
+  equal(approvals[0].files, filesFingerprint(files));
   // Approved: it runs without --yes.
   equal((await run(home, ["hubby", "scripts/hi.sh"])).code, 0);
 
@@ -160,13 +160,7 @@ Deno.test({
     );
     equal(ran.exit_code, 0);
     ok(String(ran.stdout).startsWith("hello from "), ran.stdout);
-    // A local skill too runs only once the user ran it at the terminal (on request there).
-    const unrun = await client.callTool({
-      name: "skill_run",
-      arguments: { name: "mine", path: "scripts/hi.sh" },
-    });
-    equal(firstText(unrun).error, MCP_NOT_APPROVED("scripts/hi.sh", "mine"));
-    equal((await run(home, ["mine", "scripts/hi.sh"])).code, 0);
+    // The user's own local skill (written at the terminal) runs unasked.
     const local = firstText(
       await client.callTool({
         name: "skill_run",
@@ -179,7 +173,6 @@ Deno.test({
   }
   // Variant: `--workdir DIR` is where scripts work and write, not the server's folder.
   const work = tempDir();
-  equal((await run(home, ["mine", "scripts/touch.sh", "--", "x"])).code, 0);
   const placed = await mcpClient(home, ["--allow-run", "--workdir", work]);
   try {
     const wrote = firstText(
@@ -214,7 +207,6 @@ Deno.test({
     firstText(await client.callTool({ name, arguments: args }));
   try {
     // Both flags together: skill_run finds bubblewrap (it said "bwrap not installed").
-    equal((await run(home, ["mine", "scripts/hi.sh"])).code, 0);
     const mine = await call("skill_run", { name: "mine", path: "scripts/hi.sh" });
     equal(mine.exit_code, 0, JSON.stringify(mine));
     equal(mine.sandbox, "bwrap");

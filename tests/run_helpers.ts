@@ -55,7 +55,7 @@ export const NOT_APPROVED = (
 
 /** What MCP's skill_run answers for files the user has not approved at a terminal. */
 export const MCP_NOT_APPROVED = (script: string, name: string) =>
-  `Refusing to run '${script}' of skill '${name}': an MCP client runs only what the user approved at a terminal, and these files with this grant are not approved (run 'skillrt run ${name} ${script}' there once).`;
+  `Refusing to run '${script}' of skill '${name}': an MCP client runs only the user's own skills and what the user approved at a terminal; to approve these files with this grant, run 'skillrt run ${name} ${script}' there.`;
 
 /** A home with one hub skill `hubby` holding `files` (paths inside the skill). */
 export function hubHome(files: Record<string, string>): string {

@@ -2,8 +2,9 @@
  * The MCP tool `skill_run` ([RUN-3]), offered only by `mcp --allow-run`: one script of a
  * skill run in its sandbox, in the server's working directory (or `mcp --workdir DIR`), with
  * stdin closed. It runs
- * only what the user may run without being asked — a local skill's script, or a script
- * the user approved with its grant at the CLI; an MCP client can never approve.
+ * only what the user may run without being asked — the user's own local skill's script (not
+ * created or changed through MCP), or a skill's files the user approved with its grant at
+ * the CLI; an MCP client can never approve.
  *
  * @module
  */

@@ -110,14 +110,14 @@ const MANAGE_PROPERTIES: Record<string, Property> = {
 };
 
 /**
- * `skill_run` ([RUN-3]), offered only by `mcp --allow-run` (run by `run_tool.ts`): local
- * skills' scripts and scripts the user approved at the CLI, never approved by a client.
+ * `skill_run` ([RUN-3]), offered only by `mcp --allow-run` (run by `run_tool.ts`): the user's
+ * own local skills' scripts and scripts the user approved at the CLI, never approved by a client.
  */
 export const RUN_TOOL: ToolSpec = {
   name: "skill_run",
   title: "Run a skill's script",
   description:
-    "Run one script of a skill (e.g. scripts/fill.py) in a sandbox with exactly the permissions the skill declares, in the server's working directory. Only local skills' scripts and scripts the user approved at the CLI run; returns its exit code, stdout and stderr.",
+    "Run one script of a skill (e.g. scripts/fill.py) in a sandbox with exactly the permissions the skill declares, in the server's working directory. Only the user's own local skills' scripts and scripts the user approved at the CLI run (a skill created or changed through skill_manage waits for the user's approval at a terminal); returns its exit code, stdout and stderr.",
   outputSchema: OUTPUT_SCHEMAS.skill_run,
   annotations: {
     readOnlyHint: false,

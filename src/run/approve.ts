@@ -1,15 +1,17 @@
 /**
- * Having a run approved ([RUN-3]): the snapshot of the skill (`snapshot.ts`) with its grant
- * is approved when an approval of exactly these files and this grant is recorded; else a
- * CLI run of the user's own local skill is approved by being asked for (and recorded, so
- * that MCP may run the same files later), any other is approved with `--yes` or at the
- * terminal, after the question showed the grant, every file with its size and the entry
- * script's text. MCP (`approvedOnly`) runs only what is recorded, whatever the root: an
- * agent never approves, and a skill it wrote is approved by nobody but the user.
+ * Having a run approved ([RUN-3]). The user's own local skill (written at the terminal: the
+ * local root, not from the hub, never written through MCP) is approved by its author and
+ * runs on request, from the CLI and MCP alike. Any other — another root's, or a local skill
+ * an MCP client created or changed (`agent_written.ts`) — runs when an approval of exactly
+ * its snapshot's files (`snapshot.ts`) with this grant is recorded; else the CLI approves it
+ * with `--yes` or at the terminal, after the question showed the grant, every file with its
+ * size and the entry script's text, and records that. MCP (`approvedOnly`) runs only what
+ * is recorded: an agent never approves, and what it wrote is approved by the user alone.
  *
  * @module
  */
 import { visibleControls } from "../cli/terminal_text.ts";
+import { shellQuote } from "../sandbox/shell_quote.ts";
 import { joinPath } from "../home/paths.ts";
 import { grantFingerprint, isApproved, readApprovals, recordApproval } from "./consent.ts";
 import type { ApprovalKey } from "./consent.ts";
@@ -90,15 +92,17 @@ export async function consent(
   options: ConsentOptions,
   grant: string,
 ): Promise<void> {
+  if (!run.needsConsent) return;
   const key = keyOf(run, snapshot);
   if (isApproved(readApprovals(localRoot), key)) return;
   const refuse = (why: string) => runRefusal(run.name, run.script, why);
   if (options.approvedOnly) {
+    const line = ["skillrt", "run", run.name, run.script].map(shellQuote).join(" ");
     throw refuse(
-      `an MCP client runs only what the user approved at a terminal, and these files with this grant are not approved (run 'skillrt run ${run.name} ${run.script}' there once)`,
+      `an MCP client runs only the user's own skills and what the user approved at a terminal; to approve these files with this grant, run '${line}' there`,
     );
   }
-  let yes = options.yes === true || !run.needsConsent;
+  let yes = options.yes === true;
   if (!yes && options.confirm) {
     yes = (await options.confirm(approvalQuestion(run, snapshot, grant))) === true;
   }
@@ -109,12 +113,9 @@ export async function consent(
       } with its grant; approve it at a terminal or pass --yes`,
     );
   }
-  const recording = recordApproval(localRoot, {
+  await recordApproval(localRoot, {
     skill: run.name,
     ...key,
     approvedAt: new Date().toISOString(),
   });
-  // The user's own skill runs on request even where the home cannot be written (read-only):
-  // unrecorded, MCP only cannot run it.
-  await (run.needsConsent ? recording : recording.catch(() => {}));
 }

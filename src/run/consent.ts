@@ -99,9 +99,8 @@ export async function recordApproval(localRoot: string, approval: Approval): Pro
 }
 
 /**
- * Whether a skill's scripts need the user's approval at the CLI: any but the local root's
- * own (not from the hub, never changed through MCP). MCP's `skill_run` needs an approval
- * recorded for every script, whatever its root.
+ * Whether a skill's scripts need the user's approval: any but the local root's own (not
+ * from the hub, never created or changed through MCP).
  */
 export function needsConsent(source: string, fromHub: boolean, byAgent: boolean): boolean {
   return source !== "local" || fromHub || byAgent;
