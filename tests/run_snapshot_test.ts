@@ -8,7 +8,7 @@ import { deepEqual, equal, ok } from "node:assert/strict";
 import { probeSandboxHost } from "../src/run/sandbox_host.ts";
 import { readApprovals } from "../src/run/consent.ts";
 import { SkillRuntime } from "../src/runtime.ts";
-import { tempDir } from "./helpers.ts";
+import { cli, tempDir } from "./helpers.ts";
 import { hubHome, MCP_NOT_APPROVED, NOT_APPROVED, refusal } from "./run_helpers.ts";
 
 const HOST = probeSandboxHost();
@@ -179,4 +179,22 @@ Deno.test({
   });
   equal(r.stderr, "");
   equal(r.stdout, "step ran\n");
+});
+
+Deno.test({
+  name: `[RUN-3] the CLI's scratch folder is gone after a run, a refusal and a failed script${why}`,
+  ignore,
+}, async () => {
+  const home = hubHome({ "scripts/hi.sh": "echo hi\n", "scripts/fail.sh": "exit 7\n" });
+  const tmp = tempDir();
+  const run = (args: string[]) =>
+    cli(["--home", home, "run", "hubby", ...args], { cwd: tempDir(), env: { TMPDIR: tmp } });
+  const refused = await run(["scripts/hi.sh"]);
+  equal(refused.code, 3, refused.stderr);
+  deepEqual([...Deno.readDirSync(tmp)], [], "after a refusal");
+  const ran = await run(["scripts/hi.sh", "--yes"]);
+  equal(ran.stdout, "hi\n", ran.stderr);
+  deepEqual([...Deno.readDirSync(tmp)], [], "after a run");
+  equal((await run(["scripts/fail.sh", "--yes"])).code, 7);
+  deepEqual([...Deno.readDirSync(tmp)], [], "after a failed script");
 });
