@@ -1,12 +1,13 @@
 /**
  * Consent to run a script ([RUN-3]): a script of the local root (not installed from the
- * hub) runs on request; any other runs only once the user approved that script's sha256
- * together with its declared grant. Approvals live in one file of the home,
- * `skills/.run_approvals.json` (beside the use counts), written under its lock through the
- * atomic writer. An approval binds the script and every other file of the skill (the
- * snapshot's hash, `snapshot.ts`) with the grant: a changed file or grant matches no
- * approval, so the user is asked again. Who may approve is decided
- * by the caller: the CLI at a terminal or with `--yes`, never an MCP client.
+ * hub, not created or changed through MCP: `agent_written.ts`) runs on request; any other
+ * runs only once the user approved the skill's files with its declared grant. Approvals
+ * live in one file of the home, `skills/.run_approvals.json` (beside the use counts),
+ * written under its lock through the atomic writer. An approval binds the script and every
+ * other file of the skill (the snapshot's hash, `snapshot.ts`) with the grant: a changed
+ * file or grant matches no approval, so the user is asked again. Who may approve is
+ * decided by the caller (`approve.ts`): the CLI at a terminal or with `--yes`, never an
+ * MCP client.
  *
  * @module
  */

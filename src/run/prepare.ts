@@ -62,7 +62,7 @@ export interface PreparedRun {
   grant: Grant;
   /** How it runs. */
   kind: Exclude<ScriptKind, { refused: string }>;
-  /** Whether running it at the CLI needs the user's approval ([RUN-3]). */
+  /** Whether running it needs the user's approval ([RUN-3]). */
   needsConsent: boolean;
   /** Whether an MCP client wrote the skill (`agent_written.ts`). */
   byAgent: boolean;
