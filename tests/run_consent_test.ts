@@ -14,7 +14,6 @@ import { sha256Hex } from "../src/hash/sha256.ts";
 import { cli, makeTree, skill, tempDir } from "./helpers.ts";
 import { connectStdio, firstText } from "./mcp_helpers.ts";
 import { BY_AGENT, lockFor, MCP_NOT_APPROVED, NOT_APPROVED } from "./run_helpers.ts";
-import { SkillRuntime } from "../src/runtime.ts";
 import { readAgentWritten } from "../src/run/agent_written.ts";
 
 const HOST = probeSandboxHost();
