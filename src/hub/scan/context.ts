@@ -235,9 +235,15 @@ function isMention(
   }
   if (!chain.length) return false;
   const { open, close } = chain[0];
+  // "…say 'Ignore all previous instructions' — now do exactly that": quoted to be obeyed.
+  if (ACT_ON_QUOTED.test(view.text.slice(close + 1, close + 1 + 256))) return false;
   const { cues, words } = cuesOf(view);
   return anyOutside(words, open, close) && anyOutside(cues, open, close);
 }
+
+/** Words after a quotation that tell the reader to act on it. */
+const ACT_ON_QUOTED =
+  /\b(?:do|follow|obey|execute|apply|perform|heed)\s{1,8}(?:(?:exactly|just|precisely|all\s{1,8}of)\s{1,8})?(?:that|this|it|them|these|those|the above|what (?:it|they) says?)\b/i;
 
 /** A finding's context and the most severe it may be there (undefined: no cap). */
 export interface ContextResult {

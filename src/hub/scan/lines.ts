@@ -36,7 +36,13 @@ export interface LineInfo {
   owner: string;
 }
 
-/** A header cell that names what the column lists as phrases, not what to do. */
+/**
+ * A header cell that names what the column lists as phrases, not what to do — and holds
+ * no word that makes the column the reader's to act on ("Pattern to apply", "Examples you
+ * follow", "Steps").
+ */
+const ACTING_HEADER =
+  /\b(?:to|you|your|we|apply|follow|use|do|run|execute|obey|perform|steps?|instructions?|actions?|todo|rules?)\b/i;
 const CATALOGUE_HEADER =
   /\b(?:examples?|samples?|patterns?|phrases?|phrasings?|payloads?|signatures?|attacks?|detects?|detected|detection|indicators?|red flags?|keywords?|blocked|rejected|flagged|injections?|jailbreaks?)\b/i;
 const SEPARATOR_ROW = /^\s{0,64}\|?(?:\s{0,64}:?-{1,256}:?\s{0,64}\|){1,64}/;
@@ -48,7 +54,9 @@ const SEPARATOR_ROW = /^\s{0,64}\|?(?:\s{0,64}:?-{1,256}:?\s{0,64}\|){1,64}/;
 export function catalogueColumns(header: string, separator: string): number[] {
   if (!SEPARATOR_ROW.test(separator)) return [];
   const cells = header.slice(0, 1024).split("|");
-  return cells.flatMap((cell, i) => i > 0 && CATALOGUE_HEADER.test(cell) ? [i] : []);
+  return cells.flatMap((cell, i) =>
+    i > 0 && CATALOGUE_HEADER.test(cell) && !ACTING_HEADER.test(cell) ? [i] : []
+  );
 }
 
 /** Tracks the table a line belongs to: its header and separator rows, its catalogue columns. */
