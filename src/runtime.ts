@@ -21,14 +21,13 @@ import {
 import { buildPrompt, promptLocation, type PromptResult } from "./level0/prompt.ts";
 import { disabledNames, isDisabled, type VisibilityFacts } from "./level0/visibility.ts";
 import { SkillrtError } from "./errors.ts";
-import { type Resolved, resolveSkill, shownOrNotFound, walksRoot } from "./resolve/resolve.ts";
+import { type Resolved, resolveRemembered, shownOrNotFound, walksRoot } from "./resolve/resolve.ts";
 import type { Audience } from "./scan/audience.ts";
-import { EXCLUDED_DIRS } from "./scan/walk.ts";
 import { Catalog } from "./scan/catalog.ts";
 import { entryFor } from "./scan/skill_index.ts";
 import { LiveCatalog } from "./scan/live_catalog.ts";
 import type { WatchStatus } from "./scan/watch_cache.ts";
-import { HelperWatches, probeWatch, watchInThread } from "./scan/watch_source.ts";
+import { probeRoots } from "./scan/watch_source.ts";
 import { bumpView, readUsageCounts, type UpdateResult, type UsageMap } from "./usage/usage.ts";
 import { agentOfSource } from "./home/agents.ts";
 import { deferUsageUpdate, flushUsage, groupUpdateUsage } from "./usage/group_commit.ts";
@@ -50,11 +49,7 @@ import {
   setupNeeds,
   type SetupResult,
 } from "./home/skill_setup.ts";
-import {
-  bundleInvocation,
-  classifyMemberError,
-  type MemberOutcome,
-} from "./bundles/invoke_bundle.ts";
+import { invokeBundle } from "./bundles/invoke_bundle.ts";
 
 import {
   categoriesIn,
@@ -163,20 +158,7 @@ export class SkillRuntime {
   async unwatchedRoots(): Promise<{ root: string; reason: string }[]> {
     const roots = [...this.setup.roots, ...this.setup.plugins].map((r) => r.path)
       .filter((path) => isDirectory(path));
-    if (!this.options.watch) {
-      // In a helper Worker when one can be had: this thread is free meanwhile.
-      const ask = this.options.watchHelper;
-      const helper = this.options.watchOpener
-        ? undefined
-        : ask
-        ? new HelperWatches(ask())
-        : undefined;
-      try {
-        return await probeWatch(roots, this.options.watchOpener ?? helper?.open ?? watchInThread);
-      } finally {
-        helper?.close();
-      }
-    }
+    if (!this.options.watch) return await probeRoots(roots, this.options);
     return (await this.watchStatus())
       .filter((s) => s.state === "fallback" && roots.includes(s.root))
       .map((s) => ({ root: s.root, reason: s.reason ?? "unknown" }));
@@ -292,19 +274,7 @@ export class SkillRuntime {
     look: Look = oneLook(),
     audience?: Audience,
   ): Resolved {
-    // Remembered while every root is watched; not a plugin's name (its folder is checked
-    // outside the roots) nor a path into a folder whose changes the watchers ignore, nor a
-    // skill reached through a link (no watcher sees its target change: resolved every time),
-    // and only in its plain spelling (a client's endless `./a`, `a//` would each be kept).
-    const kept = !name.includes(":") &&
-      name.split("/").every((part) => part !== "" && part !== "." && !EXCLUDED_DIRS.has(part));
-    const resolved = kept
-      ? catalog.memo(
-        `resolve\0${name}`,
-        () => resolveSkill(name, catalog, audience),
-        ({ record }) => look(record.root, record.file),
-      )
-      : resolveSkill(name, catalog, audience);
+    const resolved = resolveRemembered(name, catalog, look, audience);
     // Checked on the skill the name resolved to, whatever its spelling ([IO-3], [M-6]).
     shownOrNotFound(resolved, name, catalog, audience);
     if (isDisabled(this.visibility().disabled, resolved.record.name)) {
@@ -405,20 +375,9 @@ export class SkillRuntime {
     // A bundle of that name wins over a skill ([B-2]).
     const bundle = loadBundles(this.setup.home).bundles.find((b) => b.name === name);
     if (bundle) {
-      const members: MemberOutcome[] = [];
       const catalog = await this.#catalogOf(options); // One walk of each root for all members.
-      for (const member of bundle.skills) {
-        try {
-          members.push({
-            name: member,
-            status: "loaded",
-            loaded: await this.load(member, { ...options, catalog }),
-          });
-        } catch (error) {
-          members.push(classifyMemberError(member, error));
-        }
-      }
-      return bundleInvocation(bundle, members, this.setup.home, instruction);
+      const load = (member: string) => this.load(member, { ...options, catalog });
+      return await invokeBundle(bundle, load, this.setup.home, instruction);
     }
     const loaded = await this.load(name, options);
     const message = invocationMessage(loaded, this.setup.home, instruction);

@@ -16,6 +16,27 @@ export type MemberOutcome =
   | { name: string; status: "missing" | "disabled" }
   | { name: string; status: "failed"; error: string };
 
+/**
+ * Loads each member of `bundle` with `load` (missing, disabled or failing members are
+ * skipped, said in the header) and builds its invocation.
+ */
+export async function invokeBundle(
+  bundle: Bundle,
+  load: (member: string) => Promise<LoadedSkill>,
+  home: string,
+  instruction?: string,
+): Promise<InvokeResult> {
+  const members: MemberOutcome[] = [];
+  for (const member of bundle.skills) {
+    try {
+      members.push({ name: member, status: "loaded", loaded: await load(member) });
+    } catch (error) {
+      members.push(classifyMemberError(member, error));
+    }
+  }
+  return bundleInvocation(bundle, members, home, instruction);
+}
+
 /** Sorts a member's load error into missing, disabled (or unsupported here) and failed. */
 export function classifyMemberError(name: string, error: unknown): MemberOutcome {
   if (error instanceof SkillrtError) {

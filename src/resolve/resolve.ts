@@ -353,3 +353,26 @@ function notFoundIn(shown: string, catalog: Catalog, audience?: Audience): NotFo
     hint: notFoundHint(shown, suggestions),
   });
 }
+
+/**
+ * {@linkcode resolveSkill}, remembered in the catalog while `look` says nothing it read
+ * changed: not a plugin's name (its folder is checked outside the roots), nor a path into
+ * a folder whose changes the watchers ignore, nor a skill reached through a link (no
+ * watcher sees its target change: resolved every time), and only in its plain spelling (a
+ * client's endless `./a`, `a//` would each be kept).
+ */
+export function resolveRemembered(
+  name: string,
+  catalog: Catalog,
+  look: (root: string, file: string) => boolean,
+  audience?: Audience,
+): Resolved {
+  const kept = !name.includes(":") &&
+    name.split("/").every((part) => part !== "" && part !== "." && !EXCLUDED_DIRS.has(part));
+  if (!kept) return resolveSkill(name, catalog, audience);
+  return catalog.memo(
+    `resolve\0${name}`,
+    () => resolveSkill(name, catalog, audience),
+    ({ record }) => look(record.root, record.file),
+  );
+}

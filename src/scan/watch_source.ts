@@ -210,3 +210,21 @@ export function ownWatchHelper(): HelperWatches | undefined {
     return undefined;
   }
 }
+
+/**
+ * The roots (that exist) a file watcher cannot cover, with the reason, found by opening
+ * one on each and closing it at once: with the given opener, else in a watch helper
+ * Worker when one can be had (this thread is free meanwhile), else in this thread.
+ */
+export async function probeRoots(
+  roots: string[],
+  how: { watchOpener?: WatchOpener; watchHelper?: () => MessagePort },
+): Promise<{ root: string; reason: string }[]> {
+  const ask = how.watchHelper;
+  const helper = how.watchOpener ? undefined : ask ? new HelperWatches(ask()) : undefined;
+  try {
+    return await probeWatch(roots, how.watchOpener ?? helper?.open ?? watchInThread);
+  } finally {
+    helper?.close();
+  }
+}
