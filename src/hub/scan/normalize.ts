@@ -13,7 +13,7 @@
 import { foldConfusables } from "./confusables.ts";
 import { INVISIBLE_CHARS } from "./invisible.ts";
 import { decodeBase64Runs } from "./base64.ts";
-import { joinSpacedLetters } from "./spelled.ts";
+import { joinSpacedLetters, joinWordCells } from "./spelled.ts";
 
 const NAMED: Record<string, string> = {
   amp: "&",
@@ -166,7 +166,7 @@ export function normalizeText(text: string): string {
     out = out.split("\n").map((l) => NON_ASCII.test(l) ? unicodeLine(l) : l).join("\n");
   }
   // Spelled-out words and base64 payloads read as what they say (before spaces collapse).
-  return collapse(joinSpacedLetters(decodeBase64Runs(unshell(out))));
+  return collapse(joinWordCells(joinSpacedLetters(decodeBase64Runs(unshell(out)))));
 }
 
 /** True for a line the shell continues on the next (it ends in one `\`). */

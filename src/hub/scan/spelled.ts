@@ -1,8 +1,9 @@
 /**
  * Words spelled so a pattern misses them, read as what they say, for the scanner's normal form
  * ([HUB-4], issue 22 round five): letters set apart (`I-g-n-o-r-e`, `i g n o r e`,
- * `i.g.n.o.r.e`) joined into their word (base64 payloads are read in `base64.ts`). The line
- * count is kept. Pure.
+ * `i.g.n.o.r.e`) joined into their word, and a table row of one word a cell
+ * (`| Ignore | all | previous | instructions |`) read as the words it holds (base64 payloads
+ * are read in `base64.ts`). The line count is kept. Pure.
  *
  * @module
  */
@@ -26,4 +27,13 @@ export function joinSpacedLetters(text: string): string {
     if (out.includes(mark)) out = out.replace(SPACED[i], (run) => run.split(mark).join(""));
   });
   return out;
+}
+
+/** A Markdown table row of three or more cells, each one word (or empty). */
+const WORD_ROW = /^[ \t]{0,8}\|(?:[ \t]{0,8}[^\s|]{0,40}[ \t]{0,8}\|){3,64}[ \t]{0,8}$/gm;
+
+/** Reads each table row of one word a cell as its words, a space apart (a phrase split over cells). */
+export function joinWordCells(text: string): string {
+  if (!text.includes("|")) return text;
+  return text.replace(WORD_ROW, (row) => row.replaceAll("|", " "));
 }
