@@ -19,7 +19,10 @@ Deno.test("[C-5] bash completes commands, sub-actions, option values and skill n
     Deno.writeTextFileSync(`${bin}/complete.sh`, script);
     const lines: [string[], string][] = [
       [["--home", DEMO_HOME, "vi"], "view"],
-      [["hub", ""], "install search list uninstall verify check update scan audit publish keygen"],
+      [
+        ["hub", ""],
+        "install search list uninstall verify check update scan audit publish keygen lock",
+      ],
       [["prompt", "--format", ""], "xml markdown json"],
       [["graph", "--format", ""], "mermaid dot json"],
       [["validate", "--profile", "a"], "agentskills"],

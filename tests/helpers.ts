@@ -138,6 +138,26 @@ export async function cliJson(
   return { ...r, json };
 }
 
+/** Every file below `dir` with its text, by path relative to it (sorted): equal means the same bytes. */
+export function fileTexts(dir: string): string {
+  const out: string[] = [];
+  const walk = (rel: string) => {
+    const entries = [...Deno.readDirSync(rel ? `${dir}/${rel}` : dir)];
+    for (const e of entries.sort((a, b) => (a.name < b.name ? -1 : 1))) {
+      const path = rel ? `${rel}/${e.name}` : e.name;
+      if (e.isDirectory) walk(path);
+      else if (e.isFile) out.push(`${path}\n${Deno.readTextFileSync(`${dir}/${path}`)}`);
+    }
+  };
+  walk("");
+  return out.join("\n--\n");
+}
+
+/** `hub install --from-lock FILE` in `home` (with `extra` arguments), as JSON ([T-4]). */
+export function restoreFrom(home: string, file: string, ...extra: string[]) {
+  return cliJson(["--home", home, "hub", "install", "--from-lock", file, ...extra]);
+}
+
 /**
  * Every file below `dir` with its size and modification time: equal snapshots mean
  * nothing changed. Paths matching `ignore` (for example the usage counters) are left out.

@@ -23,6 +23,7 @@ export const HUB_ACTIONS = [
   "audit",
   "publish",
   "keygen",
+  "lock",
 ] as const;
 
 /** An action of `hub`. */
@@ -33,6 +34,7 @@ const HUB_TARGETS: Partial<Record<HubAction, string>> = {
   install: "a folder",
   uninstall: "a skill name",
   scan: "a folder",
+  lock: "'export'",
 };
 
 /**
@@ -56,13 +58,28 @@ export function unknownChoice(what: string, given: string, choices: readonly str
  * needs — checked where it runs and where `sandbox hub …` plans it (the same errors).
  * @throws {UsageError} (exit 2).
  */
-export function checkHubLine(args: readonly string[]): HubAction {
+export function checkHubLine(
+  args: readonly string[],
+  options: Readonly<Record<string, unknown>> = {},
+): HubAction {
   const [action, target] = args;
   if (!(HUB_ACTIONS as readonly string[]).includes(action)) {
     throw unknownChoice("hub action", action, HUB_ACTIONS);
   }
+  const fromLock = action === "install" && options.fromLock !== undefined;
+  if (fromLock && target !== undefined) {
+    throw new UsageError("'hub install --from-lock FILE' takes no source; the lock names them.");
+  }
+  if (options.frozen === true && !fromLock) {
+    throw new UsageError("--frozen goes with 'hub install --from-lock FILE'.");
+  }
   const needs = HUB_TARGETS[action as HubAction];
-  if (needs !== undefined && !target) throw new UsageError(`'hub ${action}' needs ${needs}.`);
+  if (needs !== undefined && !target && !fromLock) {
+    throw new UsageError(`'hub ${action}' needs ${needs}.`);
+  }
+  if (action === "lock" && target !== "export") {
+    throw new UsageError(`Unknown hub lock action '${target}'; use export.`);
+  }
   return action as HubAction;
 }
 
@@ -91,13 +108,13 @@ export const HUB_ARGUMENTS: ArgumentSpec[] = [
   {
     spec: "<action>",
     description:
-      "install, search, list, uninstall, verify, check, update, scan, audit, publish or keygen",
+      "install, search, list, uninstall, verify, check, update, scan, audit, publish, keygen or lock",
     complete: HUB_ACTIONS,
   },
   {
     spec: "[target...]",
     description:
-      "install: a source; search: words; uninstall, check, update: a name; scan: a folder; publish: folders of skills",
+      "install: a source; search: words; uninstall, check, update: a name; scan: a folder; publish: folders of skills; lock: export",
     complete: "file",
   },
 ];
@@ -135,10 +152,19 @@ export const HUB_OPTIONS: OptionSpec[] = [
       "install: replace an installed skill; override a block where policy allows; publish: dangerous skills too",
   },
   { flags: "--yes", description: "install: do not ask for confirmation" },
+  {
+    flags: "--from-lock <file>",
+    description: "install: every skill of this lock file (skillrt's or skills-lock.json)",
+    complete: "file",
+  },
+  {
+    flags: "--frozen",
+    description: "install --from-lock: refuse, installing nothing, when anything differs",
+  },
   { flags: "--verify", description: "audit: check the hash chain of the audit log" },
   {
     flags: "--out <path>",
-    description: "publish: the site folder; keygen: the private key file",
+    description: "publish: the site folder; keygen: the private key file; lock export: the file",
     complete: "file",
   },
   { flags: "--base-url <url>", description: "publish: the site's public URL" },

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { realPathOrUndefined, resolvePath } from "../home/paths.ts";
+import { dirname, realPathOrUndefined, resolvePath } from "../home/paths.ts";
 import type { Setup } from "../home/setup.ts";
 import { type PermissionPlan, planFor, preloads } from "../sandbox/plan.ts";
 import { isWriting, RUNNING_COMMANDS } from "./command_table.ts";
@@ -45,6 +45,16 @@ export async function requestPaths(
   }
   const [action, source] = request.args;
   if (request.command === "hub" && action === "scan" && source) return [resolvePath(cwd, source)];
+  if (request.command === "hub" && action === "lock") {
+    // The named file is written atomically: beside it, in its folder, proved real ([T-4]).
+    return namedOutputs(request, cwd).slice(0, 1).map(dirname);
+  }
+  if (
+    request.command === "hub" && action === "install" &&
+    typeof request.options.fromLock === "string"
+  ) {
+    return [resolvePath(cwd, request.options.fromLock)]; // the lock file ([T-4])
+  }
   if (request.command === "hub" && (action === "publish" || action === "keygen")) {
     // The folders to publish, the signing key, and the named output (read back to re-publish).
     const sign = action === "publish" && typeof request.options.sign === "string"
@@ -66,6 +76,8 @@ interface Targets {
   paths: string[];
   net?: string[];
   run?: string[];
+  /** Environment variables: only the GitHub token's, by the name config gives it ([T-4]). */
+  env?: string[];
   /** Hosts the step must read from to find the rest (a discovery index, [IO-1]). */
   planWith?: string[];
 }
@@ -118,7 +130,7 @@ export async function planOf(
   if (!isWriting(request.command, request.args)) return { plan: read };
   const found = await targetsOf(request, setup, read);
   if ("outcome" in found) return found;
-  const { paths: writes, net = [], run = [] } = found;
+  const { paths: writes, net = [], run = [], env = [] } = found;
   checkWrites(
     request.command,
     writes,
@@ -133,6 +145,7 @@ export async function planOf(
       ...plan,
       net: [...new Set([...plan.net, ...net])],
       run: [...new Set([...plan.run, ...run])],
+      env: [...new Set([...plan.env, ...env])],
     },
   };
 }

@@ -238,9 +238,21 @@ export async function download(
 export async function downloadFrom(
   url: string,
   limit: number = ARCHIVE_LIMITS.download,
+  credential?: OriginCredential,
 ): Promise<{ bytes: Uint8Array; url: string }> {
-  return await readResponse(await request(url), url, limit);
+  return await readResponse(await request(url, credential), url, limit);
 }
+
+/** An `Authorization` value for one origin only ([T-4]): never sent where a redirect leads. */
+export interface OriginCredential {
+  /** The origin it is sent to (`https://api.github.com`). */
+  origin: string;
+  /** The header's value (`Bearer …`); never printed or logged. */
+  authorization: string;
+}
+
+/** Redirects followed for a download that carries a credential. */
+const MAX_REDIRECTS = 10;
 
 /** Downloads like {@linkcode downloadFrom}, or undefined when the host has no such file (404, 410). */
 export async function downloadIfPresent(
@@ -255,14 +267,39 @@ export async function downloadIfPresent(
   return await readResponse(response, url, limit);
 }
 
-async function request(url: string): Promise<Response> {
+async function request(url: string, credential?: OriginCredential): Promise<Response> {
   try {
-    return await fetch(url, { redirect: "follow", signal: interruptSignal });
+    return credential
+      ? await followWith(url, credential)
+      : await fetch(url, { redirect: "follow", signal: interruptSignal });
   } catch (error) {
+    if (error instanceof SkillrtError) throw error;
     throwIfInterrupted();
     if (isPermissionError(error)) throw notGranted(url, error as Error);
     throw new SkillrtError(`Cannot download '${url}': ${(error as Error).message.split("\n")[0]}`);
   }
+}
+
+/**
+ * Fetches `url`, following redirects one at a time so that the credential goes only to
+ * its own origin: a hop to any other host (GitHub's codeload, or anywhere a server sends
+ * it) is made without it ([T-4]).
+ */
+async function followWith(url: string, credential: OriginCredential): Promise<Response> {
+  let at = url;
+  for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
+    const own = new URL(at).origin === credential.origin;
+    const response = await fetch(at, {
+      redirect: "manual",
+      signal: interruptSignal,
+      ...(own ? { headers: { authorization: credential.authorization } } : {}),
+    });
+    const location = response.headers.get("location");
+    if (response.status < 300 || response.status > 399 || location === null) return response;
+    await response.body?.cancel();
+    at = new URL(location, at).href;
+  }
+  throw new SkillrtError(`Cannot download '${url}': more than ${MAX_REDIRECTS} redirects.`);
 }
 
 /**

@@ -13,7 +13,8 @@ import { collectionEntries, isPathEntry } from "./collection_paths.ts";
 import { isDirectory, joinPath, resolvePath } from "../home/paths.ts";
 import type { Setup } from "../home/setup.ts";
 import { collectionOf, type CollectionSkill } from "./collection.ts";
-import { type Fetched, fetchSource, sourceNeeds, sourceOf } from "./fetch.ts";
+import { type Fetched, fetchSource } from "./fetch.ts";
+import { addNeeds, type SourceNeeds, sourceNeeds, sourceOf } from "./source_of.ts";
 import { refuseLinkedHub } from "./install.ts";
 import { removeScratch, withScratch } from "./scratch.ts";
 
@@ -37,20 +38,17 @@ export function collectionSource(entry: string, home: string, userHome?: string)
   return entry;
 }
 
-/** The hosts and programs reading every configured collection needs. */
-export function collectionNeeds(setup: Setup): { net: string[]; run: string[] } {
-  const net: string[] = [];
-  const run: string[] = [];
+/** The hosts, programs and variables reading every configured collection needs. */
+export function collectionNeeds(setup: Setup): SourceNeeds {
+  const needs: SourceNeeds = { net: [], run: [], env: [] };
   for (const source of configuredCollections(setup)) {
     try {
-      const needs = sourceNeeds(sourceOf(setup, source));
-      net.push(...needs.net);
-      run.push(...needs.run);
+      addNeeds(needs, sourceNeeds(sourceOf(setup, source)));
     } catch {
       // A source that does not parse is reported when it is read.
     }
   }
-  return { net: [...new Set(net)], run: [...new Set(run)] };
+  return needs;
 }
 
 /** The skills of one fetched source: its collection, or its one skill. */

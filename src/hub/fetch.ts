@@ -36,8 +36,9 @@ import {
   type Skipped,
   slugForm,
 } from "./collection.ts";
-import { ARCHIVE, parseSource, type Source, sourceName } from "./source.ts";
-import { configuredIndexes, fetchWellKnown } from "./well_known.ts";
+import { ARCHIVE, type Source, sourceName } from "./source.ts";
+import { fetchWellKnown } from "./well_known.ts";
+import { sourceOf } from "./source_of.ts";
 import { trustedKeysOf } from "./signing.ts";
 import { fetchGithub } from "./github.ts";
 import { gitClone } from "./git_clone.ts";
@@ -110,6 +111,8 @@ export interface Fetched {
   indexSite?: string;
   /** Set when the source holds several skills ([HUB-8]); `text` and `fill` are then unused. */
   collection?: Collection;
+  /** The commit it came from (a git clone's, a GitHub tarball's), for a lock export ([T-4]). */
+  commit?: string;
 }
 
 /** The skills of a collection source and how to put one of them into a quarantine. */
@@ -284,26 +287,6 @@ export function checkoutFolder(work: string, subpath: string): string {
   return path;
 }
 
-/** The hosts and programs a source needs: what the sandbox plan grants for it. */
-export function sourceNeeds(source: Source): { net: string[]; run: string[] } {
-  if (source.kind === "http") return { net: [source.host], run: [] };
-  if (source.kind === "well-known" || source.kind === "github") {
-    return { net: source.hosts, run: [] };
-  }
-  if (source.kind === "git") return { net: [], run: ["git"] };
-  return { net: [], run: [] };
-}
-
-/** Parses a source with the home's GitHub base and well-known indexes (`index` overrides them). */
-export function sourceOf(setup: Setup, raw: string, index?: string): Source {
-  const { github_base: base, github_codeload: codeload } = setup.config.hub;
-  const github = {
-    base: typeof base === "string" ? base : "https://api.github.com",
-    ...(typeof codeload === "string" ? { codeload } : {}),
-  };
-  return parseSource(raw, github, configuredIndexes(setup, index));
-}
-
 /**
  * The line that says a folder here is named like a remote source that was fetched instead
  * ([IO-5]): `owner/repo` is always the repository; the folder is spelled `./owner/repo`.
@@ -346,7 +329,12 @@ async function fetchParsed(setup: Setup, source: Source, work: string): Promise<
     }
     case "github": {
       const got = await fetchGithub(source);
-      return { ...fromFiles(got.files, got.identifier, got.trust, name), warnings: got.warnings };
+      const commit = got.commit !== undefined ? { commit: got.commit } : {};
+      return {
+        ...fromFiles(got.files, got.identifier, got.trust, name),
+        warnings: got.warnings,
+        ...commit,
+      };
     }
     case "git":
       return await fetchGit(source, name, work);
@@ -392,6 +380,7 @@ async function fetchGit(
   return {
     // The commit that was checked out: what a `#<sha>` pinned, or where the branch was.
     identifier: `${source.url}#${commit}`,
+    commit,
     trust: trustOf({ kind: "other" }),
     ...found,
     folder: name,

@@ -11,7 +11,12 @@
  *
  * @module
  */
-import { type ArchiveFile, downloadFrom, readArchiveBytes } from "./archive.ts";
+import {
+  type ArchiveFile,
+  downloadFrom,
+  type OriginCredential,
+  readArchiveBytes,
+} from "./archive.ts";
 import { type Trust, trustOf } from "./policy.ts";
 import type { Source } from "./source.ts";
 import { ownerOk, repositoryOk } from "./source_grammar.ts";
@@ -29,6 +34,32 @@ export interface GithubFetch {
   trust: Trust;
   /** Why it is not trusted as the spelled repository would be, when it came from another. */
   warnings: string[];
+  /** The commit the tarball holds (its top folder `owner-repo-<commit>`), when it says. */
+  commit?: string;
+}
+
+/**
+ * The token of `skills.hub.github_token_env`, for the API's origin only ([T-4]): read
+ * here, in the Worker granted that one name, and never printed or logged. Undefined when
+ * no variable is configured or it is empty (a public repository needs none).
+ */
+function credentialOf(source: Extract<Source, { kind: "github" }>): OriginCredential | undefined {
+  const token = source.tokenEnv !== undefined ? Deno.env.get(source.tokenEnv) : undefined;
+  if (!token) return undefined;
+  return { origin: new URL(source.api).origin, authorization: `Bearer ${token}` };
+}
+
+/** A URL without its query and fragment. */
+function withoutQuery(url: string): string {
+  const at = new URL(url);
+  at.search = "";
+  at.hash = "";
+  return at.href;
+}
+
+/** The commit a GitHub tarball's top folder (`owner-repo-<commit>`) names. */
+function commitOfTop(top: string): string | undefined {
+  return /-([0-9a-f]{7,40})$/.exec(top)?.[1];
 }
 
 function segments(path: string): string[] | undefined {
@@ -75,7 +106,7 @@ export function refKeepsTrust(ref: string | undefined): boolean {
 export async function fetchGithub(
   source: Extract<Source, { kind: "github" }>,
 ): Promise<GithubFetch> {
-  const got = await downloadFrom(source.url);
+  const got = await downloadFrom(source.url, undefined, credentialOf(source));
   const files = await readArchiveBytes(got.bytes, "tarball.tar.gz");
   const top = files[0]?.path.split("/")[0] ?? "";
   const prefix = source.path ? `${top}/${source.path}/` : `${top}/`;
@@ -84,7 +115,9 @@ export async function fetchGithub(
     data: f.data,
   }));
   const spelled = `${source.owner}/${source.repo}`;
-  const fetched = repositoryOfUrl(got.url, source.api);
+  // A private repository's codeload URL carries a short-lived token in its query.
+  const from = withoutQuery(got.url);
+  const fetched = repositoryOfUrl(from, source.api);
   const repository = trustOf(
     fetched ? { kind: "repository", repository: fetched } : { kind: "other" },
   );
@@ -93,11 +126,12 @@ export async function fetchGithub(
   const same = fetched?.toLowerCase() === spelled.toLowerCase();
   return {
     files: below,
-    identifier: got.url,
+    identifier: from,
+    ...(commitOfTop(top) !== undefined ? { commit: commitOfTop(top) } : {}),
     trust,
     warnings: [
       ...same ? [] : [
-        `The tarball of '${spelled}' came from '${got.url}', which is not that repository; it installs as ${trust}.`,
+        `The tarball of '${spelled}' came from '${from}', which is not that repository; it installs as ${trust}.`,
       ],
       ...strangers
         ? [

@@ -345,6 +345,7 @@ async function moveIntoPlace(
     ...(declared !== undefined ? { declared_name: declared } : {}),
     ...(candidate.path !== undefined ? { collection_path: candidate.path } : {}),
   };
+  const commit = fetched.commit !== undefined ? { commit: fetched.commit } : {};
   if (place.exists) Deno.removeSync(target, { recursive: true });
   ensureDir(dirname(target));
   Deno.renameSync(quarantine, target);
@@ -363,6 +364,7 @@ async function moveIntoPlace(
       updated_at: now.toISOString(),
       ...bindingOf(fetched), // a signed install stays bound to its key and sequence ([T-2])
       ...provenance,
+      ...commit,
     };
   });
   const action = previous ? "UPDATE" : "INSTALL";

@@ -41,6 +41,8 @@ export interface LockRecord {
   declared_name?: string;
   /** Its folder inside the collection it came from ([HUB-8]). */
   collection_path?: string;
+  /** The commit it came from (a git clone's, a GitHub tarball's), for a lock export ([T-4]). */
+  commit?: string;
 }
 
 /**

@@ -43,6 +43,8 @@ export type Source =
      * to (`codeload.github.com` for `api.github.com`, else `skills.hub.github_codeload`).
      */
     hosts: string[];
+    /** The environment variable holding the GitHub token (`skills.hub.github_token_env`, [T-4]). */
+    tokenEnv?: string;
   };
 
 /** Where GitHub sources come from: the API base, and the host it redirects tarballs to. */
@@ -51,6 +53,8 @@ export interface GitHubBase {
   base: string;
   /** `skills.hub.github_codeload`: a URL whose host serves the API's tarball redirects. */
   codeload?: string;
+  /** `skills.hub.github_token_env`: the name of the variable holding a token ([T-4]). */
+  tokenEnv?: string;
 }
 
 /** The host github.com's API redirects tarball downloads to. */
@@ -172,7 +176,8 @@ function githubOf(
   const url = `${api}/repos/${owner}/${repo}/tarball${ref ? `/${ref}` : ""}`;
   const host = new URL(url).host;
   const hosts = [...new Set([host, ...codeloadHosts(host, githubBase.codeload)])];
-  return { kind: "github", owner, repo, path, ref, url, api, host, hosts };
+  const token = githubBase.tokenEnv !== undefined ? { tokenEnv: githubBase.tokenEnv } : {};
+  return { kind: "github", owner, repo, path, ref, url, api, host, hosts, ...token };
 }
 
 /** The host a GitHub API at `host` redirects tarballs to, when it is another host. */

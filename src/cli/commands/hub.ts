@@ -1,7 +1,8 @@
 /**
  * `hub install|search|list|uninstall|verify|check|update|scan|audit` ([HUB-1..6]), one
  * function an action, found through one table; `publish` and `keygen` are in
- * `hub_publish.ts` ([T-1], [T-2]).
+ * `hub_publish.ts` ([T-1], [T-2]), `lock export` and `install --from-lock` in
+ * `hub_lock.ts` ([T-4]).
  *
  * @module
  */
@@ -18,6 +19,7 @@ import { searchHub } from "../../hub/search.ts";
 import { checkInstalled, updateInstalled } from "../../hub/check.ts";
 import { checkHubLine, type HubAction } from "../command_grammar.ts";
 import { runPublish } from "./hub_publish.ts";
+import { runLockExport, runRestore } from "./hub_lock.ts";
 import type { ExecuteContext } from "../context.ts";
 import type { SkillRuntime } from "../../runtime.ts";
 import { clip, paint, plural, respond, table } from "../render.ts";
@@ -127,6 +129,9 @@ async function remove(call: HubCall): Promise<Outcome> {
 }
 
 function install(call: HubCall): Promise<Outcome> {
+  const fromLock = str(call.request.options.fromLock);
+  // `--from-lock FILE`: every skill of a lock file ([T-4]).
+  if (fromLock !== undefined) return runRestore(call.runtime, call.request, fromLock);
   return runInstall(call.runtime, call.request, call.ctx, needTarget(call));
 }
 
@@ -205,6 +210,7 @@ const ACTIONS: Readonly<Record<HubAction, HubActionRun>> = {
   audit,
   publish,
   keygen: publish,
+  lock: ({ runtime, request }) => runLockExport(runtime, request),
 };
 
 /** Runs `hub`. */
@@ -213,6 +219,6 @@ export async function run(
   request: CommandRequest,
   ctx: ExecuteContext,
 ): Promise<Outcome> {
-  const act = ACTIONS[checkHubLine(request.args)];
+  const act = ACTIONS[checkHubLine(request.args, request.options)];
   return await act({ runtime, request, ctx, target: request.args[1] });
 }

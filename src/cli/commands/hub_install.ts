@@ -15,7 +15,8 @@ import type { CommandRequest, Outcome } from "../request.ts";
 
 const str = (v: unknown) => (typeof v === "string" ? v : undefined);
 
-function installedLine(doc: InstallResult, where: string): string[] {
+/** The lines of one installed skill. */
+export function installedLine(doc: InstallResult, where: string): string[] {
   return [
     `Installed '${doc.name}' at ${where}${doc.install_path} (${doc.trust_level}, ${doc.scan_verdict}).`,
     ...doc.warnings.map((w) => `Warning: ${w}`),

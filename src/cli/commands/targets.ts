@@ -12,7 +12,9 @@ import { collectionNeeds, configuredCollections, isBareName } from "../../hub/co
 import { listOf } from "../grammar.ts";
 import { SkillrtError } from "../../errors.ts";
 import { installName, installPath } from "../../hub/install.ts";
-import { fetchLocal, sourceNeeds, sourceOf } from "../../hub/fetch.ts";
+import { fetchLocal } from "../../hub/fetch.ts";
+import { addNeeds, type SourceNeeds, sourceNeeds, sourceOf } from "../../hub/source_of.ts";
+import { readLockInput } from "../../hub/lock_input.ts";
 import { artifactHosts, configuredIndexes } from "../../hub/well_known.ts";
 import type { Source } from "../../hub/source.ts";
 import { validateName } from "../../manage/validation.ts";
@@ -33,21 +35,15 @@ import type { CommandRequest, Outcome } from "../request.ts";
 import { namedOutputs, PUBLISH_ACTIONS } from "./hub_publish.ts";
 import { checkHubLine } from "../command_grammar.ts";
 
-/** Network hosts and programs a writing request needs besides its write paths. */
-interface Grants {
-  net: string[];
-  run: string[];
-}
-
 /** What the step found besides the paths, and the hosts it must be planned again with. */
-let grants: Grants & { planWith: string[] } = { net: [], run: [], planWith: [] };
+let grants: SourceNeeds & { planWith: string[] } = { net: [], run: [], env: [], planWith: [] };
 
 /**
  * A well-known source's needs with its artifact's host ([IO-1]: a v0.2.0 artifact may lie
  * on a CDN), read from its index — which this step may fetch only once it has the
  * indexes' hosts: until then it asks the warden to plan it again with them (`planWith`).
  */
-async function withArtifactHosts(source: Source, needs: Grants): Promise<Grants> {
+async function withArtifactHosts(source: Source, needs: SourceNeeds): Promise<SourceNeeds> {
   if (source.kind !== "well-known") return needs;
   const granted = (host: string) =>
     Deno.permissions.querySync({ name: "net", host }).state === "granted";
@@ -103,7 +99,7 @@ async function installTarget(runtime: SkillRuntime, request: CommandRequest, arg
     const needs = indexed ? await withArtifactHosts(indexed, sourceNeeds(indexed)) : all;
     return {
       paths: [hubDir, at(validateName(name ?? arg))],
-      needs: { net: [...needs.net, ...all.net], run: [...needs.run, ...all.run] },
+      needs: addNeeds({ ...needs }, all),
     };
   }
   const source = sourceOf(runtime.setup, arg, str(request.options.index));
@@ -139,15 +135,37 @@ async function sourceGrants(
   for (const [, record] of entries) {
     try {
       const source = sourceOf(runtime.setup, refetchSource(record));
-      const needs = await withArtifactHosts(source, sourceNeeds(source));
-      grants.net.push(...needs.net);
-      grants.run.push(...needs.run);
+      addNeeds(grants, await withArtifactHosts(source, sourceNeeds(source)));
     } catch {
       // A recorded source its grammar refuses needs nothing: it is reported unavailable.
     }
     if (action === "update") {
       paths.push(creationTarget(local, joinPath(local, record.install_path)));
     }
+  }
+  return paths;
+}
+
+/** An install's paths and the usage file's: the hub's provenance record ([U-1]), in the local root only. */
+function withUsage(runtime: SkillRuntime, paths: string[]): string[] {
+  const local = runtime.setup.localRoot;
+  return [...paths, ...(hubRoot(runtime.setup).root === local ? usageWritePaths(local) : [])];
+}
+
+/**
+ * `hub install --from-lock FILE` ([T-4]): the lock file read and held to its grammar here,
+ * before anything is written; each skill's folder under the name the lock gives it, and
+ * the hosts, programs and variables of every source it names (an index skill's artifact
+ * host too, [IO-1]).
+ */
+async function restoreTargets(runtime: SkillRuntime, file: string): Promise<string[]> {
+  const root = hubRoot(runtime.setup).root;
+  const input = readLockInput(resolvePath(runtime.setup.host.cwd, file));
+  const paths = [joinPath(root, ".hub")];
+  for (const entry of input.entries) {
+    const source = sourceOf(runtime.setup, entry.fetch);
+    addNeeds(grants, await withArtifactHosts(source, sourceNeeds(source)));
+    paths.push(creationTarget(root, joinPath(root, installPath(entry.name, entry.category))));
   }
   return paths;
 }
@@ -166,8 +184,8 @@ export async function writePathsFor(
     return [];
   }
   // The same usage errors as the run, before any grant is worked out (`sandbox hub …` too).
-  if (request.command === "hub") checkHubLine(request.args);
-  if (request.command === "hub" && PUBLISH_ACTIONS.includes(action)) {
+  if (request.command === "hub") checkHubLine(request.args, request.options);
+  if (request.command === "hub" && [...PUBLISH_ACTIONS, "lock"].includes(action)) {
     // Only the output the user named; the warden checks it against the fence ([X-6]).
     return namedOutputs(request, runtime.setup.host.cwd);
   }
@@ -176,10 +194,11 @@ export async function writePathsFor(
     grants.net.push(...configuredIndexes(runtime.setup, index).map((i) => new URL(i).host));
     if (index !== undefined || configuredCollections(runtime.setup).length === 0) return [];
     // Collections are fetched (git clones too) into the hub's quarantine, then removed.
-    const needs = collectionNeeds(runtime.setup);
-    grants.net.push(...needs.net);
-    grants.run.push(...needs.run);
+    addNeeds(grants, collectionNeeds(runtime.setup));
     return [joinPath(runtime.setup.localRoot, ".hub")];
+  }
+  if (request.command === "hub" && action === "install" && request.options.fromLock) {
+    return withUsage(runtime, await restoreTargets(runtime, String(request.options.fromLock)));
   }
   if (request.command === "hub" && (action === "check" || action === "update") && !arg) {
     return await sourceGrants(runtime, action, undefined);
@@ -187,12 +206,8 @@ export async function writePathsFor(
   if (request.command === "hub" && arg) {
     if (action === "install") {
       const target = await installTarget(runtime, request, arg);
-      grants.net.push(...target.needs.net);
-      grants.run.push(...target.needs.run);
-      // The hub's provenance record ([U-1]) lives in the local root's usage file only.
-      const local = runtime.setup.localRoot;
-      const counted = hubRoot(runtime.setup).root === local ? usageWritePaths(local) : [];
-      return [...target.paths, ...counted];
+      addNeeds(grants, target.needs);
+      return withUsage(runtime, target.paths);
     }
     if (action === "check" || action === "update") return await sourceGrants(runtime, action, arg);
     if (action === "uninstall") {
@@ -260,7 +275,7 @@ function curatorTargets(runtime: SkillRuntime, request: CommandRequest): string[
 /** Runs the plan step: prints `{"success":true,"paths":[…]}`. */
 export async function run(runtime: SkillRuntime, request: CommandRequest): Promise<Outcome> {
   const inner = { ...request, command: String(request.options.for) };
-  grants = { net: [], run: [], planWith: [] };
+  grants = { net: [], run: [], env: [], planWith: [] };
   const paths = [...new Set(await writePathsFor(runtime, inner))].sort();
   return { exitCode: 0, stdout: JSON.stringify({ success: true, paths, ...grants }), stderr: "" };
 }
