@@ -81,6 +81,45 @@ Deno.test("[T-4] a vercel skills-lock.json restores its skills from their source
   }
 });
 
+Deno.test("[T-4][S-1] a lock cannot restore over the user's own skill: --frozen refuses before anything is installed (a case-folded name too); without it the rest installs", async () => {
+  const repo = repoOfTwo();
+  const work = tempDir();
+  const entry = (files: Record<string, string>) => ({
+    source: `file://${repo}`,
+    sourceType: "git",
+    computedHash: vercelHash(files),
+  });
+  const file = write(work, "skills-lock.json", {
+    version: 1,
+    skills: { one: entry(ONE), two: entry(TWO) },
+  });
+  const homes = [
+    makeTree({ "skills/one/SKILL.md": skill("one", "The user's own") }),
+    makeTree({ "skills/mine/SKILL.md": skill("ONE", "The user's own, in capitals") }),
+  ];
+  try {
+    for (const [home, as] of [[homes[0], ""], [homes[1], " (as 'ONE')"]]) {
+      const before = snapshot(home);
+      const r = await restoreFrom(home, file, "--frozen");
+      equal(r.code, 1, r.stdout);
+      equal(
+        r.json.error,
+        `--frozen: 'one': Refusing to install 'one': the skill at ${home}/skills/${
+          as ? "mine" : "one"
+        } already answers to that name${as}; install it under another with --name; nothing was installed.`,
+      );
+      equal(snapshot(home), before);
+    }
+    const loose = await restoreFrom(homes[0], file);
+    equal(loose.code, 1, loose.stdout);
+    deepEqual((loose.json.installed as { name: string }[]).map((i) => i.name), ["two"]);
+    deepEqual((loose.json.failed as { name: string }[]).map((f) => f.name), ["one"]);
+    equal(Deno.readTextFileSync(`${homes[0]}/skills/one/SKILL.md`), skill("one", "The user's own"));
+  } finally {
+    removeTrees(repo, work, ...homes);
+  }
+});
+
 Deno.test("[T-4] a bad lock file is one line, success:false, exit 1, and nothing changes", async () => {
   const work = tempDir();
   const home = makeTree({ "skills/.keep": "" });

@@ -181,7 +181,7 @@ function frozenRefusal(result: RestoreResult): SkillrtError {
   ];
   const more = lines.length > 1 ? ` (and ${lines.length - 1} more)` : "";
   return new SkillrtError(
-    `--frozen: ${lines[0]}${more}; nothing was installed.`,
+    `--frozen: ${lines[0].replace(/\.$/, "")}${more}; nothing was installed.`,
     { differences: result.differences, failed: result.failed },
   );
 }
