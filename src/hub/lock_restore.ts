@@ -26,6 +26,8 @@ import { hashFolder, installFolder, readLockDocument } from "./lockfile_write.ts
 import { nameInstall, TakenNames } from "./name_collision.ts";
 import { removeScratch, scratchFolder, withScratch } from "./scratch.ts";
 import { skillsLockHash } from "./skills_lock_hash.ts";
+import { decide } from "./policy.ts";
+import { scanFolder } from "./scanner.ts";
 
 /** One way a fetched skill differs from its lock. */
 export interface Difference {
@@ -96,10 +98,12 @@ function candidateFor(fetched: Fetched, entry: RestoreEntry): InstallCandidate {
 
 /**
  * The hashes of a candidate — skillrt's as it installs (named), the vercel CLI's as
- * fetched — after the name check every install makes ([S-1]), so that `--frozen` refuses
- * a name another skill here answers to before anything is installed.
+ * fetched — after the name check every install makes ([S-1]) and, for `--frozen`, the
+ * policy's decision on its scan ([HUB-5]): a frozen restore refuses a name another skill
+ * here answers to, or a skill the policy blocks, before anything is written (the audit log
+ * included).
  */
-function hashesOf(root: string, p: Prepared, taken: TakenNames) {
+function hashesOf(root: string, p: Prepared, taken: TakenNames, { frozen, force }: RestoreOptions) {
   const scratch = scratchFolder(root, "lock");
   try {
     p.candidate.fill(scratch);
@@ -108,19 +112,31 @@ function hashesOf(root: string, p: Prepared, taken: TakenNames) {
       ? installFolder(root, installPath(p.candidate.name, p.entry.category))
       : undefined;
     nameInstall(taken, scratch, p.candidate.name, replacing);
+    if (frozen) refuseByPolicy(scratch, p.fetched, force);
     return { content: hashFolder(scratch).content_hash, computed };
   } finally {
     removeScratch(scratch);
   }
 }
 
+/** Throws the policy's refusal of the scanned candidate in `folder`, as an install would ([HUB-5]). */
+function refuseByPolicy(folder: string, fetched: Fetched, force: boolean): void {
+  const decision = decide(fetched.trust, scanFolder(folder).verdict, { force, yes: true });
+  if (!decision.install) throw new HubBlockedError(decision.reason);
+}
+
 /** Whether two commits are the same (one may be the short form of the other). */
 const sameCommit = (a: string, b: string) => a.startsWith(b) || b.startsWith(a);
 
 /** Where a fetch differs from its entry. */
-function compare(root: string, p: Prepared, taken: TakenNames, existing?: string): Difference[] {
+function compare(
+  p: Prepared,
+  taken: TakenNames,
+  options: RestoreOptions,
+  existing?: string,
+): Difference[] {
   const { entry, fetched } = p;
-  const hashes = hashesOf(root, p, taken);
+  const hashes = hashesOf(options.root, p, taken, options);
   const out: Difference[] = [];
   const add = (
     field: string,
@@ -217,12 +233,13 @@ async function prepareAll(
       work = got.work;
       const candidate = candidateFor(got.fetched, entry);
       const p = { entry, fetched: got.fetched, work, candidate, replacing: existing !== undefined };
-      result.differences.push(...compare(options.root, p, taken, existing?.content_hash));
+      result.differences.push(...compare(p, taken, options, existing?.content_hash));
       prepared.push(p);
     } catch (error) {
       if (!prepared.some((p) => p.work === work)) removeScratch(work);
       if (!(error instanceof SkillrtError)) throw error;
-      result.failed.push({ name: entry.name, error: error.message, blocked: false });
+      const blocked = error instanceof HubBlockedError;
+      result.failed.push({ name: entry.name, error: error.message, blocked });
     }
   }
   return result;
