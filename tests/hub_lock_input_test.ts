@@ -32,6 +32,16 @@ function repoOfTwo(): string {
   return repo;
 }
 
+/** A `skills-lock.json` in `dir` naming each skill of `skills` (its files) in the git `repo`. */
+function vercelLock(dir: string, repo: string, skills: Record<string, Record<string, string>>) {
+  const entries = Object.entries(skills).map(([name, files]) => [name, {
+    source: `file://${repo}`,
+    sourceType: "git",
+    computedHash: vercelHash(files),
+  }]);
+  return write(dir, "skills-lock.json", { version: 1, skills: Object.fromEntries(entries) });
+}
+
 const write = (dir: string, name: string, doc: unknown) => {
   Deno.writeTextFileSync(`${dir}/${name}`, typeof doc === "string" ? doc : JSON.stringify(doc));
   return `${dir}/${name}`;
@@ -84,15 +94,7 @@ Deno.test("[T-4] a vercel skills-lock.json restores its skills from their source
 Deno.test("[T-4][S-1] a lock cannot restore over the user's own skill: --frozen refuses before anything is installed (a case-folded name too); without it the rest installs", async () => {
   const repo = repoOfTwo();
   const work = tempDir();
-  const entry = (files: Record<string, string>) => ({
-    source: `file://${repo}`,
-    sourceType: "git",
-    computedHash: vercelHash(files),
-  });
-  const file = write(work, "skills-lock.json", {
-    version: 1,
-    skills: { one: entry(ONE), two: entry(TWO) },
-  });
+  const file = vercelLock(work, repo, { one: ONE, two: TWO });
   const homes = [
     makeTree({ "skills/one/SKILL.md": skill("one", "The user's own") }),
     makeTree({ "skills/mine/SKILL.md": skill("ONE", "The user's own, in capitals") }),
@@ -136,15 +138,7 @@ Deno.test("[T-4][HUB-5] --frozen refuses a skill the policy blocks before anythi
   commitAll(repo);
   const work = tempDir();
   const home = makeTree({ "skills/.keep": "" });
-  const entry = (files: Record<string, string>) => ({
-    source: `file://${repo}`,
-    sourceType: "git",
-    computedHash: vercelHash(files),
-  });
-  const file = write(work, "skills-lock.json", {
-    version: 1,
-    skills: { bad: entry(BAD), two: entry(TWO) },
-  });
+  const file = vercelLock(work, repo, { bad: BAD, two: TWO });
   try {
     const before = snapshot(home);
     const frozen = await restoreFrom(home, file, "--frozen", "--force");
