@@ -10,7 +10,16 @@ import type { CommandRequest } from "../src/cli/request.ts";
 import { isInside, realPathOrUndefined } from "../src/home/paths.ts";
 import { resolveSetup, type Setup } from "../src/home/setup.ts";
 import { checkWrites, unsafeWrite, writeFence } from "../src/sandbox/write_guard.ts";
-import { cli, cliJson, makeTree, removeTrees, skill, testHost, usageGrant } from "./helpers.ts";
+import {
+  cli,
+  cliJson,
+  makeTree,
+  removeTrees,
+  skill,
+  tempDir,
+  testHost,
+  usageGrant,
+} from "./helpers.ts";
 
 const SKILL = skill("demo", "A demo skill.");
 
@@ -280,5 +289,54 @@ Deno.test("[X-3][X-6] sandbox shows the exact grant of commands with options of 
     );
   } finally {
     removeTrees(home, from);
+  }
+});
+
+Deno.test("[X-3][X-6][T-4] hub install --from-lock grants each skill's folder by the lock's names and its sources' hosts and programs; hub lock export --out the file and its temporary file only", async () => {
+  const home = makeTree({ "skills/.keep": "" });
+  const work = tempDir();
+  const hash = `sha256:${"a".repeat(64)}`;
+  const entry = (source: string, extra = {}) => ({
+    source,
+    content_hash: hash,
+    trust_level: "community",
+    ...extra,
+  });
+  Deno.writeTextFileSync(
+    `${work}/team.lock.json`,
+    JSON.stringify({
+      $schema: "urn:skillrt:hub-lock:v1",
+      version: 1,
+      skills: {
+        tool: entry("git+https://git.example.test/t.git", { ref: "a".repeat(40), category: "dev" }),
+        web: entry("https://files.example.test/web.tar.gz"),
+      },
+    }),
+  );
+  try {
+    const plan = await cliJson(
+      ["--home", home, "sandbox", "hub", "install", "--from-lock", "team.lock.json"],
+      { cwd: work },
+    );
+    equal(plan.code, 0, plan.stdout + plan.stderr);
+    const p = plan.json.plan as { write: string[]; net: string[]; run: string[]; read: string[] };
+    deepEqual(
+      p.write,
+      [`${home}/skills/.hub`, ...usageGrant(home), `${home}/skills/dev`, `${home}/skills/web`]
+        .sort(),
+    );
+    deepEqual(p.net, ["files.example.test"]);
+    deepEqual(p.run, ["git"]);
+    ok(p.read.includes(`${work}/team.lock.json`), p.read.join(" "));
+    const out = await cliJson(
+      ["--home", home, "sandbox", "hub", "lock", "export", "--out", "team.lock.json"],
+      { cwd: work },
+    );
+    deepEqual((out.json.plan as { write: string[] }).write, [
+      `${work}/team.lock.json`,
+      `${work}/team.lock.json.tmp`,
+    ]);
+  } finally {
+    removeTrees(home, work);
   }
 });
