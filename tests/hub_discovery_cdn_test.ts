@@ -6,7 +6,7 @@
  * line. Real servers on 127.0.0.1 (each port is another host), real archives.
  */
 import { deepEqual, equal } from "node:assert/strict";
-import { cliJson, makeTree, removeTrees, skill } from "./helpers.ts";
+import { cliJson, makeTree, removeTrees, restoreFrom, skill } from "./helpers.ts";
 import { serveFolder } from "./site_helpers.ts";
 import { V02_DIR, writeV02Site } from "./discovery_index.ts";
 
@@ -123,5 +123,55 @@ Deno.test("[IO-1] an artifact moved to another host between planning and install
     await cdn.close();
     await other.close();
     removeTrees(first, second, home);
+  }
+});
+
+Deno.test("[IO-1][T-4] a restore from a lock plans a CDN artifact's host the same way: the exported lock installs into a fresh home with --frozen", async () => {
+  const dir = makeTree({});
+  const cdn = serveFolder(dir);
+  const index = serveIndex([cdnSite(cdn.base, dir)]);
+  const homes = [makeTree({ "skills/.keep": "" }), makeTree({ "skills/.keep": "" })];
+  const work = makeTree({});
+  try {
+    const done = await cliJson([
+      "--home",
+      homes[0],
+      "hub",
+      "install",
+      "deploy-kit",
+      "--index",
+      index.base,
+      "--yes",
+    ]);
+    equal(done.code, 0, done.stderr);
+    const out = await cliJson([
+      "--home",
+      homes[0],
+      "hub",
+      "lock",
+      "export",
+      "--out",
+      `${work}/l.json`,
+    ]);
+    equal(out.code, 0, out.stderr);
+    const plan = await cliJson([
+      "--home",
+      homes[1],
+      "sandbox",
+      "hub",
+      "install",
+      "--from-lock",
+      `${work}/l.json`,
+    ]);
+    deepEqual((plan.json.plan as { net: string[] }).net, [index.host, new URL(cdn.base).host]);
+    const restored = await restoreFrom(homes[1], `${work}/l.json`, "--frozen");
+    equal(restored.code, 0, restored.stdout + restored.stderr);
+    equal(
+      Deno.readTextFileSync(`${homes[1]}/skills/deploy-kit/scripts/deploy.sh`),
+      KIT["scripts/deploy.sh"],
+    );
+  } finally {
+    await Promise.all([index.close(), cdn.close()]);
+    removeTrees(dir, work, ...homes);
   }
 });
