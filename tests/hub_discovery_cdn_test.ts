@@ -7,7 +7,7 @@
  */
 import { deepEqual, equal } from "node:assert/strict";
 import { cliJson, makeTree, removeTrees, restoreFrom, skill } from "./helpers.ts";
-import { serveFolder } from "./site_helpers.ts";
+import { installFromIndex, serveFolder } from "./site_helpers.ts";
 import { V02_DIR, writeV02Site } from "./discovery_index.ts";
 
 const KIT = {
@@ -92,17 +92,7 @@ Deno.test("[IO-1] an artifact moved to another host between planning and install
   const index = serveIndex([cdnSite(cdn.base, first), cdnSite(other.base, second)]);
   const home = makeTree({ "skills/.keep": "" });
   try {
-    const done = await cliJson([
-      "--home",
-      home,
-      "hub",
-      "install",
-      "deploy-kit",
-      "--index",
-      index.base,
-      "--yes",
-      "--json",
-    ]);
+    const done = await installFromIndex(home, "deploy-kit", index.base);
     equal(done.code, 1, done.stderr);
     equal(done.json.success, false);
     const moved = `${other.base}${V02_DIR}/deploy-kit.tar.gz`;
@@ -133,26 +123,10 @@ Deno.test("[IO-1][T-4] a restore from a lock plans a CDN artifact's host the sam
   const homes = [makeTree({ "skills/.keep": "" }), makeTree({ "skills/.keep": "" })];
   const work = makeTree({});
   try {
-    const done = await cliJson([
-      "--home",
-      homes[0],
-      "hub",
-      "install",
-      "deploy-kit",
-      "--index",
-      index.base,
-      "--yes",
-    ]);
+    const done = await installFromIndex(homes[0], "deploy-kit", index.base);
     equal(done.code, 0, done.stderr);
-    const out = await cliJson([
-      "--home",
-      homes[0],
-      "hub",
-      "lock",
-      "export",
-      "--out",
-      `${work}/l.json`,
-    ]);
+    const lock = `${work}/l.json`;
+    const out = await cliJson(["--home", homes[0], "hub", "lock", "export", "--out", lock]);
     equal(out.code, 0, out.stderr);
     const plan = await cliJson([
       "--home",
@@ -161,10 +135,10 @@ Deno.test("[IO-1][T-4] a restore from a lock plans a CDN artifact's host the sam
       "hub",
       "install",
       "--from-lock",
-      `${work}/l.json`,
+      lock,
     ]);
     deepEqual((plan.json.plan as { net: string[] }).net, [index.host, new URL(cdn.base).host]);
-    const restored = await restoreFrom(homes[1], `${work}/l.json`, "--frozen");
+    const restored = await restoreFrom(homes[1], lock, "--frozen");
     equal(restored.code, 0, restored.stdout + restored.stderr);
     equal(
       Deno.readTextFileSync(`${homes[1]}/skills/deploy-kit/scripts/deploy.sh`),
