@@ -211,6 +211,17 @@ Deno.test("[T-4] a bad lock file is one line, success:false, exit 1, and nothing
       equal(r.stderr.trim().split("\n").length, 1, r.stderr);
       equal(snapshot(home), before, what);
     }
+    // A local source is never read for a lock (an attacker's lock naming a folder here).
+    for (const source of ["/etc", "../../secrets", "~/.ssh"]) {
+      const local = write(work, "local.json", own({ a: { ...ok, source } }));
+      const r = await restoreFrom(home, local);
+      equal(r.code, 0, r.stdout);
+      deepEqual([r.json.installed, r.json.skipped], [[], [{
+        name: "a",
+        reason: "a folder or archive on this machine is not restored from a lock",
+      }]]);
+      equal(snapshot(home), before);
+    }
     const missing = await restoreFrom(home, `${work}/none.json`);
     equal(
       missing.json.error,

@@ -125,11 +125,15 @@ function checkedSource(file: string, name: string, source: string): string {
   return source;
 }
 
-/** One entry of skillrt's own lock. */
-function ownEntry(file: string, name: string, e: Record<string, unknown>): RestoreEntry {
+/** Why a lock does not restore a local source: what is on this machine is not the lock's to read. */
+const LOCAL = "a folder or archive on this machine is not restored from a lock";
+
+/** One entry of skillrt's own lock, or why it is skipped. */
+function ownEntry(file: string, name: string, e: Record<string, unknown>): RestoreEntry | string {
   const str = (key: string, ok: (v: string) => boolean, required = false) =>
     field(file, name, e, key, ok, required);
   const source = checkedSource(file, name, str("source", (v) => v !== "", true)!);
+  if (parseSource(source).kind === "local") return LOCAL;
   const ref = str("ref", (v) => /^[0-9a-f]{7,40}$/.test(v));
   const category = str("category", isName);
   const collectionPath = str("collection_path", (v) => COLLECTION_PATH.test(v));
@@ -176,6 +180,7 @@ function vercelEntry(
   const source = vercelSource(type, given, ref);
   if (source === undefined) return `its sourceType '${type}' is not fetched from anywhere`;
   checkedSource(file, name, source);
+  if (parseSource(source).kind === "local") return LOCAL;
   return {
     name,
     source,
