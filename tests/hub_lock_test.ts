@@ -150,6 +150,16 @@ Deno.test("[T-4] a lock exported from one home restores the same skills, byte fo
     const again = await restoreFrom(homes[0], `${work}/team.lock.json`, "--frozen");
     equal(again.code, 0, again.stdout);
     deepEqual(again.json.unchanged, ["alpha", "archy", "gitty"]);
+    // A skill changed in place here is not the lock's: --frozen says so and changes nothing.
+    Deno.writeTextFileSync(`${homes[0]}/skills/gitty/ref/a.md`, "edited\n");
+    const edited = snapshot(homes[0]);
+    const changed = await restoreFrom(homes[0], `${work}/team.lock.json`, "--frozen");
+    equal(changed.code, 1, changed.stdout);
+    match(
+      String(changed.json.error),
+      /^--frozen: 'gitty' is installed here with other content \(sha256:[0-9a-f]{64}\); nothing was installed\.$/,
+    );
+    equal(snapshot(homes[0]), edited);
 
     // The served archive changes: --frozen refuses with the skill and the difference named.
     s.bytes.now = await archy("# v2, other bytes\n");

@@ -22,7 +22,7 @@ import {
 } from "./install.ts";
 import { slugForm } from "./collection.ts";
 import { type LockInput, readLockInput, type RestoreEntry } from "./lock_input.ts";
-import { hashFolder, installFolder, readLockDocument } from "./lockfile_write.ts";
+import { hashFolder, installedHash, installFolder, readLockDocument } from "./lockfile_write.ts";
 import { nameInstall, TakenNames } from "./name_collision.ts";
 import { removeScratch, scratchFolder, withScratch } from "./scratch.ts";
 import { skillsLockHash } from "./skills_lock_hash.ts";
@@ -125,6 +125,15 @@ function refuseByPolicy(folder: string, fetched: Fetched, force: boolean): void 
   if (!decision.install) throw new HubBlockedError(decision.reason);
 }
 
+/** The content hash of the skill installed at `rel` now, or `missing`. */
+function nowInstalled(root: string, rel: string): string {
+  try {
+    return installedHash(root, rel).content_hash;
+  } catch {
+    return "missing";
+  }
+}
+
 /** Whether two commits are the same (one may be the short form of the other). */
 const sameCommit = (a: string, b: string) => a.startsWith(b) || b.startsWith(a);
 
@@ -222,8 +231,10 @@ async function prepareAll(
   const here = readLockDocument(options.root).installed;
   const taken = new TakenNames(setup);
   for (const entry of input.entries) {
-    const existing = Object.hasOwn(here, entry.name) ? here[entry.name] : undefined;
-    if (existing && entry.contentHash === existing.content_hash) {
+    const record = Object.hasOwn(here, entry.name) ? here[entry.name] : undefined;
+    // What is installed here now (a skill changed in place is not the lock's).
+    const existing = record ? nowInstalled(options.root, record.install_path) : undefined;
+    if (existing !== undefined && entry.contentHash === existing) {
       result.unchanged.push(entry.name);
       continue;
     }
@@ -232,8 +243,8 @@ async function prepareAll(
       const got = await fetchForInstall(setup, entry.fetch, options.root);
       work = got.work;
       const candidate = candidateFor(got.fetched, entry);
-      const p = { entry, fetched: got.fetched, work, candidate, replacing: existing !== undefined };
-      result.differences.push(...compare(p, taken, options, existing?.content_hash));
+      const p = { entry, fetched: got.fetched, work, candidate, replacing: record !== undefined };
+      result.differences.push(...compare(p, taken, options, existing));
       prepared.push(p);
     } catch (error) {
       if (!prepared.some((p) => p.work === work)) removeScratch(work);
