@@ -43,19 +43,18 @@ export async function requestPaths(
       return [];
     }
   }
+  return request.command === "hub" ? hubPaths(request, cwd) : [];
+}
+
+/** The paths a `hub` action names: a folder to scan or publish, a key, a lock, a local source. */
+function hubPaths(request: CommandRequest, cwd: string): string[] {
   const [action, source] = request.args;
-  if (request.command === "hub" && action === "scan" && source) return [resolvePath(cwd, source)];
-  if (request.command === "hub" && action === "lock") {
-    // The named file is written atomically: beside it, in its folder, proved real ([T-4]).
-    return namedOutputs(request, cwd).slice(0, 1).map(dirname);
-  }
-  if (
-    request.command === "hub" && action === "install" &&
-    typeof request.options.fromLock === "string"
-  ) {
-    return [resolvePath(cwd, request.options.fromLock)]; // the lock file ([T-4])
-  }
-  if (request.command === "hub" && (action === "publish" || action === "keygen")) {
+  const fromLock = request.options.fromLock;
+  if (action === "scan" && source) return [resolvePath(cwd, source)];
+  // The named file is written atomically: beside it, in its folder, proved real ([T-4]).
+  if (action === "lock") return namedOutputs(request, cwd).slice(0, 1).map(dirname);
+  if (action === "install" && typeof fromLock === "string") return [resolvePath(cwd, fromLock)];
+  if (action === "publish" || action === "keygen") {
     // The folders to publish, the signing key, and the named output (read back to re-publish).
     const sign = action === "publish" && typeof request.options.sign === "string"
       ? [resolvePath(cwd, request.options.sign)]
@@ -63,7 +62,7 @@ export async function requestPaths(
     const dirs = action === "publish" ? request.args.slice(1).map((p) => resolvePath(cwd, p)) : [];
     return [...dirs, ...sign, ...namedOutputs(request, cwd)];
   }
-  if (request.command === "hub" && action === "install" && source) {
+  if (action === "install" && source) {
     // A URL or `user@host:` address is fetched, not read; a local source is read, and a
     // folder here named like a shorthand is looked at only to say it was not installed ([IO-5]).
     return /^[^/]*:/.test(source) ? [] : [resolvePath(cwd, source)];

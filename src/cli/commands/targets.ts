@@ -170,6 +170,40 @@ async function restoreTargets(runtime: SkillRuntime, file: string): Promise<stri
   return paths;
 }
 
+/** The paths (and grants) of a `hub` request. */
+async function hubTargets(runtime: SkillRuntime, request: CommandRequest): Promise<string[]> {
+  const [action, arg] = request.args;
+  // The same usage errors as the run, before any grant is worked out (`sandbox hub …` too).
+  checkHubLine(request.args, request.options);
+  if ([...PUBLISH_ACTIONS, "lock"].includes(action)) {
+    // Only the output the user named; the warden checks it against the fence ([X-6]).
+    return namedOutputs(request, runtime.setup.host.cwd);
+  }
+  if (action === "search") {
+    const index = typeof request.options.index === "string" ? request.options.index : undefined;
+    grants.net.push(...configuredIndexes(runtime.setup, index).map((i) => new URL(i).host));
+    if (index !== undefined || configuredCollections(runtime.setup).length === 0) return [];
+    // Collections are fetched (git clones too) into the hub's quarantine, then removed.
+    addNeeds(grants, collectionNeeds(runtime.setup));
+    return [joinPath(runtime.setup.localRoot, ".hub")];
+  }
+  if (action === "install" && request.options.fromLock) {
+    return withUsage(runtime, await restoreTargets(runtime, String(request.options.fromLock)));
+  }
+  if (action === "check" || action === "update") return await sourceGrants(runtime, action, arg);
+  if (action === "install" && arg) {
+    const target = await installTarget(runtime, request, arg);
+    addNeeds(grants, target.needs);
+    return withUsage(runtime, target.paths);
+  }
+  if (action === "uninstall" && arg) {
+    const root = hubRoot(runtime.setup).root;
+    const record = readLockDocument(root).installed[arg];
+    return record ? [joinPath(root, ".hub"), joinPath(root, record.install_path)] : [];
+  }
+  return [];
+}
+
 /** The paths a writing request will write. */
 export async function writePathsFor(
   runtime: SkillRuntime,
@@ -183,39 +217,7 @@ export async function writePathsFor(
     if (action === "reject" && arg) return manager.queueTargets();
     return [];
   }
-  // The same usage errors as the run, before any grant is worked out (`sandbox hub …` too).
-  if (request.command === "hub") checkHubLine(request.args, request.options);
-  if (request.command === "hub" && [...PUBLISH_ACTIONS, "lock"].includes(action)) {
-    // Only the output the user named; the warden checks it against the fence ([X-6]).
-    return namedOutputs(request, runtime.setup.host.cwd);
-  }
-  if (request.command === "hub" && action === "search") {
-    const index = typeof request.options.index === "string" ? request.options.index : undefined;
-    grants.net.push(...configuredIndexes(runtime.setup, index).map((i) => new URL(i).host));
-    if (index !== undefined || configuredCollections(runtime.setup).length === 0) return [];
-    // Collections are fetched (git clones too) into the hub's quarantine, then removed.
-    addNeeds(grants, collectionNeeds(runtime.setup));
-    return [joinPath(runtime.setup.localRoot, ".hub")];
-  }
-  if (request.command === "hub" && action === "install" && request.options.fromLock) {
-    return withUsage(runtime, await restoreTargets(runtime, String(request.options.fromLock)));
-  }
-  if (request.command === "hub" && (action === "check" || action === "update") && !arg) {
-    return await sourceGrants(runtime, action, undefined);
-  }
-  if (request.command === "hub" && arg) {
-    if (action === "install") {
-      const target = await installTarget(runtime, request, arg);
-      addNeeds(grants, target.needs);
-      return withUsage(runtime, target.paths);
-    }
-    if (action === "check" || action === "update") return await sourceGrants(runtime, action, arg);
-    if (action === "uninstall") {
-      const root = hubRoot(runtime.setup).root;
-      const record = readLockDocument(root).installed[arg];
-      return record ? [joinPath(root, ".hub"), joinPath(root, record.install_path)] : [];
-    }
-  }
+  if (request.command === "hub") return await hubTargets(runtime, request);
   if (request.command === "enable" || request.command === "disable") {
     return toggleTargets(runtime, request);
   }
