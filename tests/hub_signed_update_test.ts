@@ -140,13 +140,14 @@ Deno.test("[T-2][HUB-6] hub update installs what it verified: a second fetch ans
       t.keys.team,
       1,
     ]);
-    // The mirror answers the first fetch signed and any second one unsigned.
-    t.served.answer(v2, unsigned(v2));
+    // The mirror answers signed to the plan (which reads the index for an artifact's host,
+    // [IO-1]) and to the update's one fetch, and any further one unsigned.
+    t.served.answer(v2, v2, unsigned(v2));
     const updated = await t.hub("update", "alpha", "--yes");
     equal(updated.code, 0, updated.stderr);
     const [result] = updated.json.updated as Record<string, unknown>[];
     deepEqual([result.trust_level, result.signed_by], ["trusted", "team"]);
-    equal(t.served.fetches(), 1, "one fetch of the index for the whole update");
+    equal(t.served.fetches(), 2, "the plan's fetch and one fetch judged and installed");
     const after = t.lock().installed.alpha;
     deepEqual([after.trust_level, after.signed_by, after.index_sequence, t.body()], [
       "trusted",
@@ -190,8 +191,8 @@ Deno.test("[T-2][HUB-6] no rollback: newer then older signed indexes, the same s
     deepEqual([sequenceOf(v3), sequenceOf(v3b)], [3, 3]);
     t.served.answer(v2);
     equal((await t.hub("install", `${t.served.url}#alpha`, "--yes")).code, 0);
-    // Newer on the first fetch, older on the second: the newer one is what installs.
-    t.served.answer(v3, v1);
+    // Newer on the update's fetch (after the plan's), older on the next: the newer one installs.
+    t.served.answer(v3, v3, v1);
     const updated = await t.hub("update", "alpha", "--yes");
     equal(updated.code, 0, updated.stderr);
     deepEqual([t.body(), t.lock().installed.alpha.index_sequence], ["v3\n", 3]);
