@@ -43,7 +43,7 @@ Deno.test("[C-2] an unknown sub-action is a usage error that suggests the closes
     const lines: [string[], string][] = [
       [
         ["hub", "instal", "x"],
-        "Unknown hub action 'instal'; did you mean install? Use install, search, list, uninstall, verify, check, update, scan, audit, publish, keygen.",
+        "Unknown hub action 'instal'; did you mean install? Use install, search, list, uninstall, verify, check, update, scan, audit, publish, keygen, lock.",
       ],
       [
         ["bundle", "craete", "x"],
@@ -68,7 +68,7 @@ Deno.test("[C-2] an unknown sub-action is a usage error that suggests the closes
       [["completions", "bsh"], "Unknown shell 'bsh'; did you mean bash? Use bash, zsh, fish."],
       [
         ["hub", "zzzzzz"],
-        "Unknown hub action 'zzzzzz'; use install, search, list, uninstall, verify, check, update, scan, audit, publish, keygen.",
+        "Unknown hub action 'zzzzzz'; use install, search, list, uninstall, verify, check, update, scan, audit, publish, keygen, lock.",
       ],
     ];
     for (const [args, message] of lines) {
