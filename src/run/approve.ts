@@ -61,16 +61,20 @@ export function approvalQuestion(
   snapshot: Snapshot,
   grant: string,
 ): string {
-  const files = snapshot.files.slice(0, SHOWN_FILES).map((f) => `    ${f.path} (${f.size} bytes)`);
+  // A name is one line: a line break in it would forge lines of the question.
+  const named = (path: string) => path.replace(/[\n\r]/g, (c) => (c === "\n" ? "\\n" : "\\r"));
+  const files = snapshot.files.slice(0, SHOWN_FILES).map((f) =>
+    `    ${named(f.path)} (${f.size} bytes)`
+  );
   if (snapshot.files.length > SHOWN_FILES) {
     files.push(`    … ${snapshot.files.length - SHOWN_FILES} more files`);
   }
   return visibleControls([
-    `Run '${run.script}' of ${originOf(run)} '${run.name}'?`,
+    `Run '${named(run.script)}' of ${originOf(run)} '${run.name}'?`,
     `  grant: ${grant}`,
     `  files (${snapshot.files.length}, sha256 ${snapshot.sha256.slice(0, 12)}…):`,
     ...files,
-    `  ${run.script}:`,
+    `  ${named(run.script)}:`,
     ...scriptText(snapshot, run.script),
     "Approve these files with this grant?",
   ].join("\n"));

@@ -92,6 +92,8 @@ while [ "$1" != -- ]; do
       case $rel in "$pre"|"$pre"/*) [ "\${bm[$i]}\${rel#"$pre"}" = "$p" ] && ok=1 ;; esac
     done
     [ -n "$ok" ] || die "'$p' is not what was checked when bubblewrap bound it (a link was swapped in?)"
+    s=$(find "$p" -xdev -type s -print -quit 2>/dev/null) || die "'$p' could not be looked through for sockets"
+    [ -z "$s" ] || die "'$s' is a socket a script could connect to (a program outside the box listens there)"
   elif [ -e "$p" ] || [ -L "$p" ]; then
     die "'$p' was not bound as itself (a link was swapped in?)"
   fi

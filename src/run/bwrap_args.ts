@@ -96,7 +96,7 @@ function boundReads(grant: Grant): string[] {
 
 /** Whether the whole work dir is writable (no narrower write declared). */
 function wholeWorkDir(grant: Grant): boolean {
-  return grant.write.length === 1 && grant.write[0] === grant.workDir;
+  return grant.write.includes(grant.workDir);
 }
 
 function systemArgs(system: readonly SystemEntry[], net: boolean): string[] {

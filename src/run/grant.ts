@@ -64,6 +64,27 @@ export const WORKDIR_PREFIX = "$WORKDIR";
 const HOST =
   /^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9]([A-Za-z0-9-]{0,62})?(\.[A-Za-z0-9]([A-Za-z0-9-]{0,62})?)*)(:[0-9]{1,5})?$/;
 
+/**
+ * Folders where programs keep their unix sockets (a tmux server, ssh-agent, D-Bus, a
+ * database): a read-only bind still lets a script `connect()` to a socket, and drive a
+ * program outside the box with the user's rights. No declared read may reach them (the
+ * session's runtime folder, `$XDG_RUNTIME_DIR`, lies in `/run/user`).
+ */
+const SOCKET_FOLDERS = ["/tmp", "/var/tmp", "/run", "/var/run", "/dev/shm"];
+
+/**
+ * Why a declared read is or holds a folder of sockets, or undefined (a folder below one
+ * is looked through for sockets by the box itself before the script starts: `box_init.ts`).
+ */
+function reachesSockets(path: string): string | undefined {
+  for (const place of SOCKET_FOLDERS) {
+    if (isInside(path, place)) {
+      return `it holds ${place}, where programs keep sockets a script could connect to`;
+    }
+  }
+  return undefined;
+}
+
 /** Why `path` reaches a place no grant may: `/`, the user's home, the skillrt home. */
 function reachesForbidden(path: string, places: Places): string | undefined {
   if (path === "/") return "it is /";
@@ -114,7 +135,7 @@ function reads(declared: Declared, places: Places, real: (p: string) => string):
   for (const entry of declared.read) {
     for (const path of new Set([readPath(entry, places), real(readPath(entry, places))])) {
       const inside = isInside(places.skillDir, path) || isInside(places.workDir, path);
-      const why = inside ? undefined : reachesForbidden(path, places);
+      const why = inside ? undefined : reachesForbidden(path, places) ?? reachesSockets(path);
       if (why !== undefined) return `read '${entry}' is refused: ${why}`;
     }
     out.push(real(readPath(entry, places)));
