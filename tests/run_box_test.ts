@@ -317,6 +317,8 @@ async function prelude(anchors: string[], binds: [string, string][], bound: stri
       bound,
       readOnly: [],
       made: [],
+      writable: [],
+      keptNames: [".git"],
     }),
     "echo",
     "started",

@@ -14,7 +14,7 @@ import { sha256Hex } from "../src/hash/sha256.ts";
 import { cli, makeTree, skill, tempDir } from "./helpers.ts";
 import { connectStdio, firstText } from "./mcp_helpers.ts";
 import { BY_AGENT, lockFor, MCP_NOT_APPROVED, NOT_APPROVED } from "./run_helpers.ts";
-import { readAgentWritten } from "../src/run/agent_written.ts";
+import { readAgentWritten } from "../src/manage/agent_written.ts";
 
 const HOST = probeSandboxHost();
 const ignore = HOST.bwrap === undefined;

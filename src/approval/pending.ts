@@ -37,6 +37,8 @@ export interface PendingRecord {
   error?: string;
   /** When the last approval failed. */
   failed_at?: string;
+  /** `agent`: an MCP client staged it; approving it marks the skill as the agent's ([RUN-3]). */
+  written_by?: "agent";
 }
 
 /** The result of staging ([A-1]). */
@@ -86,6 +88,7 @@ export async function stage(
   change: PreparedChange,
   now = new Date(),
   scan?: { verdict: Verdict; findings: ScanFinding[] },
+  byAgent = false,
 ): Promise<StageResult> {
   const dir = pendingDir(home);
   ensureDir(dir);
@@ -104,6 +107,7 @@ export async function stage(
       created_at: now.toISOString(),
       payload: change.action,
       ...(scan ? { scan_verdict: scan.verdict, scan_findings: scan.findings } : {}),
+      ...(byAgent ? { written_by: "agent" as const } : {}),
     };
     atomicWriteJson(joinPath(dir, `${id}.json`), record);
     return {

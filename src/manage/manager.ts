@@ -8,8 +8,11 @@
 import { unifiedDiff } from "../deps/diff.ts";
 import { SkillrtError } from "../errors.ts";
 import { joinPath } from "../home/paths.ts";
+import { sha256Hex } from "../hash/sha256.ts";
 import type { Setup } from "../home/setup.ts";
 import { lockedWritePaths } from "./mutex.ts";
+import { agentWrittenPaths, markAgentWritten } from "./agent_written.ts";
+import { isSkillAction } from "./change.ts";
 import { Catalog } from "../scan/catalog.ts";
 import { type ManageAction, prepareAction, type PreparedChange } from "./actions.ts";
 import { applyChange, type WriteResult, writeTargets } from "./apply.ts";
@@ -40,6 +43,17 @@ export interface ScanNote {
 export interface RunOptions {
   /** Write even when the guard scanner finds the result dangerous (the CLI's `--force`). */
   force?: boolean;
+  /**
+   * An MCP client asks ([RUN-3]): the skill folder is marked as the agent's before anything
+   * is written (`agent_written.ts`), or — staged — when the user approves it.
+   */
+  byAgent?: boolean;
+}
+
+/** Whether a change written by an agent marks its skill folder (every skill action but a delete). */
+function marks(change: PreparedChange, byAgent: boolean | undefined): boolean {
+  return byAgent === true && isSkillAction(change.action.action) &&
+    change.action.action !== "delete";
 }
 
 /** The queue as `pending` shows it. */
@@ -103,6 +117,23 @@ function applyAny(change: PreparedChange, usageRoot: string, now: Date): Promise
     : applyChange(change, usageRoot, now);
 }
 
+/**
+ * A file's new content as `pending diff` shows it: text as it is — bytes given in base64
+ * too, when they are UTF-8 text, so a script cannot hide behind its encoding —, other bytes
+ * as their size and sha256 (removed: nothing).
+ */
+export function shownAfter(after: string | Uint8Array | null): string {
+  if (after === null) return "";
+  if (typeof after === "string") return after;
+  try {
+    const text = new TextDecoder("utf-8", { fatal: true }).decode(after);
+    if (!text.includes("\0")) return text;
+  } catch {
+    // Not UTF-8: shown as bytes.
+  }
+  return `(binary content: ${after.length} bytes, sha256 ${sha256Hex(after)})\n`;
+}
+
 /** Changes skills in one home. */
 export class SkillManager {
   /** The home, config and roots. */
@@ -154,10 +185,13 @@ export class SkillManager {
       ...(scan ? { scan_verdict: scan.verdict } : {}),
       ...(warnings.length ? { warnings } : {}),
     };
-    const result = this.approval
-      ? await stage(this.setup.home, change, now, scan)
-      : await applyAny(change, this.setup.localRoot, now);
-    return { ...result, ...note };
+    const byAgent = marks(change, options.byAgent);
+    if (this.approval) {
+      return { ...await stage(this.setup.home, change, now, scan, byAgent), ...note };
+    }
+    // Marked first: a run that starts while the files are written already finds the mark.
+    if (byAgent) await markAgentWritten(this.setup.localRoot, change.skillDir);
+    return { ...await applyAny(change, this.setup.localRoot, now), ...note };
   }
 
   /** The queue, oldest first, with records that do not parse reported. */
@@ -185,13 +219,8 @@ export class SkillManager {
     if (record.payload.action === "create") text = record.payload.content;
     else {
       const change = this.prepare(record.payload);
-      text = change.files.map((f) =>
-        unifiedDiff(
-          f.rel,
-          f.before ?? "",
-          typeof f.after === "string" ? f.after : f.after === null ? "" : "(binary content)\n",
-        )
-      ).join("");
+      text = change.files.map((f) => unifiedDiff(f.rel, f.before ?? "", shownAfter(f.after)))
+        .join("");
     }
     return {
       success: true as const,
@@ -214,6 +243,7 @@ export class SkillManager {
   approveTargets(id: string): string[] {
     const paths = this.queueTargets();
     for (const record of this.select(id)) {
+      if (record.written_by === "agent") paths.push(...agentWrittenPaths(this.setup.localRoot));
       try {
         paths.push(...targetsOf(this.prepare(record.payload), this.setup.localRoot));
       } catch {
@@ -229,7 +259,11 @@ export class SkillManager {
     const failed: { id: string; error: string }[] = [];
     for (const record of this.select(id)) {
       try {
-        approved.push(await applyAny(this.prepare(record.payload), this.setup.localRoot, now));
+        const change = this.prepare(record.payload);
+        if (marks(change, record.written_by === "agent")) {
+          await markAgentWritten(this.setup.localRoot, change.skillDir);
+        }
+        approved.push(await applyAny(change, this.setup.localRoot, now));
         await removePending(this.setup.home, record.id);
       } catch (error) {
         const message = error instanceof SkillrtError ? error.message : (error as Error).message;

@@ -39,8 +39,6 @@ import { RESOURCE_TEMPLATES, resourceSkills, serveResources } from "./resources.
 import { budgetOf, catalogOf, openSession, type Session } from "./session.ts";
 import { checkArguments, manageAction, toolList } from "./tools.ts";
 import { callRunTool } from "./run_tool.ts";
-import { markAgentWritten } from "../run/agent_written.ts";
-import { isSkillAction } from "../manage/change.ts";
 import { RPC, RpcError } from "./rpc_error.ts";
 
 export { toolList } from "./tools.ts";
@@ -115,8 +113,9 @@ async function callTool(session: Session, request: CallToolRequest) {
 /**
  * `skill_manage`: an action on an existing skill names one the model may see ([IO-3]): a
  * `disable-model-invocation` skill is not found (a patch's preview would show its text).
- * A skill folder it wrote is marked as the agent's ([RUN-3], `agent_written.ts`): its
- * scripts run only once the user approved them at a terminal.
+ * A skill folder it writes is marked as the agent's before it is written, or when the user
+ * approves the staged write ([RUN-3], `agent_written.ts`): its scripts run only once the
+ * user approved them at a terminal.
  */
 async function manage(args: Record<string, unknown>, catalog: Catalog, setup: Setup) {
   const action = manageAction(args);
@@ -126,13 +125,10 @@ async function manage(args: Record<string, unknown>, catalog: Catalog, setup: Se
   }
   let result;
   try {
-    result = await new SkillManager(setup).run(action);
+    result = await new SkillManager(setup).run(action, undefined, { byAgent: true });
   } catch (error) {
     if (error instanceof NameTakenError) unnamedIfHidden(error, catalog);
     throw error;
-  }
-  if ("path" in result && isSkillAction(action.action) && action.action !== "delete") {
-    await markAgentWritten(setup.localRoot, result.path);
   }
   return result;
 }

@@ -7,11 +7,14 @@
  * read-only, or the box's root could raise it again — any other user stays bound by the
  * `ulimit`, which no script can raise), checks that what bubblewrap bound is what
  * was checked (each bound path is itself — not reached through a link swapped in after the
- * check — and each kept-read-only path is a read-only mount), then starts the script with
- * every capability dropped (util-linux `setpriv`; the prelude keeps its own, which the
- * script cannot trace). When the script ends, the prelude kills what it left and removes
- * the empty folders bubblewrap made to keep absent ones read-only; its exit code is the
- * script's. A failed check refuses with one line, exit {@linkcode BOX_REFUSED}. Pure: the
+ * check — and each kept-read-only path is a read-only mount), binds read-only every git
+ * repository and agent folder below the top of what the script may write (a nested
+ * `.git`, a `.git` file, a folder shaped as a bare repository, a `.claude`…), then starts
+ * the script with every capability dropped (util-linux `setpriv`; the prelude keeps its
+ * own, which the script cannot trace). When the script ends, the prelude kills what it
+ * left, removes the empty folders bubblewrap made to keep absent ones read-only, and
+ * removes — saying so on stderr — every such repository or folder the script made (of a
+ * bare one, its `HEAD`: git no longer takes it for one); its exit code is the script's. A failed check refuses with one line, exit {@linkcode BOX_REFUSED}. Pure: the
  * programs' paths are handed in.
  *
  * @module
@@ -54,6 +57,14 @@ export interface BoxChecks {
   readOnly: readonly string[];
   /** Of those, the empty folders bubblewrap made for them: removed after the script. */
   made: readonly string[];
+  /** What the script may write (the work dir, or the declared paths in it). */
+  writable: readonly string[];
+  /**
+   * Names kept read-only at any depth of `writable` ({@linkcode keptNames}), with every
+   * folder shaped as a bare git repository (`HEAD`, `objects/`, `refs/`): those there are
+   * bound read-only before the script; those it made are removed after it, with a line.
+   */
+  keptNames: readonly string[];
 }
 
 const PRELUDE = `set -u
@@ -99,19 +110,47 @@ while [ "$1" != -- ]; do
   fi
 done
 shift
+declare -A held
 while [ "$1" != -- ]; do
-  p=$1; shift
+  p=$1; shift; held[$p]=1
   [ -n "\${opts[$p]+x}" ] && case ",\${opts[$p]}," in *,ro,*) true ;; *) false ;; esac ||
     die "'$p' is not kept read-only"
 done
 shift
-made=()
+made=() roots=() named=()
 while [ "$1" != -- ]; do made+=("$1"); shift; done
 shift
+while [ "$1" != -- ]; do roots+=("$1"); shift; done
+shift
+while [ "$1" != -- ]; do named+=(-o -name "$1"); shift; done
+shift
+kept() {
+  local p d
+  [ "\${#roots[@]}" -gt 0 ] || return 0
+  while IFS= read -r -d '' p; do
+    if [ "\${p##*/}" = HEAD ]; then
+      d=\${p%/HEAD}; [ -d "$d/objects" ] && [ -d "$d/refs" ] || continue
+    fi
+    printf '%s\\0' "$p"
+  done < <(find "\${roots[@]}" -xdev \\( "\${named[@]:1}" \\) -prune -print0 -o -name HEAD -print0 2>/dev/null)
+}
+declare -A before
+while IFS= read -r -d '' p; do
+  before[$p]=1
+  d=$p; [ "\${p##*/}" = HEAD ] && d=\${p%/HEAD}
+  [ -z "\${held[$d]+x}" ] || continue
+  for r in "\${roots[@]}"; do [ "$d" = "$r" ] && continue 2; done
+  mount -o bind,ro "$d" "$d" 2>/dev/null || die "'$d' could not be kept read-only"
+done < <(kept)
 "$setpriv" --bounding-set=-all --inh-caps=-all --ambient-caps=-all -- "$@"
 rc=$?
 kill -KILL -1 2>/dev/null
 for p in "\${made[@]}"; do umount "$p" 2>/dev/null && rmdir "$p" 2>/dev/null; done
+while IFS= read -r -d '' p; do
+  [ -z "\${before[$p]+x}" ] || continue
+  rm -rf -- "$p"
+  printf 'skillrt: removed %q (the script made it): a git repository or an agent folder planted there would run commands in the tools that open it\\n' "$p" >&2
+done < <(kept)
 exit "$rc"
 `;
 
@@ -138,6 +177,10 @@ export function boxInitArgv(programs: BoxPrograms, checks: BoxChecks): string[] 
     ...checks.readOnly,
     "--",
     ...checks.made,
+    "--",
+    ...checks.writable,
+    "--",
+    ...checks.keptNames,
     "--",
   ];
 }

@@ -13,7 +13,7 @@
  */
 import { isInside } from "../home/paths.ts";
 import { BOX_LIMITS, boxInitArgv, type BoxPrograms } from "./box_init.ts";
-import type { Grant } from "./grant.ts";
+import { type Grant, keptNames } from "./grant.ts";
 import type { SystemEntry } from "./host_kinds.ts";
 import { SANDBOX_PATH } from "./script_kind.ts";
 
@@ -147,6 +147,8 @@ function checksOf(spec: BwrapSpec) {
     bound: [...boundReads(grant), ...writes],
     readOnly: keptReadOnly(grant, spec.absent),
     made: wholeWorkDir(grant) ? spec.absent : [],
+    writable: wholeWorkDir(grant) ? [grant.workDir] : grant.write,
+    keptNames: keptNames(),
   };
 }
 

@@ -161,9 +161,19 @@ function writes(
   return [...new Set(out)];
 }
 
+/**
+ * The names of the folders no script may plant or change, at any depth of what it writes:
+ * a git repository's (`.git`: its config runs commands on `git status`) and the agents'
+ * folders (their settings and skills) — kept read-only at the work dir's top, and below it
+ * by the box (`box_init.ts`).
+ */
+export function keptNames(): string[] {
+  return [...skillFolderTops(), ".git"];
+}
+
 /** The work dir's `.git` and would-be skills folders, then the roots inside it. */
 function readOnlyIn(places: Places): string[] {
-  const tops = [...skillFolderTops(), ".git"].map((t) => joinPath(places.workDir, t));
+  const tops = keptNames().map((t) => joinPath(places.workDir, t));
   const roots = (places.roots ?? []).filter((r) => isInside(places.workDir, r));
   return [...new Set([...tops, ...roots.filter((r) => !tops.some((t) => isInside(t, r)))])];
 }

@@ -29,7 +29,7 @@ import { type Declared, declaredPermissions } from "./permissions.ts";
 import { type Grant, grantFor } from "./grant.ts";
 import { type ScriptKind, scriptKind } from "./script_kind.ts";
 import { needsConsent } from "./consent.ts";
-import { isAgentWritten } from "./agent_written.ts";
+import { isAgentWritten } from "../manage/agent_written.ts";
 import { reachOf } from "../scan/containment.ts";
 import type { Audience } from "../scan/audience.ts";
 import type { Look } from "../scan/watcher_sees.ts";

@@ -1,7 +1,8 @@
 /**
  * `run NAME PATH` ([RUN-1..4]): prepare the script (`prepare.ts`), have it approved when
  * its root needs that (`consent.ts`), give it the declared environment values, build its
- * sandbox line (`sandbox_line.ts`) and run it (`spawn.ts`). The CLI, the library and MCP's
+ * sandbox line (`sandbox_line.ts`) and run it (`spawn.ts`) in its work dir's turn
+ * (`work_dir_turns.ts`). The CLI, the library and MCP's
  * `skill_run` all come here; they differ only in who may approve and what stdin is.
  *
  * @module
@@ -18,6 +19,7 @@ import type { Declared } from "./permissions.ts";
 import { type SandboxKind, type SandboxLine, sandboxLine, scriptEnv } from "./sandbox_line.ts";
 import { probeSandboxHost, type SandboxHost } from "./sandbox_host.ts";
 import { spawnScript } from "./spawn.ts";
+import { inWorkDirTurn } from "./work_dir_turns.ts";
 import { readEnv } from "../home/host.ts";
 
 /** The default time limit of a script, in seconds. */
@@ -184,19 +186,33 @@ export async function runSkillScript(
   const timeoutSeconds = timeoutOf(options.timeoutSeconds);
   const run = prepareRun(runtime, name, path, options.workdir, options.audience);
   const host = options.host ?? runtime.setup.host.sandbox ?? probeSandboxHost();
-  if (options.dryRun) return lineResult(run, await lineOf(runtime, run, host, options));
+  if (options.dryRun) {
+    // A dry run shows where each declared value goes, never the value.
+    const shown = Object.fromEntries(run.grant.env.map((n) => [n, `$${n}`]));
+    return lineResult(run, lineOf(runtime, run, host, options.args, shown));
+  }
   const snapshot = snapshotOf(run, host);
   try {
-    const line = await lineOf(runtime, run, host, options, snapshot.dir);
+    const values = await declaredValues(run, options.envValues ?? runtime.options.envValues);
+    // The line is built once before the question (what cannot run is refused before it is
+    // asked about), then again in the work dir's turn: which kept folders are absent is
+    // what the box finds when it starts, not what an earlier run left.
+    const build = () => lineOf(runtime, run, host, options.args, values, snapshot.dir);
+    build();
     await consent(run, snapshot, runtime.setup.localRoot, options, grantSummary(run));
-    const spawned = await spawnScript({
-      argv: line.argv,
-      cwd: run.grant.workDir,
-      env: line.env,
-      timeoutSeconds,
-      stdin: options.stdin ?? "null",
-      groups: options.groups ?? runtime.options.processGroups ?? LOCAL_GROUPS,
-    });
+    const groups = options.groups ?? runtime.options.processGroups ?? LOCAL_GROUPS;
+    const stdin = options.stdin ?? "null";
+    const [line, spawned] = await inWorkDirTurn(
+      runtime.setup.localRoot,
+      run.grant.workDir,
+      async () => {
+        const line = build();
+        const cwd = run.grant.workDir;
+        const { argv, env } = line;
+        const spawned = await spawnScript({ argv, env, cwd, timeoutSeconds, stdin, groups });
+        return [line, spawned] as const;
+      },
+    );
     const result = { ...lineResult(run, line), filesSha256: snapshot.sha256 };
     return { ...result, ...spawned, success: spawned.exitCode === 0 };
   } finally {
@@ -204,20 +220,20 @@ export async function runSkillScript(
   }
 }
 
-/** The sandbox line of a run (the snapshot `source` bound as the skill; the skill itself on a dry run). */
-async function lineOf(
+/**
+ * The sandbox line of a run with the declared variables' `values` (the snapshot `source`
+ * bound as the skill; the skill itself on a dry run).
+ */
+function lineOf(
   runtime: ScriptRuntime,
   run: PreparedRun,
   host: SandboxHost,
-  options: RunOptions,
+  args: readonly string[] = [],
+  values: Record<string, string>,
   source?: string,
-): Promise<SandboxLine & { shown: boolean }> {
-  // A dry run shows where each declared value goes, never the value.
-  const values = source === undefined
-    ? Object.fromEntries(run.grant.env.map((n) => [n, `$${n}`]))
-    : await declaredValues(run, options.envValues ?? runtime.options.envValues);
+): SandboxLine & { shown: boolean } {
   const env = scriptEnv(runtime.setup.host.shellEnv?.LANG, values);
-  const line = sandboxLine(run, host, options.args ?? [], env, source);
+  const line = sandboxLine(run, host, args, env, source);
   return { ...line, shown: source === undefined };
 }
 

@@ -9,8 +9,8 @@
  * @module
  */
 import { isInside, joinPath, realPathOrUndefined } from "../home/paths.ts";
-import { atomicWriteJson } from "../manage/atomic.ts";
-import { lockedWritePaths, withLock } from "../manage/mutex.ts";
+import { atomicWriteJson } from "./atomic.ts";
+import { lockedWritePaths, withLock } from "./mutex.ts";
 import { isMapping } from "../mapping.ts";
 
 /** The marks file of a local root. */
