@@ -11,7 +11,7 @@ import { probeSandboxHost } from "../src/run/sandbox_host.ts";
 import { approvalsFile, readApprovals } from "../src/run/consent.ts";
 import { filesFingerprint } from "../src/run/snapshot.ts";
 import { sha256Hex } from "../src/hash/sha256.ts";
-import { cli, makeTree, skill, tempDir } from "./helpers.ts";
+import { cli, makeTree, removeTrees, skill, tempDir } from "./helpers.ts";
 import { connectStdio, firstText } from "./mcp_helpers.ts";
 import { BY_AGENT, lockFor, MCP_NOT_APPROVED, NOT_APPROVED } from "./run_helpers.ts";
 import { readAgentWritten } from "../src/manage/agent_written.ts";
@@ -266,5 +266,35 @@ Deno.test({
     );
   } finally {
     await client.close();
+  }
+});
+
+Deno.test({
+  name:
+    `a skill 'sync --from' brought in is not the user's own: its script asks, and asks again after the next sync changes it${why}`,
+  ignore,
+}, async () => {
+  const bundle = makeTree({
+    "helper/SKILL.md": skill("helper", "a bundled helper"),
+    "helper/scripts/go.sh": "echo third-party ran\n",
+  });
+  const home = makeTree({ "skills/mine/SKILL.md": skill("mine", "my own") });
+  try {
+    const synced = await cli(["--home", home, "sync", "--from", bundle]);
+    equal(synced.code, 0, synced.stderr);
+    const refused = await run(home, ["helper", "scripts/go.sh"]);
+    equal(refused.code, 3);
+    equal(refused.stderr, NOT_APPROVED("scripts/go.sh", "helper", "synced"));
+    equal((await run(home, ["helper", "scripts/go.sh", "--yes"])).stdout, "third-party ran\n");
+    equal((await run(home, ["helper", "scripts/go.sh"])).stdout, "third-party ran\n");
+    // Variant: upstream changes it and the next sync updates it: asked again.
+    Deno.writeTextFileSync(`${bundle}/helper/scripts/go.sh`, "echo changed upstream\n");
+    equal((await cli(["--home", home, "sync", "--from", bundle])).code, 0);
+    equal(
+      (await run(home, ["helper", "scripts/go.sh"])).stderr,
+      NOT_APPROVED("scripts/go.sh", "helper", "synced"),
+    );
+  } finally {
+    removeTrees(bundle, home);
   }
 });

@@ -23,10 +23,9 @@ import { withLock } from "../manage/mutex.ts";
 import { Catalog } from "../scan/catalog.ts";
 import { walkRoot } from "../scan/walk.ts";
 import { filesBelow } from "./lockfile_write.ts";
+import { MANIFEST, parseManifest, renderManifest } from "./bundled_manifest.ts";
+export { MANIFEST };
 import { openInside, PathEscapeError, readCapped } from "../files/open_inside.ts";
-
-/** The manifest's name inside the local root. */
-export const MANIFEST = ".bundled_manifest";
 
 /** The MD5 of a skill folder: every file's relative path and bytes, in sorted order. */
 export function folderMd5(dir: string): string {
@@ -36,23 +35,6 @@ export function folderMd5(dir: string): string {
     h.update(Deno.readFileSync(joinPath(dir, path)));
   }
   return h.digest("hex");
-}
-
-/** Parses manifest text (`name:md5` lines). */
-export function parseManifest(text: string): Map<string, string> {
-  const out = new Map<string, string>();
-  for (const line of text.split("\n")) {
-    const i = line.lastIndexOf(":");
-    if (i > 0) out.set(line.slice(0, i), line.slice(i + 1).trim());
-  }
-  return out;
-}
-
-/** Manifest text: sorted `name:md5` lines. */
-export function renderManifest(entries: Map<string, string>): string {
-  return [...entries].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([n, h]) =>
-    `${n}:${h}\n`
-  ).join("");
 }
 
 /** What a sync did. */

@@ -101,8 +101,9 @@ export async function recordApproval(localRoot: string, approval: Approval): Pro
 
 /**
  * Whether a skill's scripts need the user's approval: any but the local root's own (not
- * from the hub, never created or changed through MCP).
+ * from the hub or another agent's bundle — `fromElsewhere` —, never created or changed
+ * through MCP).
  */
-export function needsConsent(source: string, fromHub: boolean, byAgent: boolean): boolean {
-  return source !== "local" || fromHub || byAgent;
+export function needsConsent(source: string, fromElsewhere: boolean, byAgent: boolean): boolean {
+  return source !== "local" || fromElsewhere || byAgent;
 }

@@ -24,6 +24,7 @@ import type { Resolved } from "../resolve/resolve.ts";
 import type { Setup } from "../home/setup.ts";
 import type { RuntimeOptions } from "../runtime_options.ts";
 import { hubEntryIn } from "../runtime_context.ts";
+import { isSynced } from "../hub/bundled_manifest.ts";
 import type { Catalog } from "../scan/catalog.ts";
 import { type Declared, declaredPermissions } from "./permissions.ts";
 import { type Grant, grantFor } from "./grant.ts";
@@ -68,7 +69,7 @@ export interface PreparedRun {
   byAgent: boolean;
   /** The real roots the skill folder must lie in (its files are read inside them); anywhere when absent. */
   reach?: readonly string[];
-  /** The skill's root kind (`local`, `project`, …; `hub` when installed from the hub). */
+  /** The skill's root kind (`local`, `project`, …; `hub` when installed from the hub, `synced` when `sync` brought it). */
   origin: string;
 }
 
@@ -150,7 +151,9 @@ export function prepareRun(
     throw runRefusal(record.name, script, `skillrt cannot tell how to run it: ${kind.refused}`);
   }
   const fromHub = hubEntryIn(setup, catalog, record) !== undefined;
-  const byAgent = record.source === "local" && isAgentWritten(setup.localRoot, skillDir);
+  const local = record.source === "local";
+  const synced = local && !fromHub && isSynced(setup.localRoot, record.name);
+  const byAgent = local && isAgentWritten(setup.localRoot, skillDir);
   const reach = reachOf(record.source, catalog.realRoots);
   return {
     name: record.name,
@@ -160,9 +163,9 @@ export function prepareRun(
     declared,
     grant: verdict.grant,
     kind,
-    needsConsent: needsConsent(record.source, fromHub, byAgent),
+    needsConsent: needsConsent(record.source, fromHub || synced, byAgent),
     byAgent,
     ...(reach ? { reach } : {}),
-    origin: fromHub ? "hub" : record.source,
+    origin: fromHub ? "hub" : synced ? "synced" : record.source,
   };
 }

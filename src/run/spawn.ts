@@ -29,7 +29,7 @@ export interface SpawnSpec {
   env: Record<string, string>;
   /** Seconds before the whole tree is killed. */
   timeoutSeconds: number;
-  /** `inherit`: the caller's stdin (the CLI); `null`: closed (MCP, the library by default). */
+  /** `inherit`: the caller's stdin, fed through a pipe (the CLI); `null`: closed (MCP, the library by default). */
   stdin: "inherit" | "null";
   /** Who kills the process group (the warden, from a Worker). */
   groups: ProcessGroups;
@@ -49,6 +49,31 @@ export interface Spawned {
   truncated: boolean;
 }
 
+/**
+ * Copies this process's stdin into the script's pipe until either ends. The script never
+ * holds the caller's descriptor: at a terminal that is the tty, open for writing too, and
+ * a script writing to it would reach the screen past every filter (escapes that set the
+ * clipboard, clear the screen, forge skillrt's lines).
+ */
+function feedStdin(to: WritableStream<Uint8Array>, ended: Promise<unknown>): void {
+  const writer = to.getWriter();
+  let done = false;
+  const close = () => writer.close().catch(() => {}); // the script may have closed it
+  ended.finally(() => {
+    done = true;
+    close();
+  });
+  (async () => {
+    const buffer = new Uint8Array(64 * 1024);
+    for (;;) {
+      const n = await Deno.stdin.read(buffer);
+      if (n === null || done) break;
+      await writer.write(buffer.slice(0, n));
+    }
+    await close();
+  })().catch(() => {}); // the script ended, or stopped reading, mid-write
+}
+
 /** The exit code of a timed-out script, as `timeout(1)` has it. */
 export const TIMEOUT_EXIT = 124;
 
@@ -57,13 +82,14 @@ export async function spawnScript(spec: SpawnSpec): Promise<Spawned> {
   const child = new Deno.Command(spec.argv[0], {
     args: spec.argv.slice(1),
     cwd: spec.cwd,
-    stdin: spec.stdin,
+    stdin: spec.stdin === "inherit" ? "piped" : "null",
     stdout: "piped",
     stderr: "piped",
     clearEnv: true,
     env: spec.env,
     detached: true,
   }).spawn();
+  if (spec.stdin === "inherit") feedStdin(child.stdin, child.status);
   const result = await superviseChild(child, spec.groups, spec.timeoutSeconds, OUTPUT_LIMIT);
   const decode = (b: Uint8Array) => new TextDecoder().decode(b);
   const truncated = result.out.overflow || result.err.overflow;
