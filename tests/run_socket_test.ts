@@ -89,6 +89,28 @@ Deno.test(`a declared read that is or holds /tmp, /run or another folder of sock
 });
 
 Deno.test({
+  name: `a listening unix socket anywhere in the work dir is refused by the box${why}`,
+  ignore,
+}, async () => {
+  const work = tempDir();
+  const elsewhere = tempDir();
+  const home = reader(elsewhere);
+  Deno.mkdirSync(`${work}/.cache/srv`, { recursive: true });
+  const listener = Deno.listen({ transport: "unix", path: `${work}/.cache/srv/ipc.sock` });
+  try {
+    const r = await run(home, work);
+    equal(r.exitCode, BOX_REFUSED, r.stdout);
+    equal(
+      r.stderr,
+      `skillrt: the box refused to start the script: '${work}/.cache/srv/ipc.sock' is a socket a script could connect to (a program outside the box listens there)\n`,
+    );
+  } finally {
+    listener.close();
+    removeTrees(work, elsewhere, home);
+  }
+});
+
+Deno.test({
   name:
     `a write declared as the work dir itself beside a folder in it keeps the absent .git and agents' folders read-only (red team hN)${why}`,
   ignore,

@@ -7,7 +7,9 @@
  * read-only, or the box's root could raise it again — any other user stays bound by the
  * `ulimit`, which no script can raise), checks that what bubblewrap bound is what
  * was checked (each bound path is itself — not reached through a link swapped in after the
- * check — and each kept-read-only path is a read-only mount), binds read-only every git
+ * check — and each kept-read-only path is a read-only mount), refuses when a unix socket
+ * lies in a bound path or the work dir (a read-only bind does not stop `connect()`: the
+ * program listening outside would do the script's bidding), binds read-only every git
  * repository and agent folder below the top of what the script may write (a nested
  * `.git`, a `.git` file, a folder shaped as a bare repository, a `.claude`…), then starts
  * the script with every capability dropped (util-linux `setpriv`; the prelude keeps its
@@ -73,6 +75,11 @@ for fd in /proc/self/fd/*; do
   case $n in 0|1|2) ;; *) { eval "exec $n<&-"; } 2>/dev/null ;; esac
 done
 die() { printf 'skillrt: the box refused to start the script: %s\\n' "$1" >&2; exit 126; }
+nosocket() {
+  local s
+  s=$(find "$1" -xdev -type s -print -quit 2>/dev/null) || die "'$1' could not be looked through for sockets"
+  [ -z "$s" ] || die "'$s' is a socket a script could connect to (a program outside the box listens there)"
+}
 { echo "$(($1 + 1))" > /proc/sys/kernel/pid_max; } 2>/dev/null
 mount -o bind,ro /proc/sys /proc/sys 2>/dev/null || [ "$EUID" != 0 ] ||
   die "/proc/sys could not be made read-only"
@@ -103,8 +110,7 @@ while [ "$1" != -- ]; do
       case $rel in "$pre"|"$pre"/*) [ "\${bm[$i]}\${rel#"$pre"}" = "$p" ] && ok=1 ;; esac
     done
     [ -n "$ok" ] || die "'$p' is not what was checked when bubblewrap bound it (a link was swapped in?)"
-    s=$(find "$p" -xdev -type s -print -quit 2>/dev/null) || die "'$p' could not be looked through for sockets"
-    [ -z "$s" ] || die "'$s' is a socket a script could connect to (a program outside the box listens there)"
+    nosocket "$p"
   elif [ -e "$p" ] || [ -L "$p" ]; then
     die "'$p' was not bound as itself (a link was swapped in?)"
   fi
@@ -117,6 +123,7 @@ while [ "$1" != -- ]; do
     die "'$p' is not kept read-only"
 done
 shift
+nosocket "$PWD"
 made=() roots=() named=()
 while [ "$1" != -- ]; do made+=("$1"); shift; done
 shift
