@@ -26,6 +26,7 @@ import { resolveSetup } from "../src/home/setup.ts";
 import { MANAGE_ACTIONS } from "../src/mcp/tools.ts";
 import { planFor } from "../src/sandbox/plan.ts";
 import { approvalWritePaths } from "../src/run/consent.ts";
+import { turnsFolder } from "../src/run/work_dir_turns.ts";
 import { cli, cliJson, makeTree, skill, testHost } from "./helpers.ts";
 import { registerModule } from "../src/cli/worker_modules.ts";
 
@@ -65,7 +66,10 @@ Deno.test("[C-1][X-1] every command of the table has a plan, a dispatcher entry 
       row.preprocesses === true || row.runs === true,
       `${row.name}: counts uses or records approvals`,
     );
-    if (row.runs) deepEqual(plan.write, approvalWritePaths(setup.localRoot).sort(), row.name);
+    if (row.runs) {
+      const writes = [...approvalWritePaths(setup.localRoot), turnsFolder(setup.localRoot)];
+      deepEqual(plan.write, writes.sort(), row.name);
+    }
     // Completions: every command of the command line, and no internal step.
     const inFish = fish.includes(`-n __fish_use_subcommand -a ${row.name} `);
     equal(inFish, row.grammar !== undefined, `${row.name} in the fish completions`);
