@@ -115,7 +115,7 @@ Deno.test("[HUB-4][M-2] padding written first cannot spend the skill's scan budg
     const write = (path: string, content: string) =>
       manager.run({ action: "write-file", name: "nl", path, content });
     const padding = "a\n".repeat(24_000);
-    equal((await write("references/p1.md", padding)).scan_verdict, "safe");
+    equal((await write("references/p1.md", padding)).scanVerdict, "safe");
     // The second padding file goes past the skill's 40,000 lines: refused, so the budget
     // is never spent by what is on disk.
     await rejects(

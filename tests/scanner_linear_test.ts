@@ -181,7 +181,7 @@ Deno.test("[HUB-4][M-2] skill_manage create (what MCP runs on the server's threa
     const content = skill("big", "A big skill.", "", `# big\n\n${body}\n`);
     resetWork();
     const made = await manager.run({ action: "create", name: "big", content });
-    equal(made.scan_verdict, "safe");
+    equal(made.scanVerdict, "safe");
     ok(WORK.chars <= 600 * content.length, `work ${WORK.chars} for ${content.length} characters`);
     // Past the cap, nothing is scanned at all: the write is refused first.
     resetWork();

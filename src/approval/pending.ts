@@ -48,7 +48,7 @@ export interface StageResult {
   /** Always true. */
   staged: true;
   /** The record's id. */
-  pending_id: string;
+  pendingId: string;
   /** The summary. */
   gist: string;
   /** What to do next. */
@@ -113,7 +113,7 @@ export async function stage(
     return {
       success: true,
       staged: true,
-      pending_id: id,
+      pendingId: id,
       gist: change.summary,
       message:
         "Staged for approval (skills.write_approval is on). Not yet saved — review with skillrt pending.",

@@ -36,7 +36,7 @@ export interface DoctorReport {
   /** Plugin skills folders. */
   plugins: { namespace: string; path: string; skills: number }[];
   /** Other agents' skill folders found on this machine, enabled or not ([H-5]). */
-  agent_folders: { agent: string; scope: string; path: string; enabled: boolean }[];
+  agentFolders: { agent: string; scope: string; path: string; enabled: boolean }[];
   /** Skills that lose to a same-named skill in a higher root. */
   shadowed: { name: string; path: string; shadowed_by: string }[];
   /** Names used twice in one root. */
@@ -64,9 +64,9 @@ export interface ScriptSandboxes {
   /** How any other script runs: under bubblewrap, or refused. */
   other: "bwrap" | "refused";
   /** The deno executable, when found. */
-  deno_path: string | null;
+  denoPath: string | null;
   /** The bubblewrap executable, when usable. */
-  bwrap_path: string | null;
+  bwrapPath: string | null;
   /** Why bubblewrap is not usable (with the install line), when it is not. */
   problem: string | null;
 }
@@ -78,8 +78,8 @@ export function scriptSandboxes(host: SandboxHost | undefined): ScriptSandboxes 
   return {
     deno,
     other: host.bwrap ? "bwrap" : "refused",
-    deno_path: host.deno ?? null,
-    bwrap_path: host.bwrap ?? null,
+    denoPath: host.deno ?? null,
+    bwrapPath: host.bwrap ?? null,
     problem: host.bwrapProblem ?? null,
   };
 }
@@ -181,7 +181,7 @@ export function doctorReport(
       path: p.path,
       skills: count(p.path),
     })),
-    agent_folders: agentFolders.map((f) => ({
+    agentFolders: agentFolders.map((f) => ({
       agent: f.agent,
       scope: f.scope,
       path: f.path,

@@ -80,23 +80,23 @@ export interface InstallResult {
   /** The installed name. */
   name: string;
   /** The folder, relative to the local root. */
-  install_path: string;
+  installPath: string;
   /** Trust level. */
-  trust_level: string;
+  trustLevel: string;
   /** Scanner verdict. */
-  scan_verdict: Verdict;
+  scanVerdict: Verdict;
   /** The scanner's findings. */
   findings: ScanFinding[];
   /** `sha256:` content hash. */
-  content_hash: string;
+  contentHash: string;
   /** Integrity warnings (for example an index without digests). */
   warnings: string[];
   /** The label of the trusted key that signed the index ([T-2]). */
-  signed_by?: string;
+  signedBy?: string;
   /** The name the skill declares, when it installed under its slug form ([HUB-8]). */
-  declared_name?: string;
+  declaredName?: string;
   /** Its folder inside the collection it came from. */
-  collection_path?: string;
+  collectionPath?: string;
 }
 
 /**
@@ -349,7 +349,6 @@ async function moveIntoPlace(
   if (place.exists) Deno.removeSync(target, { recursive: true });
   ensureDir(dirname(target));
   Deno.renameSync(quarantine, target);
-  const signed = fetched.signedBy !== undefined ? { signed_by: fetched.signedBy } : {};
   await updateLock(root, (doc) => {
     doc.installed[name] = {
       // An update keeps the source as the user first gave it.
@@ -380,13 +379,14 @@ async function moveIntoPlace(
   return {
     success: true,
     name,
-    install_path: rel,
-    trust_level: fetched.trust,
-    scan_verdict: report.verdict,
+    installPath: rel,
+    trustLevel: fetched.trust,
+    scanVerdict: report.verdict,
     findings: report.findings,
-    content_hash: hashed.content_hash,
+    contentHash: hashed.content_hash,
     warnings: [...slugNotice(candidate), ...fetched.warnings ?? []],
-    ...signed,
-    ...provenance,
+    ...(fetched.signedBy !== undefined ? { signedBy: fetched.signedBy } : {}),
+    ...(declared !== undefined ? { declaredName: declared } : {}),
+    ...(candidate.path !== undefined ? { collectionPath: candidate.path } : {}),
   };
 }

@@ -37,13 +37,13 @@ export interface ListedSkill {
   /** The name it installs under (null: it cannot be installed). */
   name: string | null;
   /** The name it declares. */
-  declared_name: string;
+  declaredName: string;
   /** Its description. */
   description: string;
   /** Its folder inside the source. */
   path: string;
   /** The scanner's verdict, or null when it could not be scanned. */
-  scan_verdict: Verdict | null;
+  scanVerdict: Verdict | null;
   /** Why it cannot be installed. */
   problem?: string;
 }
@@ -91,10 +91,10 @@ function listSkills(collection: Collection, root: string): ListedSkill[] {
     }
     return {
       name: s.name,
-      declared_name: s.declaredName,
+      declaredName: s.declaredName,
       description: s.description,
       path: s.path,
-      scan_verdict: verdict,
+      scanVerdict: verdict,
       ...(s.problem ? { problem: s.problem } : {}),
     };
   });
@@ -103,8 +103,8 @@ function listSkills(collection: Collection, root: string): ListedSkill[] {
 /** The list as text: one numbered line per skill. */
 export function listText(listed: ListedSkill[]): string {
   return listed.map((s, i) =>
-    `  ${String(i + 1).padStart(2)}. ${s.name ?? s.declared_name}  [${
-      s.scan_verdict ?? "unscanned"
+    `  ${String(i + 1).padStart(2)}. ${s.name ?? s.declaredName}  [${
+      s.scanVerdict ?? "unscanned"
     }]  ${s.path}${s.description ? `  ${clip(s.description, 70)}` : ""}${
       s.problem ? `  (cannot install: ${s.problem})` : ""
     }`
@@ -299,7 +299,7 @@ async function installFromCollections(
 /** An interruption says which skills were installed before it; other errors pass. */
 function installedBefore(error: unknown, installed: InstallResult[]): unknown {
   if (!(error instanceof InterruptedError) || installed.length === 0) return error;
-  const names = installed.map((i) => `'${i.name}' (${i.install_path})`).join(", ");
+  const names = installed.map((i) => `'${i.name}' (${i.installPath})`).join(", ");
   return new InterruptedError(`Interrupted; installed ${names}, nothing else.`);
 }
 

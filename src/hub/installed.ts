@@ -16,15 +16,15 @@ export interface InstalledSkill {
   /** Where it came from. */
   source: string;
   /** Trust level. */
-  trust_level: string;
+  trustLevel: string;
   /** Scanner verdict at install. */
-  scan_verdict: string;
+  scanVerdict: string;
   /** Folder relative to the local root. */
-  install_path: string;
+  installPath: string;
   /** First install. */
-  installed_at: string;
+  installedAt: string;
   /** Last install or update. */
-  updated_at: string;
+  updatedAt: string;
 }
 
 /** `hub list`. */
@@ -37,11 +37,11 @@ export function listInstalled(
   ) => ({
     name,
     source: r.source,
-    trust_level: r.trust_level,
-    scan_verdict: r.scan_verdict,
-    install_path: r.install_path,
-    installed_at: r.installed_at,
-    updated_at: r.updated_at,
+    trustLevel: r.trust_level,
+    scanVerdict: r.scan_verdict,
+    installPath: r.install_path,
+    installedAt: r.installed_at,
+    updatedAt: r.updated_at,
   }));
   return { success: true, installed, count: installed.length };
 }

@@ -62,7 +62,7 @@ export interface PublishResult {
   /** The index's `sequence` ([T-2]). */
   sequence: number;
   /** The signer's public key line, when signed. */
-  signed_by?: string;
+  signedBy?: string;
 }
 
 /** The folder of the index inside the site. */
@@ -244,7 +244,7 @@ export async function publishSite(options: PublishOptions): Promise<PublishResul
     packed,
     removed,
     sequence,
-    ...(signedBy ? { signed_by: signedBy } : {}),
+    ...(signedBy ? { signedBy } : {}),
   };
 }
 

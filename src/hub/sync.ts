@@ -46,9 +46,9 @@ export interface SyncResult {
   /** Skills updated from upstream. */
   updated: string[];
   /** Skills the user changed: left alone. */
-  user_modified: string[];
+  userModified: string[];
   /** Skills the user deleted: not restored. */
-  user_deleted: string[];
+  userDeleted: string[];
   /** Skills an external dir provides: skipped. */
   external: string[];
   /** Skills already up to date. */
@@ -215,8 +215,8 @@ export async function syncBundled(setup: Setup, from: string): Promise<SyncResul
     success: true,
     copied: [],
     updated: [],
-    user_modified: [],
-    user_deleted: [],
+    userModified: [],
+    userDeleted: [],
     external: [],
     unchanged: [],
     descriptions: [],
@@ -267,16 +267,16 @@ function syncSkill(
   }
   if (recorded === undefined) {
     if (present) {
-      result.user_modified.push(skill.name); // a skill of the user's own, same place: never overwritten
+      result.userModified.push(skill.name); // a skill of the user's own, same place: never overwritten
       return;
     }
     copyFolder(skill.dir, root, skill.rel);
     manifest.set(skill.name, upstreamHash);
     result.copied.push(skill.name);
   } else if (!present) {
-    result.user_deleted.push(skill.name);
+    result.userDeleted.push(skill.name);
   } else if (folderMd5(target) !== recorded) {
-    result.user_modified.push(skill.name);
+    result.userModified.push(skill.name);
   } else if (upstreamHash !== recorded) {
     copyFolder(skill.dir, root, skill.rel);
     manifest.set(skill.name, upstreamHash);
@@ -294,7 +294,7 @@ function syncDescriptions(
   const here = new Set([
     ...result.copied,
     ...result.updated,
-    ...result.user_modified,
+    ...result.userModified,
     ...result.unchanged,
   ]);
   for (const description of descriptions) {

@@ -34,7 +34,7 @@ import {
 /** What a write reports of the guard scanner's look at the skill it leaves ([HUB-4]). */
 export interface ScanNote {
   /** The verdict of the skill after the write (create, edit, patch, write-file). */
-  scan_verdict?: Verdict;
+  scanVerdict?: Verdict;
   /** Every finding, one line each, when the verdict is not safe. */
   warnings?: string[];
 }
@@ -65,8 +65,8 @@ export interface PendingList {
     id: string;
     action: string;
     summary: string;
-    created_at: string;
-    scan_verdict?: Verdict;
+    createdAt: string;
+    scanVerdict?: Verdict;
     error?: string;
   }[];
   /** Number of records. */
@@ -88,9 +88,9 @@ export interface PendingDiff {
   /** The new content (create) or a unified diff. */
   diff: string;
   /** The guard scanner's verdict when it was staged, and its findings. */
-  scan_verdict?: Verdict;
+  scanVerdict?: Verdict;
   /** The findings behind the verdict. */
-  scan_findings?: ScanFinding[];
+  scanFindings?: ScanFinding[];
 }
 
 /** What `pending approve` did. */
@@ -182,7 +182,7 @@ export class SkillManager {
     const scan = guardChange(change, options.force === true);
     const warnings = [...(change.warnings ?? []), ...scanWarnings(scan)];
     const note: ScanNote = {
-      ...(scan ? { scan_verdict: scan.verdict } : {}),
+      ...(scan ? { scanVerdict: scan.verdict } : {}),
       ...(warnings.length ? { warnings } : {}),
     };
     const byAgent = marks(change, options.byAgent);
@@ -203,8 +203,8 @@ export class SkillManager {
         id: r.id,
         action: r.action,
         summary: r.summary,
-        created_at: r.created_at,
-        ...(r.scan_verdict ? { scan_verdict: r.scan_verdict } : {}),
+        createdAt: r.created_at,
+        ...(r.scan_verdict ? { scanVerdict: r.scan_verdict } : {}),
         ...(r.error ? { error: r.error } : {}),
       })),
       count: records.length,
@@ -229,7 +229,7 @@ export class SkillManager {
       summary: record.summary,
       diff: text,
       ...(record.scan_verdict
-        ? { scan_verdict: record.scan_verdict, scan_findings: record.scan_findings ?? [] }
+        ? { scanVerdict: record.scan_verdict, scanFindings: record.scan_findings ?? [] }
         : {}),
     };
   }

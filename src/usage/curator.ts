@@ -30,9 +30,9 @@ export interface CuratedSkill {
   /** Folder relative to the local root. */
   path: string;
   /** Whole days since last use (or creation, or the file's last change). */
-  days_unused: number;
+  daysUnused: number;
   /** Who created it, when known ([U-1]): `user`, `agent` or `hub`. */
-  created_by: Actor | null;
+  createdBy: Actor | null;
 }
 
 /** Options of {@linkcode curatorStatus} and {@linkcode curatorRun}. */
@@ -54,11 +54,11 @@ export interface CuratorStatus {
   /** Pinned names. */
   pinned: string[];
   /** Skills in `.archive/`. */
-  archived: { name: string; origin_path: string | null; archived_at: string | null }[];
+  archived: { name: string; originPath: string | null; archivedAt: string | null }[];
   /** Skills of the local root an agent created (over MCP), by name. */
-  agent_created: string[];
+  agentCreated: string[];
   /** True when only agent-created skills were considered. */
-  agent_created_only: boolean;
+  agentCreatedOnly: boolean;
 }
 
 /** When a skill was last used: its last use, else creation, else its SKILL.md's modification time. */
@@ -88,27 +88,27 @@ export function curatorStatus(
     archivable: [],
     pinned: [],
     archived: [],
-    agent_created: [],
-    agent_created_only: only,
+    agentCreated: [],
+    agentCreatedOnly: only,
   };
   for (const r of records) {
     if (r.root !== localRoot) continue;
     const entry = usage[r.name];
     const by = isActor(entry?.created_by) ? entry.created_by : null;
-    if (by === "agent") status.agent_created.push(r.name);
+    if (by === "agent") status.agentCreated.push(r.name);
     if (only && by !== "agent") continue;
     if (entry?.pinned) {
       status.pinned.push(r.name);
       continue;
     }
     const days = Math.floor((now.getTime() - lastActive(entry, r.file).getTime()) / DAY);
-    const item = { name: r.name, path: r.path, days_unused: days, created_by: by };
+    const item = { name: r.name, path: r.path, daysUnused: days, createdBy: by };
     if (days >= ARCHIVE_DAYS) status.archivable.push(item);
     else if (days >= STALE_DAYS) status.stale.push(item);
   }
   for (const [name, e] of Object.entries(usage)) {
     if (e.state === "archived") {
-      status.archived.push({ name, origin_path: e.origin_path, archived_at: e.archived_at });
+      status.archived.push({ name, originPath: e.origin_path, archivedAt: e.archived_at });
     }
   }
   return status;
@@ -119,13 +119,13 @@ export interface CuratorRunResult {
   /** Always true. */
   success: true;
   /** True when nothing was moved. */
-  dry_run: boolean;
+  dryRun: boolean;
   /** True when only agent-created skills were considered (`--agent-created`). */
-  agent_created_only: boolean;
+  agentCreatedOnly: boolean;
   /** The time judged by. */
   now: string;
   /** Skills marked stale. */
-  marked_stale: string[];
+  markedStale: string[];
   /** Skills moved to `.archive/`. */
   archived: string[];
   /** Skills that could not be archived, and why. */
@@ -184,10 +184,10 @@ export async function curatorRun(
   }
   return {
     success: true,
-    dry_run: dryRun,
-    agent_created_only: status.agent_created_only,
+    dryRun: dryRun,
+    agentCreatedOnly: status.agentCreatedOnly,
     now: status.now,
-    marked_stale: status.stale.map((s) => s.name),
+    markedStale: status.stale.map((s) => s.name),
     archived: dryRun ? status.archivable.map((s) => s.name) : archived,
     problems,
   };

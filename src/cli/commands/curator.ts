@@ -37,8 +37,8 @@ export async function run(runtime: SkillRuntime, request: CommandRequest): Promi
   const records = () => runtime.catalog().index().records;
   const { global } = request;
   const options = { agentCreated: request.options.agentCreated === true };
-  const by = (s: { name: string; days_unused: number; created_by: string | null }) =>
-    `${s.name} (${s.days_unused}d${s.created_by ? `, by ${s.created_by}` : ""})`;
+  const by = (s: { name: string; daysUnused: number; createdBy: string | null }) =>
+    `${s.name} (${s.daysUnused}d${s.createdBy ? `, by ${s.createdBy}` : ""})`;
   if (action === "status") {
     const doc = curatorStatus(root, records(), now, options);
     return respond(global, doc, () =>
@@ -47,20 +47,18 @@ export async function run(runtime: SkillRuntime, request: CommandRequest): Promi
         `Archivable (unused 30+ days): ${doc.archivable.map(by).join(", ") || "none"}`,
         `Pinned: ${doc.pinned.join(", ") || "none"}`,
         `Archived: ${
-          doc.archived.map((a) => `${a.name} (from ${a.origin_path})`).join(", ") || "none"
+          doc.archived.map((a) => `${a.name} (from ${a.originPath})`).join(", ") || "none"
         }`,
-        `Agent-created: ${doc.agent_created.join(", ") || "none"}`,
+        `Agent-created: ${doc.agentCreated.join(", ") || "none"}`,
       ].join("\n"));
   }
   if (action === "run") {
     const doc = await curatorRun(root, records(), now, request.options.dryRun === true, options);
-    const only = doc.agent_created_only ? " (agent-created skills only)" : "";
+    const only = doc.agentCreatedOnly ? " (agent-created skills only)" : "";
     return respond(global, doc, () =>
       [
-        `${doc.dry_run ? "Would archive" : "Archived"}${only}: ${
-          doc.archived.join(", ") || "none"
-        }`,
-        `Stale: ${doc.marked_stale.join(", ") || "none"}`,
+        `${doc.dryRun ? "Would archive" : "Archived"}${only}: ${doc.archived.join(", ") || "none"}`,
+        `Stale: ${doc.markedStale.join(", ") || "none"}`,
         ...doc.problems,
       ].join("\n"));
   }

@@ -73,7 +73,7 @@ function scriptLines(report: DoctorReport, c: boolean): string[] {
     deno: "deno alone",
     unavailable: "refused (no deno)",
   }[s.deno];
-  const other = s.other === "bwrap" ? `bubblewrap (${s.bwrap_path})` : `refused: ${s.problem}`;
+  const other = s.other === "bwrap" ? `bubblewrap (${s.bwrapPath})` : `refused: ${s.problem}`;
   return [`${paint(c, "bold", "Scripts")}  Deno scripts: ${deno}; other scripts: ${other}`];
 }
 
@@ -92,11 +92,11 @@ function rootLines(report: DoctorReport): string[] {
 
 /** Other agents' skill folders found here, enabled or not, under their heading. */
 function agentFolderLines(report: DoctorReport, c: boolean): string[] {
-  if (!report.agent_folders.length) return [];
+  if (!report.agentFolders.length) return [];
   return [
     "",
     paint(c, "bold", "Agent skill folders"),
-    ...report.agent_folders.map((a) =>
+    ...report.agentFolders.map((a) =>
       `  ${a.agent.padEnd(8)} ${(a.enabled ? "enabled" : "not enabled").padEnd(12)} ${a.path}`
     ),
   ];

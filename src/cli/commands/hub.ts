@@ -61,9 +61,9 @@ function list({ runtime, request }: HubCall): Outcome {
   const doc = listInstalled(hubRoot(runtime.setup).root);
   const rows = doc.installed.map((i) => [
     i.name,
-    i.trust_level,
-    i.scan_verdict,
-    i.install_path,
+    i.trustLevel,
+    i.scanVerdict,
+    i.installPath,
     i.source,
   ]);
   return respond(
@@ -112,7 +112,7 @@ async function update({ runtime, request, ctx, target }: HubCall): Promise<Outco
   });
   return respond(request.global, doc, () =>
     [
-      ...doc.updated.map((u) => `Updated '${u.name}' (${u.scan_verdict}).`),
+      ...doc.updated.map((u) => `Updated '${u.name}' (${u.scanVerdict}).`),
       ...doc.skipped.map((s) => `${s.name}: ${s.status}`),
       ...doc.refused.map((r) => `Not updated: ${r.error}`),
     ].join("\n") || "No hub-installed skills.", doc.success ? 0 : 1);

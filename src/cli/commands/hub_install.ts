@@ -18,7 +18,7 @@ const str = (v: unknown) => (typeof v === "string" ? v : undefined);
 /** The lines of one installed skill. */
 export function installedLine(doc: InstallResult, where: string): string[] {
   return [
-    `Installed '${doc.name}' at ${where}${doc.install_path} (${doc.trust_level}, ${doc.scan_verdict}).`,
+    `Installed '${doc.name}' at ${where}${doc.installPath} (${doc.trustLevel}, ${doc.scanVerdict}).`,
     ...doc.warnings.map((w) => `Warning: ${w}`),
   ];
 }

@@ -89,7 +89,7 @@ export async function runPublish(runtime: SkillRuntime, request: CommandRequest)
   return respond(request.global, doc, () =>
     [
       `Published ${doc.skills.length} skill${doc.skills.length === 1 ? "" : "s"} to ${doc.index}${
-        doc.signed_by ? ` (signed by ${doc.signed_by})` : ""
+        doc.signedBy ? ` (signed by ${doc.signedBy})` : ""
       }, sequence ${doc.sequence}.`,
       ...doc.skills.map((s) =>
         `  ${s.name}: ${s.verdict}, ${s.files} file${s.files === 1 ? "" : "s"}${

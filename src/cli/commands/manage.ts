@@ -24,8 +24,8 @@ export async function run(runtime: SkillRuntime, request: CommandRequest): Promi
     () =>
       [
         "staged" in result
-          ? `${result.message}\nPending id: ${result.pending_id} — ${result.gist}${
-            result.scan_verdict ? ` (scan: ${result.scan_verdict})` : ""
+          ? `${result.message}\nPending id: ${result.pendingId} — ${result.gist}${
+            result.scanVerdict ? ` (scan: ${result.scanVerdict})` : ""
           }`
           : result.message,
         // `init` says where its skeleton is, and what comes next.

@@ -40,8 +40,8 @@ function list({ manager, global }: PendingCall): Outcome {
   const rows = doc.pending.map((p) => [
     p.id,
     p.action,
-    p.created_at,
-    p.scan_verdict ?? "-",
+    p.createdAt,
+    p.scanVerdict ?? "-",
     clip(p.summary + (p.error ? ` (failed: ${p.error})` : ""), 90),
   ]);
   return respond(
@@ -58,8 +58,8 @@ function list({ manager, global }: PendingCall): Outcome {
 
 function diff(call: PendingCall): Outcome {
   const doc = call.manager.diff(needId(call));
-  const scan = doc.scan_verdict
-    ? [`Scan: ${doc.scan_verdict}`, ...(doc.scan_findings ?? []).map(findingLine)]
+  const scan = doc.scanVerdict
+    ? [`Scan: ${doc.scanVerdict}`, ...(doc.scanFindings ?? []).map(findingLine)]
     : [];
   return respond(call.global, doc, () => doc.diff, 0, scan.map((l) => `${l}\n`).join(""));
 }

@@ -23,8 +23,8 @@ export async function run(runtime: SkillRuntime, request: CommandRequest): Promi
     [
       ...line("Copied", doc.copied),
       ...line("Updated", doc.updated),
-      ...line("Left alone (changed by you)", doc.user_modified),
-      ...line("Not restored (deleted by you)", doc.user_deleted),
+      ...line("Left alone (changed by you)", doc.userModified),
+      ...line("Not restored (deleted by you)", doc.userDeleted),
       ...line("Skipped (an external dir provides it)", doc.external),
       ...line("Unchanged", doc.unchanged),
       ...line("Category descriptions copied", doc.descriptions),
