@@ -1,25 +1,22 @@
 /**
- * [C-7] The README's library script runs as a separate Deno process with no import map
- * and no configuration file, importing `mod.ts` by path, with exactly the flags the README
- * gives.
+ * [C-7] The library script of docs/library.md runs as a separate Deno process with no
+ * import map and no configuration file, importing `mod.ts` by path, with exactly the flags
+ * the doc gives.
  */
 import { equal, match } from "node:assert/strict";
 import { copyTree, removeTrees, REPO } from "./helpers.ts";
+import { docBlock } from "./user_docs.ts";
 
-function readmeBlock(lang: string, after: string): string {
-  const readme = Deno.readTextFileSync(`${REPO}/README.md`);
-  const from = readme.indexOf(after);
-  const start = readme.indexOf("```" + lang + "\n", from) + lang.length + 4;
-  return readme.slice(start, readme.indexOf("```", start));
-}
+const DOC = "docs/library.md";
+const HEADING = "# The library";
 
-Deno.test("[C-7] the README's library script runs with no import map, with the README's flags", async () => {
+Deno.test("[C-7] the library doc's script runs with no import map, with the doc's flags", async () => {
   const work = Deno.makeTempDirSync({ prefix: "skillrt-lib-" });
   const home = copyTree(`${REPO}/examples/home`);
   try {
     Deno.symlinkSync(REPO, `${work}/skillrt`);
-    Deno.writeTextFileSync(`${work}/skills.ts`, readmeBlock("ts", "## The library"));
-    const command = readmeBlock("sh", "## The library").trim().split(/\s+/);
+    Deno.writeTextFileSync(`${work}/skills.ts`, docBlock(DOC, HEADING, "ts"));
+    const command = docBlock(DOC, HEADING, "sh").trim().split(/\s+/);
     equal(command.slice(0, 2).join(" "), "deno run");
     const out = await new Deno.Command(Deno.execPath(), {
       args: [...command.slice(1, -1), "--no-config", "--no-lock", command.at(-1)!, home],

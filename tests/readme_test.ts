@@ -1,26 +1,37 @@
 /**
- * [C-8] Every `console` example in the README is a transcript this test runs: each `$`
- * line in a fresh copy of `examples/` and `fixtures/` with a `skillrt` command on PATH (the
- * CLI with the warden's flags), its stdout and stderr compared with the lines below it. Only
- * the absolute path of the copy is ignored: the README writes it as `…`. Commands to type
- * without a shown output stand in `sh` blocks.
+ * [C-8] Every `console` example of the docs (README.md and docs/*.md) is a transcript this
+ * test runs: each `$` line in a fresh copy of `examples/` and `fixtures/` with a `skillrt`
+ * command on PATH (the CLI with the warden's flags), its stdout and stderr compared with the
+ * lines below it. Only the absolute path of the copy is ignored: the docs write it as `…`.
+ * Commands to type without a shown output stand in `sh` blocks.
  */
 import { deepEqual, equal, ok } from "node:assert/strict";
 import { WARDEN_FLAGS } from "../src/sandbox/warden_flags.ts";
 import { removeTrees, REPO } from "./helpers.ts";
+import { userDocs } from "./user_docs.ts";
 
 interface Step {
   command: string;
   expected: string;
 }
 
-/** The console blocks of the README, each a list of commands with their expected output. */
-function transcripts(): { line: number; steps: Step[] }[] {
-  const lines = Deno.readTextFileSync(`${REPO}/README.md`).split("\n");
-  const out: { line: number; steps: Step[] }[] = [];
+interface Transcript {
+  /** Where it stands: `docs/file.md line N`. */
+  where: string;
+  steps: Step[];
+}
+
+/** The console blocks of the docs, each a list of commands with their expected output. */
+function transcripts(): Transcript[] {
+  return userDocs().flatMap((doc) => blocksOf(doc.path, doc.text));
+}
+
+function blocksOf(path: string, text: string): Transcript[] {
+  const lines = text.split("\n");
+  const out: Transcript[] = [];
   for (let i = 0; i < lines.length; i++) {
     if (lines[i] !== "```console") continue;
-    const block = { line: i + 1, steps: [] as Step[] };
+    const block: Transcript = { where: `${path} line ${i + 1}`, steps: [] };
     for (i++; lines[i] !== "```"; i++) {
       if (lines[i].startsWith("$ ")) block.steps.push({ command: lines[i].slice(2), expected: "" });
       else block.steps.at(-1)!.expected += lines[i] + "\n";
@@ -52,7 +63,7 @@ const MARK = (i: number) => `@@skillrt-readme-step-${i}@@`;
 /**
  * Runs a block's steps in one shell session (a `cd` or a variable carries to the next step, as
  * for a reader), each step's stdout and stderr after its mark; a `mktemp` folder (TMPDIR is the
- * example's own) is shown as `$demo`, the name the README gives it.
+ * example's own) is shown as `$demo`, the name the docs give it.
  */
 async function runBlock(dir: string, steps: Step[]): Promise<string[]> {
   const script = steps.map((s, i) => `printf '\\n%s\\n' '${MARK(i)}'\n${s.command} 2>&1`)
@@ -79,9 +90,9 @@ async function runBlock(dir: string, steps: Step[]): Promise<string[]> {
   });
 }
 
-Deno.test("[C-8] every console example of the README prints what the README shows", async () => {
+Deno.test("[C-8] every console example of the docs prints what the docs show", async () => {
   const blocks = transcripts();
-  ok(blocks.length >= 10, `${blocks.length} console blocks`);
+  ok(blocks.length >= 16, `${blocks.length} console blocks`);
   for (const block of blocks) {
     const dir = workdir();
     try {
@@ -90,7 +101,7 @@ Deno.test("[C-8] every console example of the README prints what the README show
         equal(
           outputs[i].trimEnd(),
           step.expected.trimEnd(),
-          `README line ${block.line}: $ ${step.command}`,
+          `${block.where}: $ ${step.command}`,
         )
       );
     } finally {
@@ -99,8 +110,8 @@ Deno.test("[C-8] every console example of the README prints what the README show
   }
 });
 
-Deno.test("[C-8] the README's examples write nothing into the checkout's examples/home", () => {
-  const lines = Deno.readTextFileSync(`${REPO}/README.md`).split("\n");
+Deno.test("[C-8] the docs' examples write nothing into the checkout's examples/home", () => {
+  const lines = userDocs().flatMap((doc) => doc.text.split("\n"));
   const writing =
     /^\$ skillrt --home examples\/home (create|patch|write-file|remove-file|delete|init|bundle (create|edit|delete)|disable|enable|run)\b/;
   deepEqual(lines.filter((l) => writing.test(l) || /^\$ mkdir /.test(l)), []);

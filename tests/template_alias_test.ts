@@ -1,18 +1,18 @@
 /**
  * [P-8] Template aliases: `{baseDir}` stands for the skill folder like
  * `${HERMES_SKILL_DIR}` (text and inline-shell commands alike) when template_vars is on,
- * and the README's one table of aliases is the code's table.
+ * and the one table of aliases in docs/preprocessing.md is the code's table.
  */
 import { deepEqual, equal } from "node:assert/strict";
 import { TEMPLATE_ALIASES } from "../src/preprocess/variables.ts";
 import { cliJson, makeTree, removeTrees, REPO, skill } from "./helpers.ts";
 
-Deno.test("[P-8] the README's table of template aliases is the code's table, row for row", () => {
-  const readme = Deno.readTextFileSync(`${REPO}/README.md`);
+Deno.test("[P-8] the docs' table of template aliases is the code's table, row for row", () => {
+  const readme = Deno.readTextFileSync(`${REPO}/docs/preprocessing.md`);
   const block = /<!-- template-aliases:start -->([\s\S]*?)<!-- template-aliases:end -->/.exec(
     readme,
   );
-  equal(block !== null, true, "the README marks its table of template aliases");
+  equal(block !== null, true, "docs/preprocessing.md marks its table of template aliases");
   const rows = block![1].split("\n").filter((l) => l.startsWith("| ")).slice(1)
     .filter((l) => !/^\|\s*-/.test(l))
     .map((l) => l.split("|").slice(1, -1).map((c) => c.trim()));
