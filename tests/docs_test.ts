@@ -1,9 +1,23 @@
 /**
- * The user's documentation (README.md and docs/*.md) speaks to users: no requirement ids of
- * the specification in it (they stay in the code and the tests).
+ * The user's documentation (README.md and docs/*.md): the command-line reference is the one
+ * the command table writes, and the docs speak to users, with no requirement ids of the
+ * specification in them (they stay in the code and the tests).
  */
-import { deepEqual } from "node:assert/strict";
+import { deepEqual, ok } from "node:assert/strict";
+import { CLI_REFERENCE_PATH, cliReference } from "../scripts/cli_reference.ts";
+import { REPO } from "./helpers.ts";
 import { userDocs } from "./user_docs.ts";
+
+Deno.test("[C-1] docs/cli.md is what scripts/cli_reference.ts writes from the command table", async () => {
+  const written = Deno.readTextFileSync(`${REPO}/${CLI_REFERENCE_PATH}`).split("\n");
+  const generated = (await cliReference()).split("\n");
+  const line = generated.findIndex((l, i) => l !== written[i]);
+  ok(
+    line < 0 && written.length === generated.length,
+    `docs/cli.md differs from the command table at line ${line + 1} ` +
+      `('${written[line]}', the table says '${generated[line]}'): run 'deno task docs:cli'`,
+  );
+});
 
 /** A requirement id as the code and tests write it: `[IO-3]`, `[RUN-1..5]`, `[L0-10]`. */
 const REQUIREMENT_ID = /\[[A-Z][A-Z0-9]*-\d+(?:\.\.\d+)?\]/g;
