@@ -50,7 +50,7 @@ const token = crypto.randomUUID() + crypto.randomUUID();
 const tokenFile = `${tmp}/token`;
 Deno.writeTextFileSync(tokenFile, token + "\n", { mode: 0o600 });
 
-/** The `upstream` block of `ports` round-robin (README "For teams: serve behind a proxy"). */
+/** The `upstream` block of `ports` round-robin (docs/mcp.md, "Serve behind a proxy"). */
 function upstreamBlock(name: string, ports: number[]): string {
   const servers = ports.map((p) => `    server 127.0.0.1:${p};`).join("\n");
   return `upstream ${name} {\n${servers}\n    keepalive 32;\n}`;

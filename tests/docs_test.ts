@@ -1,10 +1,12 @@
 /**
  * The user's documentation (README.md and docs/*.md): the command-line reference is the one
  * the command table writes, and the docs speak to users, with no requirement ids of the
- * specification in them (they stay in the code and the tests).
+ * specification in them (they stay in the code and the tests), and every relative link in
+ * them leads to a file of the repository and, with `#`, to a heading of it.
  */
 import { deepEqual, ok } from "node:assert/strict";
 import { CLI_REFERENCE_PATH, cliReference } from "../scripts/cli_reference.ts";
+import { outline } from "../src/view/outline.ts";
 import { REPO } from "./helpers.ts";
 import { userDocs } from "./user_docs.ts";
 
@@ -44,4 +46,51 @@ Deno.test("[C-8] no requirement id stands in README.md or docs/*.md", () => {
     )
   );
   deepEqual(found, []);
+});
+
+/** The links of a Markdown text outside code: `[text](target)`, each with its line. */
+function linksOf(text: string): { line: number; target: string }[] {
+  let fence = "";
+  return text.split("\n").flatMap((line, i) => {
+    const mark = /^\s*(`{3,}|~{3,})/.exec(line)?.[1];
+    if (mark && (fence === "" || mark.startsWith(fence))) {
+      fence = fence === "" ? mark : "";
+      return [];
+    }
+    if (fence !== "") return [];
+    const prose = line.replace(/(`+)[^`]*?\1/g, "");
+    return [...prose.matchAll(/\]\(([^)\s]+)\)/g)].map((m) => ({ line: i + 1, target: m[1] }));
+  });
+}
+
+/** Why a relative link of the doc at `from` leads nowhere, or undefined when it leads somewhere. */
+function brokenLink(from: string, target: string): string | undefined {
+  const [file, anchor] = target.split("#", 2);
+  const path = file === "" ? from : new URL(file, `file:///${from}`).pathname.slice(1);
+  let text: string;
+  try {
+    text = Deno.readTextFileSync(`${REPO}/${path}`);
+  } catch {
+    return `no file ${path}`;
+  }
+  if (anchor === undefined || !path.endsWith(".md")) return undefined;
+  return outline(text).some((h) => h.slug === anchor)
+    ? undefined
+    : `no heading #${anchor} in ${path}`;
+}
+
+Deno.test("[C-8] every relative link of README.md and docs/*.md leads to a file and a heading there", () => {
+  const docs = userDocs();
+  const broken = docs.flatMap((doc) =>
+    linksOf(doc.text)
+      .filter((l) => !/^[a-z][a-z0-9+.-]*:/i.test(l.target))
+      .flatMap((l) => {
+        const why = brokenLink(doc.path, l.target);
+        return why ? [`${doc.path}:${l.line}: (${l.target}) ${why}`] : [];
+      })
+  );
+  deepEqual(broken, []);
+  // The check sees the links: the README links to every doc.
+  const readme = linksOf(docs[0].text).map((l) => l.target.split("#")[0]);
+  deepEqual(docs.slice(1).map((d) => d.path).filter((p) => !readme.includes(p)), []);
 });
