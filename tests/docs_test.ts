@@ -6,6 +6,7 @@
  */
 import { deepEqual, ok } from "node:assert/strict";
 import { CLI_REFERENCE_PATH, cliReference } from "../scripts/cli_reference.ts";
+import { defaultConfig } from "../src/home/config.ts";
 import { outline } from "../src/view/outline.ts";
 import { REPO } from "./helpers.ts";
 import { userDocs } from "./user_docs.ts";
@@ -93,4 +94,14 @@ Deno.test("[C-8] every relative link of README.md and docs/*.md leads to a file 
   // The check sees the links: the README links to every doc.
   const readme = linksOf(docs[0].text).map((l) => l.target.split("#")[0]);
   deepEqual(docs.slice(1).map((d) => d.path).filter((p) => !readme.includes(p)), []);
+});
+
+Deno.test("[C-8] docs/configuration.md's table of the skills: section names every key config.yaml takes", () => {
+  const text = Deno.readTextFileSync(`${REPO}/docs/configuration.md`);
+  const section = outline(text).find((h) => h.slug === "the-skills-section-of-configyaml");
+  ok(section, "docs/configuration.md has its section 'The `skills:` section of config.yaml'");
+  const keys = text.slice(section.start, section.end).split("\n")
+    .filter((l) => l.startsWith("| `"))
+    .flatMap((l) => [...l.split("|")[1].matchAll(/`([a-z_]+)`/g)].map((m) => m[1]));
+  deepEqual(keys.toSorted(), Object.keys(defaultConfig()).toSorted());
 });
