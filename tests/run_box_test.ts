@@ -273,7 +273,7 @@ except (OSError, ValueError) as e:
   equal(memory.exitCode, 1);
   equal(memory.stdout, "");
   ok(memory.stderr.trimEnd().endsWith("MemoryError"), memory.stderr);
-  // Variant: each limit is the README's, hard and soft.
+  // Variant: each limit is docs/scripts.md's, hard and soft.
   const limits = await rt.run("bomb", "scripts/limits.py", { workdir: tempDir() });
   const l = BOX_LIMITS;
   equal(

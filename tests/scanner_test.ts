@@ -219,7 +219,7 @@ Deno.test("[HUB-4] placeholders are not secrets; a key header needs key material
 
 // The expected numbers below come from running `scanFolder` over each of the 207 corpus
 // skills alone (issue 12's scanner: normal form, contexts, the new rules) and reading every
-// high finding of the non-safe ones by hand; README "Over the 207 real skills…" says the same.
+// high finding of the non-safe ones by hand; docs/scanner.md, "How well it does", says the same.
 Deno.test(
   needsCorpus(
     "[HUB-4] the 207 corpus skills, each scanned alone: 201 safe, 6 caution, none dangerous, each caution for its stated reason",

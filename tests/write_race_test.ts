@@ -52,7 +52,7 @@ Deno.test(`[X-6] write-file into a references/ swapped for a link out of the hom
   }
   try {
     equal(Deno.readTextFileSync(`${outside}/refs/keep.md`), "keep\n");
-    // No file of ours landed there; at most an empty temporary folder (README, security model).
+    // No file of ours landed there; at most an empty temporary folder (docs/security.md, known limits).
     for (const e of Deno.readDirSync(`${outside}/refs`)) {
       if (e.name === "keep.md") continue;
       match(e.name, /^\.d\d+\.[0-9a-f]{12}\.tmp$/);
@@ -119,7 +119,7 @@ Deno.test(`[X-6][S-9] remove-file and nested write-file under an atomically exch
     const now = [...Deno.readDirSync(outside)].map((e) => e.name);
     for (const name of before) equal(Deno.readTextFileSync(`${outside}/${name}`), "outside\n");
     // …and nothing with content was made there. Without openat, an exchange at the very
-    // instant of a mkdir can leave an empty folder of ours behind (README, security model).
+    // instant of a mkdir can leave an empty folder of ours behind (docs/security.md, known limits).
     for (const extra of now.filter((n) => !before.includes(n))) {
       match(extra, /^(\.d\d+\.[0-9a-f]{12}\.tmp|d\d+)$/);
       deepEqual([...Deno.readDirSync(`${outside}/${extra}`)], []);

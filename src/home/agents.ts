@@ -24,7 +24,7 @@ export interface AgentConvention {
   project?: string;
 }
 
-/** The conventions, looked up for each agent (see the README's table). */
+/** The conventions, looked up for each agent (see the table in docs/configuration.md). */
 export const AGENT_CONVENTIONS: readonly AgentConvention[] = [
   { name: "claude", label: "Claude Code", user: ".claude/skills", project: ".claude/skills" },
   { name: "codex", label: "Codex", user: ".codex/skills" },

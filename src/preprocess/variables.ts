@@ -33,15 +33,15 @@ export interface TemplateAlias {
   written: string;
   /** What it stands for. */
   kind: "skill-dir" | "session-id";
-  /** Its value, in words (the README's table shows this). */
+  /** Its value, in words (the table in docs/preprocessing.md shows this). */
   means: string;
   /** Who writes it. */
   from: string;
 }
 
 /**
- * Every template alias: the one table the pattern, the values and the README's table
- * ([P-8]) come from. `{baseDir}` counts only where no `$` stands before it.
+ * Every template alias: the one table the pattern, the values and the table of
+ * docs/preprocessing.md ([P-8]) come from. `{baseDir}` counts only where no `$` stands before it.
  */
 export const TEMPLATE_ALIASES: readonly TemplateAlias[] = [
   {
