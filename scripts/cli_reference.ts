@@ -73,6 +73,10 @@ const GLOBAL_NOTES = [
   "their `requires_tools` and `fallback_for_tools`. Colours are only used on a terminal.",
 ];
 
+/** What a command that passes options on (`passesOptions`) does with the others. */
+const PASSED_OPTIONS =
+  "Every other option is a word of the command it names, read by that command's own grammar.";
+
 /** The exit codes, each from the error class that carries it. */
 function exitCodes(): string[] {
   const codes: [number, string][] = [
@@ -138,6 +142,7 @@ function command(spec: CommandSpec): string[] {
     "",
     ...section("Arguments", (spec.arguments ?? []).map(argumentLine)),
     ...section("Options", (spec.options ?? []).map(optionLine)),
+    ...(spec.passesOptions ? [PASSED_OPTIONS, ""] : []),
     ...(examples.length ? ["Examples:", "", "```sh", ...examples, "```", ""] : []),
     ...(guide ? [`More: [${guideTitle(guide)}](${guide}).`, ""] : []),
   ];
