@@ -25,25 +25,10 @@ Deno.test("[C-1] docs/cli.md is what scripts/cli_reference.ts writes from the co
 /** A requirement id as the code and tests write it: `[IO-3]`, `[RUN-1..5]`, `[L0-10]`. */
 const REQUIREMENT_ID = /\[[A-Z][A-Z0-9]*-\d+(?:\.\.\d+)?\]/g;
 
-/**
- * The lines of a doc a person wrote: outside `console` blocks, and in them the `$` lines —
- * what follows a `$` line is the program's own output, which the transcripts test holds to
- * what the program prints.
- */
-function writtenLines(text: string): { line: number; text: string }[] {
-  let inConsole = false;
-  return text.split("\n").flatMap((line, i) => {
-    if (line === "```console") inConsole = true;
-    else if (inConsole && line === "```") inConsole = false;
-    else if (inConsole && !line.startsWith("$ ")) return [];
-    return [{ line: i + 1, text: line }];
-  });
-}
-
 Deno.test("[C-8] no requirement id stands in README.md or docs/*.md", () => {
   const found = userDocs().flatMap((doc) =>
-    writtenLines(doc.text).flatMap(({ line, text }) =>
-      [...text.matchAll(REQUIREMENT_ID)].map((m) => `${doc.path}:${line}: ${m[0]}`)
+    doc.text.split("\n").flatMap((text, i) =>
+      [...text.matchAll(REQUIREMENT_ID)].map((m) => `${doc.path}:${i + 1}: ${m[0]}`)
     )
   );
   deepEqual(found, []);

@@ -178,8 +178,8 @@ Deno.test("[V-9] view and invoke report missing programs and credential files; t
     ok(!granted.read.some((p) => p === bin || p.startsWith("/usr")), granted.read.join(","));
     deepEqual([granted.run, granted.env], [[], []]);
     deepEqual(plan.json.answers, [
-      "environment values, only for names allowed by [P-7]",
-      "whether programs are on PATH and credential files exist under the home, by stat only ([V-9])",
+      "environment values, only for names skills.env_passthrough or a trusted skill's declaration allows",
+      "whether programs are on PATH and credential files exist under the home, by stat only",
     ]);
   } finally {
     removeTrees(home, bin, outside);

@@ -26,8 +26,8 @@ import { runWorkDir } from "./run_host.ts";
  * asks, the warden looks (by name, under the rule named) and replies.
  */
 export const WARDEN_ANSWERS: readonly string[] = [
-  "environment values, only for names allowed by [P-7]",
-  "whether programs are on PATH and credential files exist under the home, by stat only ([V-9])",
+  "environment values, only for names skills.env_passthrough or a trusted skill's declaration allows",
+  "whether programs are on PATH and credential files exist under the home, by stat only",
 ];
 
 /** This CLI's `main.ts` as a path one can run from anywhere (as named when not a local file). */
