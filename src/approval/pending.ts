@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { SkillrtError } from "../errors.ts";
+import { NotFoundError, SkillrtError } from "../errors.ts";
 import { isMapping } from "../mapping.ts";
 import { ensureDir, joinPath } from "../home/paths.ts";
 import { atomicWriteJson } from "../manage/atomic.ts";
@@ -168,12 +168,14 @@ export function listPending(
 
 /** One record by id; throws the message of [A-2] for an unknown id, and for an unparseable record. */
 export function readPending(home: string, id: string): PendingRecord {
-  if (!/^[0-9a-f]{8}$/.test(id)) throw new SkillrtError(`No pending skills write with id '${id}'.`);
+  if (!/^[0-9a-f]{8}$/.test(id)) {
+    throw new NotFoundError(`No pending skills write with id '${id}'.`);
+  }
   let text: string;
   try {
     text = Deno.readTextFileSync(joinPath(pendingDir(home), `${id}.json`));
   } catch {
-    throw new SkillrtError(`No pending skills write with id '${id}'.`);
+    throw new NotFoundError(`No pending skills write with id '${id}'.`);
   }
   const parsed = parseRecord(id, text);
   if (!("payload" in parsed)) throw new SkillrtError(parsed.error);

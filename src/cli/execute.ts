@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { SkillrtError } from "../errors.ts";
+import { UsageError } from "../errors.ts";
 import { SkillRuntime } from "../runtime.ts";
 import { outcomeOfError } from "./render.ts";
 import { terminalOutcome } from "./terminal_text.ts";
@@ -23,7 +23,7 @@ export async function executeCommand(
     const load = Object.hasOwn(COMMAND_MODULES, request.command)
       ? COMMAND_MODULES[request.command as WorkerCommandName]
       : undefined;
-    if (!load) throw new SkillrtError(`Unknown command '${request.command}'.`, {}, 2);
+    if (!load) throw new UsageError(`Unknown command '${request.command}'.`);
     const runtime = new SkillRuntime({
       setup: ctx.setup,
       platform: request.global.platform,

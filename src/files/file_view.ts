@@ -7,7 +7,7 @@
  * @module
  */
 import { sha256Hex } from "../hash/sha256.ts";
-import { NotFoundError, SkillrtError } from "../errors.ts";
+import { NotFoundError, SkillrtError, ValidationError } from "../errors.ts";
 import { decodeUtf8 } from "../frontmatter/read_head.ts";
 import { basename, isAbsoluteAnywhere, joinPath } from "../home/paths.ts";
 import { hasTraversal, quoted, suggestedNames } from "../resolve/name_guard.ts";
@@ -48,9 +48,9 @@ export function checkSkillPath(path: string): void {
       }' must be a non-empty relative path without control characters.`,
     );
   }
-  if (hasTraversal(path)) throw new SkillrtError("Path traversal ('..') is not allowed.");
+  if (hasTraversal(path)) throw new ValidationError("Path traversal ('..') is not allowed.");
   if (isAbsoluteAnywhere(path)) {
-    throw new SkillrtError(`Absolute paths are not allowed: '${path}'.`);
+    throw new ValidationError(`Absolute paths are not allowed: '${path}'.`);
   }
 }
 

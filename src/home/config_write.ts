@@ -8,7 +8,7 @@
  *
  * @module
  */
-import { SkillrtError } from "../errors.ts";
+import { SkillrtError, ValidationError } from "../errors.ts";
 import { atomicWrite } from "../manage/atomic.ts";
 import { hasControlChar } from "../manage/file_names.ts";
 import { envNamePolicy } from "../preprocess/env_policy.ts";
@@ -104,12 +104,14 @@ export function dotenvWith(text: string, values: Record<string, string>): string
   const lines = text === "" ? [] : text.replace(/\r?\n$/, "").split(/\r?\n/);
   for (const [name, value] of Object.entries(values)) {
     const policy = envNamePolicy(name);
-    if (policy.family === "invalid") throw new SkillrtError(`Invalid variable name '${name}'.`);
+    if (policy.family === "invalid") throw new ValidationError(`Invalid variable name '${name}'.`);
     if (!policy.allowed) {
       throw new SkillrtError(`Refusing to store ${name} in .env: ${policy.reason}.`);
     }
     if (hasControlChar(value)) {
-      throw new SkillrtError(`The value of ${name} must be one line without control characters.`);
+      throw new ValidationError(
+        `The value of ${name} must be one line without control characters.`,
+      );
     }
     const line = `${name}=${dotenvValue(value)}`;
     const empty = new RegExp(`^\\s*(?:export\\s+)?${name}\\s*=\\s*(""|'')?\\s*$`);

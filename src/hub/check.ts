@@ -5,7 +5,7 @@
  * @module
  */
 import { isWellKnownSource } from "./source.ts";
-import { InterruptedError, SkillrtError } from "../errors.ts";
+import { InterruptedError, NotFoundError } from "../errors.ts";
 import { dirname } from "../home/paths.ts";
 import type { Setup } from "../home/setup.ts";
 import type { Fetched } from "./fetch.ts";
@@ -129,7 +129,7 @@ function selected(setup: Setup, name?: string): [string, LockRecord][] {
   ) => (a < b ? -1 : 1));
   if (name === undefined) return installed;
   const one = installed.filter(([n]) => n === name);
-  if (one.length === 0) throw new SkillrtError(`'${name}' is not a hub-installed skill`);
+  if (one.length === 0) throw new NotFoundError(`'${name}' is not a hub-installed skill`);
   return one;
 }
 

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { SkillrtError } from "../errors.ts";
+import { NotFoundError, SkillrtError } from "../errors.ts";
 import { openInside, readCapped } from "../files/open_inside.ts";
 import {
   basename,
@@ -228,7 +228,7 @@ export async function fetchLocal(source: string): Promise<Fetched> {
   try {
     real = Deno.realPathSync(source);
   } catch {
-    throw new SkillrtError(`Source '${source}' does not exist.`);
+    throw new NotFoundError(`Source '${source}' does not exist.`);
   }
   if (ARCHIVE.test(real) && Deno.statSync(real).isFile) {
     const { root, ...found } = unpack(await readArchive(real));
@@ -276,7 +276,7 @@ export function checkoutFolder(work: string, subpath: string): string {
     try {
       info = Deno.lstatSync(path);
     } catch {
-      throw new SkillrtError(`The repository has no folder '${subpath}'.`);
+      throw new NotFoundError(`The repository has no folder '${subpath}'.`);
     }
     if (info.isSymlink) {
       throw new SkillrtError(

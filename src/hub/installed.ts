@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { SkillrtError } from "../errors.ts";
+import { NotFoundError, SkillrtError } from "../errors.ts";
 import { isInside } from "../home/paths.ts";
 import { appendAudit, auditText } from "./audit.ts";
 import type { LockRecord } from "./lockfile.ts";
@@ -57,7 +57,7 @@ export async function uninstall(
   force = false,
 ): Promise<{ success: true; name: string; removed: string }> {
   const record = readLockDocument(root).installed[name];
-  if (!record) throw new SkillrtError(`'${name}' is not a hub-installed skill`);
+  if (!record) throw new NotFoundError(`'${name}' is not a hub-installed skill`);
   const state = verifyOne(root, name, record);
   if (state.status === "modified" && !force) {
     // As `hub update` refuses: local edits are never deleted without being asked for.

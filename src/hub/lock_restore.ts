@@ -9,7 +9,7 @@
  *
  * @module
  */
-import { HubBlockedError, SkillrtError } from "../errors.ts";
+import { HubBlockedError, NotFoundError, SkillrtError } from "../errors.ts";
 import type { Setup } from "../home/setup.ts";
 import type { Fetched } from "./fetch.ts";
 import {
@@ -89,7 +89,7 @@ function candidateFor(fetched: Fetched, entry: RestoreEntry): InstallCandidate {
       s.name === entry.name || slugForm(s.declaredName) === entry.name
     )?.path;
     if (collectionPath === undefined) {
-      throw new SkillrtError(`Its source holds no skill named '${entry.name}'.`);
+      throw new NotFoundError(`Its source holds no skill named '${entry.name}'.`);
     }
   }
   const own = candidateOf(fetched, { collectionPath });

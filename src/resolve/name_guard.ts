@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { SkillrtError } from "../errors.ts";
+import { ValidationError } from "../errors.ts";
 import { isAbsoluteAnywhere } from "../home/paths.ts";
 
 /** The hint that goes with every name-guard error. */
@@ -40,26 +40,26 @@ export function isBareName(name: string): boolean {
  */
 export function guardName(name: unknown): string {
   if (typeof name !== "string" || name.trim() === "") {
-    throw new SkillrtError("Skill name must be a non-empty string.", { hint: NAME_HINT });
+    throw new ValidationError("Skill name must be a non-empty string.", { hint: NAME_HINT });
   }
   if (name.length > MAX_NAME_CHARS) {
-    throw new SkillrtError(
+    throw new ValidationError(
       `Skill name is ${name.length} characters long; the limit is ${MAX_NAME_CHARS}.`,
       { hint: NAME_HINT },
     );
   }
   if (CONTROL.test(name)) {
-    throw new SkillrtError(`Skill name '${quoted(name)}' contains NUL or control characters.`, {
+    throw new ValidationError(`Skill name '${quoted(name)}' contains NUL or control characters.`, {
       hint: NAME_HINT,
     });
   }
   if (isAbsoluteAnywhere(name)) {
-    throw new SkillrtError("Skill name must be a relative path within the skills directory.", {
+    throw new ValidationError("Skill name must be a relative path within the skills directory.", {
       hint: NAME_HINT,
     });
   }
   if (hasTraversal(name)) {
-    throw new SkillrtError("Skill name cannot contain '..' path traversal components.", {
+    throw new ValidationError("Skill name cannot contain '..' path traversal components.", {
       hint: NAME_HINT,
     });
   }

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { AmbiguousError, NotFoundError, SkillrtError } from "../errors.ts";
+import { AmbiguousError, NotFoundError, SkillrtError, ValidationError } from "../errors.ts";
 import { readHeadOf } from "../frontmatter/read_head.ts";
 import { basename, dirname, joinPath, realPathOrUndefined } from "../home/paths.ts";
 import type { PluginRoot, Root } from "../home/setup.ts";
@@ -277,7 +277,7 @@ export function resolveSkill(name: string, catalog: Catalog, audience?: Audience
     const ns = name.slice(0, colon);
     const skill = name.slice(colon + 1);
     if (!/^[a-zA-Z0-9_-]+$/.test(ns)) {
-      throw new SkillrtError(`Invalid namespace '${ns}' in '${name}'.`);
+      throw new ValidationError(`Invalid namespace '${ns}' in '${name}'.`);
     }
     const plugin = catalog.setup.plugins.find((p) => p.namespace === ns);
     let pluginDirExists = false;

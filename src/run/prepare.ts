@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { NotFoundError, NotPermittedError, SkillrtError } from "../errors.ts";
+import { NotFoundError, NotPermittedError, SkillrtError, UsageError } from "../errors.ts";
 import { parseYaml } from "../deps/yaml.ts";
 import { readSkillFile } from "../files/file_view.ts";
 import {
@@ -97,7 +97,7 @@ function workDirOf(runtime: ScriptRuntime, workdir: string | undefined): string 
   const path = resolvePath(runtime.setup.host.cwd, workdir ?? ".");
   const real = realPathOrUndefined(path);
   if (real === undefined || !isDirectory(real)) {
-    throw new SkillrtError(`The work dir '${path}' is not a folder.`, {}, 2);
+    throw new UsageError(`The work dir '${path}' is not a folder.`);
   }
   return real;
 }

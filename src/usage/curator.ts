@@ -241,7 +241,7 @@ export async function restoreArchived(
     if (Deno.lstatSync(source).isSymlink) throw linkRefusal(source);
   } catch (error) {
     if (error instanceof SkillrtError) throw error;
-    throw new SkillrtError(
+    throw new NotFoundError(
       `No archived skill named '${name}' in ${joinPath(localRoot, ".archive")}.`,
     );
   }
