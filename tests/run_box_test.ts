@@ -298,6 +298,8 @@ except (OSError, ValueError) as e:
 
 /** Starts the prelude in a box of `binds` (host → inside) checking `bound`; its outcome. */
 async function prelude(anchors: string[], binds: [string, string][], bound: string[]) {
+  const cwd = tempDir(); // the box's work dir: bound from the host as itself
+  const here = Deno.statSync(cwd);
   const system = HOST.system.flatMap((e) =>
     e.link === undefined ? ["--ro-bind", e.path, e.path] : ["--symlink", e.link, e.path]
   );
@@ -311,8 +313,14 @@ async function prelude(anchors: string[], binds: [string, string][], bound: stri
     "--dev",
     "/dev",
     ...binds.flatMap(([from, to]) => ["--ro-bind", from, to]),
+    "--ro-bind",
+    cwd,
+    cwd,
+    "--chdir",
+    cwd,
     "--",
     ...boxInitArgv({ bash: "/usr/bin/bash", setpriv: "/usr/bin/setpriv" }, {
+      workDirId: `${here.dev}:${here.ino}`,
       anchors,
       bound,
       readOnly: [],
@@ -324,6 +332,7 @@ async function prelude(anchors: string[], binds: [string, string][], bound: stri
     "started",
   ];
   const out = await new Deno.Command(HOST.bwrap!, { args: line, stdin: "null" }).output();
+  Deno.removeSync(cwd);
   const dec = new TextDecoder();
   return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
 }

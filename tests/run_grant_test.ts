@@ -123,10 +123,10 @@ Deno.test("skills folders inside the work dir stay read-only; a work dir inside 
     bwrap: "b",
     system: [],
     grant: verdict.grant,
-    env: {},
     command: ["sh"],
     box: BOX,
     absent: ["/h/project/.claude"],
+    workDirId: "8:1",
   }).join(" ");
   assertStringIncludes(
     line,
@@ -228,15 +228,15 @@ Deno.test("deno flags are exactly the grant; no network means no remote modules"
   assert(net.includes("--allow-run=git") && !net.includes("--no-remote"));
 });
 
-Deno.test("the bwrap line: new namespaces, read-only skill, writable work dir, env cleared", () => {
+Deno.test("the bwrap line: new namespaces, writable work dir, the read-only skill bound last, no environment on it", () => {
   const argv = bwrapArgv({
     bwrap: "/usr/bin/bwrap",
     system: [{ path: "/usr" }, { path: "/bin", link: "usr/bin" }],
     grant: granted({ read: ["/opt/data"] }),
-    env: { PATH: "/usr/bin", API_KEY: "k" },
     command: ["/usr/bin/python3", `${PLACES.skillDir}/s.py`, "a b"],
     box: BOX,
     absent: [],
+    workDirId: "8:1",
   });
   const line = argv.join(" ");
   assertEquals(argv.slice(0, 4), [
@@ -251,7 +251,13 @@ Deno.test("the bwrap line: new namespaces, read-only skill, writable work dir, e
   assertStringIncludes(line, `--bind ${PLACES.workDir} ${PLACES.workDir}`);
   assertStringIncludes(line, "--ro-bind-try /opt/data /opt/data");
   assertStringIncludes(line, "--tmpfs /tmp");
-  assertStringIncludes(line, "--clearenv --setenv PATH /usr/bin --setenv API_KEY k");
+  // The environment is bwrap's own, never on the line; the skill is bound last, over all else.
+  assert(!line.includes("--setenv") && !line.includes("--clearenv"));
+  assertEquals(argv.slice(argv.indexOf("--chdir") - 3, argv.indexOf("--chdir")), [
+    "--ro-bind",
+    PLACES.skillDir,
+    PLACES.skillDir,
+  ]);
   assert(!line.includes("/etc/passwd") && !line.includes("/etc/resolv.conf"));
   assertEquals(argv.slice(argv.indexOf("--") + 1, argv.indexOf("--") + 3), [BOX.bash, "-c"]);
   assertEquals(argv.slice(-3), [
@@ -264,10 +270,10 @@ Deno.test("the bwrap line: new namespaces, read-only skill, writable work dir, e
     bwrap: "b",
     system: [],
     grant: granted({ write: ["out"], net: ["x.org"] }),
-    env: {},
     command: ["sh"],
     box: BOX,
     absent: [],
+    workDirId: "8:1",
   });
   assertStringIncludes(
     narrow.join(" "),

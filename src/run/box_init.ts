@@ -7,7 +7,8 @@
  * read-only, or the box's root could raise it again — any other user stays bound by the
  * `ulimit`, which no script can raise), checks that what bubblewrap bound is what
  * was checked (each bound path is itself — not reached through a link swapped in after the
- * check — and each kept-read-only path is a read-only mount), refuses when a unix socket
+ * check — and each kept-read-only path is a read-only mount; the work dir is the folder
+ * checked, by device and inode), refuses when a unix socket
  * lies in a bound path or the work dir (a read-only bind does not stop `connect()`: the
  * program listening outside would do the script's bidding), binds read-only every git
  * repository and agent folder below the top of what the script may write (a nested
@@ -51,6 +52,8 @@ export interface BoxPrograms {
 
 /** What the prelude checks. */
 export interface BoxChecks {
+  /** The work dir's `device:inode` when it was checked: the folder bound there must be it. */
+  workDirId: string;
   /** Paths bound as themselves whose mounts tell where each filesystem is on the host. */
   anchors: readonly string[];
   /** Paths bound after a check: each must be bound as itself, or not be there at all. */
@@ -74,7 +77,8 @@ for fd in /proc/self/fd/*; do
   n=\${fd##*/}
   case $n in 0|1|2) ;; *) { eval "exec $n<&-"; } 2>/dev/null ;; esac
 done
-die() { printf 'skillrt: the box refused to start the script: %s\\n' "$1" >&2; exit 126; }
+unmade() { for p in "\${made[@]}"; do umount "$p" 2>/dev/null && rmdir "$p" 2>/dev/null; done; }
+die() { printf 'skillrt: the box refused to start the script: %s\\n' "$1" >&2; unmade; exit 126; }
 nosocket() {
   local s
   s=$(find "$1" -xdev -type s -print -quit 2>/dev/null) || die "'$1' could not be looked through for sockets"
@@ -84,8 +88,12 @@ nosocket() {
 mount -o bind,ro /proc/sys /proc/sys 2>/dev/null || [ "$EUID" != 0 ] ||
   die "/proc/sys could not be made read-only"
 ulimit -u "$1" -d "$2" -f "$3" -n "$4" || die "its limits could not be set"
-setpriv=$5
-shift 5
+setpriv=$5 workid=$6 made=()
+shift 6
+while [ "$1" != -- ]; do made+=("$1"); shift; done
+shift
+[ "$(stat -c %d:%i .)" = "$workid" ] ||
+  die "the work dir is not the folder that was checked (a link was swapped in?)"
 declare -A dev root opts
 while read -r _ _ d r m o _; do
   printf -v m '%b' "$m"; printf -v r '%b' "$r"
@@ -124,9 +132,7 @@ while [ "$1" != -- ]; do
 done
 shift
 nosocket "$PWD"
-made=() roots=() named=()
-while [ "$1" != -- ]; do made+=("$1"); shift; done
-shift
+roots=() named=()
 while [ "$1" != -- ]; do roots+=("$1"); shift; done
 shift
 while [ "$1" != -- ]; do named+=(-o -name "$1"); shift; done
@@ -152,7 +158,7 @@ done < <(kept)
 "$setpriv" --bounding-set=-all --inh-caps=-all --ambient-caps=-all -- "$@"
 rc=$?
 kill -KILL -1 2>/dev/null
-for p in "\${made[@]}"; do umount "$p" 2>/dev/null && rmdir "$p" 2>/dev/null; done
+unmade
 while IFS= read -r -d '' p; do
   [ -z "\${before[$p]+x}" ] || continue
   rm -rf -- "$p"
@@ -177,13 +183,14 @@ export function boxInitArgv(programs: BoxPrograms, checks: BoxChecks): string[] 
     String(l.fileBlocks),
     String(l.openFiles),
     programs.setpriv,
+    checks.workDirId,
+    ...checks.made,
+    "--",
     ...checks.anchors,
     "--",
     ...checks.bound,
     "--",
     ...checks.readOnly,
-    "--",
-    ...checks.made,
     "--",
     ...checks.writable,
     "--",

@@ -4,7 +4,8 @@
  * folders read-only, of `/etc` only what programs need to start (and to resolve names
  * when the network is declared: no passwd, no shadow, no host keys), the skill folder
  * read-only, the work dir writable (or only the declared paths in it), a private `/tmp`
- * and home, the environment cleared but for the names given, `/proc` and `/dev` of its
+ * and home, the environment the one given (bwrap is started with exactly it: a declared
+ * value never stands on a command line, which every user of the machine may read), `/proc` and `/dev` of its
  * own, no capability kept for the script (a root box could remount its read-only binds
  * writable); then the prelude (`box_init.ts`) checks the binds, closes inherited
  * descriptors, sets the limits and drops the two capabilities it needed. Pure.
@@ -75,8 +76,6 @@ export interface BwrapSpec {
   system: readonly SystemEntry[];
   /** The grant. */
   grant: Grant;
-  /** The whole environment of the script. */
-  env: Readonly<Record<string, string>>;
   /** What runs inside: the interpreter (or deno) with its arguments, the script, its arguments. */
   command: readonly string[];
   /** Extra read-only files bound in: host path → path inside (the deno executable). */
@@ -87,6 +86,8 @@ export interface BwrapSpec {
   absent: readonly string[];
   /** What is bound read-only at the skill folder (its snapshot, [RUN-3]); the skill folder when absent. */
   skillSource?: string;
+  /** The work dir's identity when it was checked (`device:inode`): the box refuses another folder there. */
+  workDirId: string;
 }
 
 /** The declared reads bound on their own (outside the skill and the work dir). */
@@ -110,25 +111,27 @@ function systemArgs(system: readonly SystemEntry[], net: boolean): string[] {
 }
 
 /**
- * The skill (or its snapshot, bound at its path) read-only, the work dir (or the declared paths in it) writable, declared
- * reads; then every kept-read-only path: bound read-only over itself, or an empty
- * read-only folder where there is none — no script plants a skill, an agent's settings
- * or a git hook.
+ * The work dir (or the declared paths in it) writable, declared reads; then every
+ * kept-read-only path: bound read-only over itself, or an empty read-only folder where
+ * there is none — no script plants a skill, an agent's settings or a git hook; last the
+ * skill (its snapshot, bound at its path) read-only, so that what runs is what was
+ * approved even where a declared read or the work dir holds the skill folder.
  */
 function placeArgs(
   grant: Grant,
   absent: readonly string[],
   source = grant.skillDir,
 ): string[] {
-  const out = ["--ro-bind", source, grant.skillDir];
   const whole = wholeWorkDir(grant);
-  out.push(whole ? "--bind" : "--ro-bind", grant.workDir, grant.workDir);
+  const out = [whole ? "--bind" : "--ro-bind", grant.workDir, grant.workDir];
   if (!whole) { for (const path of grant.write) out.push("--bind-try", path, path); }
   for (const path of boundReads(grant)) out.push("--ro-bind-try", path, path);
   for (const path of keptReadOnly(grant, absent)) {
     if (absent.includes(path)) out.push("--tmpfs", path, "--remount-ro", path);
     else out.push("--ro-bind", path, path);
   }
+  // The skill (its approved snapshot) last: no declared read or work dir holding it covers it.
+  out.push("--ro-bind", source, grant.skillDir);
   return out;
 }
 
@@ -147,14 +150,10 @@ function checksOf(spec: BwrapSpec) {
     bound: [...boundReads(grant), ...writes],
     readOnly: keptReadOnly(grant, spec.absent),
     made: wholeWorkDir(grant) ? spec.absent : [],
+    workDirId: spec.workDirId,
     writable: wholeWorkDir(grant) ? [grant.workDir] : grant.write,
     keptNames: keptNames(),
   };
-}
-
-/** The environment as `--setenv` pairs after `--clearenv`. */
-function envArgs(env: Readonly<Record<string, string>>): string[] {
-  return ["--clearenv", ...Object.entries(env).flatMap(([k, v]) => ["--setenv", k, v])];
 }
 
 /** The whole bwrap line. */
@@ -189,7 +188,6 @@ export function bwrapArgv(spec: BwrapSpec): string[] {
     ...placeArgs(spec.grant, spec.absent, spec.skillSource),
     "--chdir",
     spec.grant.workDir,
-    ...envArgs(spec.env),
     "--",
     ...boxInitArgv(spec.box, checksOf(spec)),
     ...spec.command,

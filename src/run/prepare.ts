@@ -69,6 +69,8 @@ export interface PreparedRun {
   byAgent: boolean;
   /** The real roots the skill folder must lie in (its files are read inside them); anywhere when absent. */
   reach?: readonly string[];
+  /** The work dir's `device:inode` when it was checked (the box refuses any other folder there). */
+  workDirId: string;
   /** The skill's root kind (`local`, `project`, …; `hub` when installed from the hub, `synced` when `sync` brought it). */
   origin: string;
 }
@@ -100,6 +102,13 @@ function workDirOf(runtime: ScriptRuntime, workdir: string | undefined): string 
     throw new UsageError(`The work dir '${path}' is not a folder.`);
   }
   return real;
+}
+
+/** A folder's `device:inode`, taken without following a link (one swapped in since is refused). */
+function identityOf(dir: string): string {
+  const info = Deno.lstatSync(dir);
+  if (!info.isDirectory) throw new UsageError(`The work dir '${dir}' is not a folder.`);
+  return `${info.dev}:${info.ino}`;
 }
 
 /**
@@ -150,6 +159,7 @@ export function prepareRun(
   if ("refused" in kind) {
     throw runRefusal(record.name, script, `skillrt cannot tell how to run it: ${kind.refused}`);
   }
+  const workDirId = identityOf(places.workDir);
   const fromHub = hubEntryIn(setup, catalog, record) !== undefined;
   const local = record.source === "local";
   const synced = local && !fromHub && isSynced(setup.localRoot, record.name);
@@ -165,6 +175,7 @@ export function prepareRun(
     kind,
     needsConsent: needsConsent(record.source, fromHub || synced, byAgent),
     byAgent,
+    workDirId,
     ...(reach ? { reach } : {}),
     origin: fromHub ? "hub" : synced ? "synced" : record.source,
   };

@@ -28,7 +28,7 @@ export interface SandboxLine {
   sandbox: SandboxKind;
   /** The whole line. */
   argv: string[];
-  /** The environment the started program gets (bwrap: empty, it sets the script's). */
+  /** The environment the started program gets: the script's (bwrap hands its own on; never on the line). */
   env: Record<string, string>;
 }
 
@@ -112,14 +112,14 @@ export function sandboxLine(
       bwrap: host.bwrap,
       system: host.system,
       grant: run.grant,
-      env: inside,
       command,
       extra: [[host.deno, DENO_INSIDE]],
       box: boxPrograms(run),
       absent: absentOf(run),
       skillSource: source,
+      workDirId: run.workDirId,
     });
-    return { sandbox: "deno+bwrap", argv, env: {} };
+    return { sandbox: "deno+bwrap", argv, env: inside };
   }
   if (host.bwrap === undefined) {
     throw runRefusal(run.name, run.script, host.bwrapProblem ?? "bubblewrap is not usable here");
@@ -136,13 +136,13 @@ export function sandboxLine(
       bwrap: host.bwrap,
       system: host.system,
       grant: run.grant,
-      env,
       command,
       box: boxPrograms(run),
       absent: absentOf(run),
       skillSource: source,
+      workDirId: run.workDirId,
     }),
-    env: {},
+    env,
   };
 }
 
