@@ -1,0 +1,283 @@
+/**
+ * The first step of every writing command ([X-1]): inside a Worker that may only read,
+ * check the request and work out exactly which paths it will write. The warden then
+ * runs the command in a second Worker granted write to those paths and nothing else.
+ *
+ * @module
+ */
+import { basename, joinPath, resolvePath } from "../../home/paths.ts";
+import { hubRoot } from "../../hub/hub_root.ts";
+import { slugForm } from "../../hub/collection.ts";
+import { collectionNeeds, configuredCollections, isBareName } from "../../hub/collections.ts";
+import { listOf } from "../grammar.ts";
+import { SkillrtError } from "../../errors.ts";
+import { installName, installPath } from "../../hub/install.ts";
+import { fetchLocal } from "../../hub/fetch.ts";
+import { addNeeds, type SourceNeeds, sourceNeeds, sourceOf } from "../../hub/source_of.ts";
+import { readLockInput } from "../../hub/lock_input.ts";
+import { artifactHosts, configuredIndexes } from "../../hub/well_known.ts";
+import type { Source } from "../../hub/source.ts";
+import { validateName } from "../../manage/validation.ts";
+import { readLockDocument } from "../../hub/lockfile_write.ts";
+import { refetchSource } from "../../hub/check.ts";
+import { creationTarget } from "../../manage/apply.ts";
+import { lockedWritePaths } from "../../manage/mutex.ts";
+import { descriptionTargets, MANIFEST, upstreamSkills } from "../../hub/sync.ts";
+import { curatorStatus, restoreOrigin } from "../../usage/curator.ts";
+import { nowOf } from "./curator.ts";
+import { setupTargets } from "./setup.ts";
+import { toggleTargets } from "./toggle.ts";
+import { SkillManager } from "../../manage/manager.ts";
+import type { SkillRuntime } from "../../runtime.ts";
+import { readUsage, usageWritePaths } from "../../usage/usage.ts";
+import { actionOf, isManageRequest } from "../manage_args.ts";
+import type { CommandRequest, Outcome } from "../request.ts";
+import { namedOutputs, PUBLISH_ACTIONS } from "./hub_publish.ts";
+import { checkHubLine } from "../command_grammar.ts";
+
+/** What the step found besides the paths, and the hosts it must be planned again with. */
+let grants: SourceNeeds & { planWith: string[] } = { net: [], run: [], env: [], planWith: [] };
+
+/**
+ * A well-known source's needs with its artifact's host ([IO-1]: a v0.2.0 artifact may lie
+ * on a CDN), read from its index — which this step may fetch only once it has the
+ * indexes' hosts: until then it asks the warden to plan it again with them (`planWith`).
+ */
+async function withArtifactHosts(source: Source, needs: SourceNeeds): Promise<SourceNeeds> {
+  if (source.kind !== "well-known") return needs;
+  const granted = (host: string) =>
+    Deno.permissions.querySync({ name: "net", host }).state === "granted";
+  const missing = source.hosts.filter((host) => !granted(host));
+  if (missing.length) {
+    grants.planWith.push(...missing);
+    return needs;
+  }
+  return { ...needs, net: [...needs.net, ...await artifactHosts(source.indexes, source.name)] };
+}
+
+/** The names a local source installs under: its one skill's, or the chosen ones of a collection. */
+async function localNames(runtime: SkillRuntime, request: CommandRequest, arg: string) {
+  const str = (v: unknown) => (typeof v === "string" ? v : undefined);
+  const fetched = await fetchLocal(resolvePath(runtime.setup.host.cwd, arg)).catch(
+    (error: unknown) => {
+      if (
+        error instanceof SkillrtError && !/does not exist|has no SKILL\.md/.test(error.message)
+      ) throw error;
+      throw new SkillrtError(`Source '${arg}' is not a skill folder or a readable archive.`);
+    },
+  );
+  const name = str(request.options.name);
+  if (!fetched.collection) return [installName(fetched.folder, fetched.text, name)];
+  if (name) return [validateName(name)];
+  const wanted = listOf(request.options.skill).map((w) => w.replace(/\/+$/, ""));
+  return fetched.collection.skills.filter((s) =>
+    wanted.length === 0 || wanted.includes(s.path) || wanted.includes(s.name ?? "") ||
+    wanted.includes(s.declaredName)
+  ).flatMap((s) => s.name ?? []);
+}
+
+/**
+ * Where `hub install` puts skills, worked out without fetching: a local source is read
+ * (it may be); a remote one installs under `--name`, or — its skills' names come from
+ * their frontmatter ([IO-5]) — under the slugs of the `--skill` names. A remote source
+ * whose skills are not named (no `--name` or `--skill`: `--all`, a choice at the terminal,
+ * or its one skill) cannot be known before it is fetched: the grant is then the folder it
+ * installs into, as a whole.
+ */
+async function installTarget(runtime: SkillRuntime, request: CommandRequest, arg: string) {
+  const str = (v: unknown) => (typeof v === "string" ? v : undefined);
+  const root = hubRoot(runtime.setup).root;
+  const category = str(request.options.category);
+  const at = (name: string) => creationTarget(root, joinPath(root, installPath(name, category)));
+  const hubDir = joinPath(root, ".hub");
+  const name = str(request.options.name);
+  if (isBareName(arg) && configuredCollections(runtime.setup).length > 0) {
+    // A bare name may be a skill of a configured collection ([HUB-8]): it installs under it.
+    const all = collectionNeeds(runtime.setup);
+    const indexes = configuredIndexes(runtime.setup, str(request.options.index)).length > 0;
+    const indexed = indexes ? sourceOf(runtime.setup, arg, str(request.options.index)) : undefined;
+    const needs = indexed ? await withArtifactHosts(indexed, sourceNeeds(indexed)) : all;
+    return {
+      paths: [hubDir, at(validateName(name ?? arg))],
+      needs: addNeeds({ ...needs }, all),
+    };
+  }
+  const source = sourceOf(runtime.setup, arg, str(request.options.index));
+  const needs = await withArtifactHosts(source, sourceNeeds(source));
+  if (source.kind === "local") {
+    return { paths: [hubDir, ...(await localNames(runtime, request, arg)).map(at)], needs };
+  }
+  const skills = listOf(request.options.skill);
+  // A skill of an index installs under the name the index lists it by (its SKILL.md's).
+  if (source.kind === "well-known" && !skills.length) {
+    return { paths: [hubDir, at(validateName(name ?? source.name))], needs };
+  }
+  if (!name && !skills.length) return { paths: [hubDir, root], needs };
+  const names = name
+    ? [validateName(name)]
+    : skills.flatMap((wanted) =>
+      [slugForm(wanted), slugForm(basename(wanted))].flatMap((n) => n ?? [])
+    );
+  return { paths: [hubDir, ...[...new Set(names)].map(at)], needs };
+}
+
+/** `hub check|update`: scratch space in the hub folder, the sources' hosts and git; update also the skills. */
+async function sourceGrants(
+  runtime: SkillRuntime,
+  action: string,
+  name?: string,
+): Promise<string[]> {
+  const local = hubRoot(runtime.setup).root;
+  const entries = Object.entries(readLockDocument(local).installed).filter(([n]) =>
+    name === undefined || n === name
+  );
+  const paths = [joinPath(local, ".hub")];
+  for (const [, record] of entries) {
+    try {
+      const source = sourceOf(runtime.setup, refetchSource(record));
+      addNeeds(grants, await withArtifactHosts(source, sourceNeeds(source)));
+    } catch {
+      // A recorded source its grammar refuses needs nothing: it is reported unavailable.
+    }
+    if (action === "update") {
+      paths.push(creationTarget(local, joinPath(local, record.install_path)));
+    }
+  }
+  return paths;
+}
+
+/** An install's paths and the usage file's: the hub's provenance record ([U-1]), in the local root only. */
+function withUsage(runtime: SkillRuntime, paths: string[]): string[] {
+  const local = runtime.setup.localRoot;
+  return [...paths, ...(hubRoot(runtime.setup).root === local ? usageWritePaths(local) : [])];
+}
+
+/**
+ * `hub install --from-lock FILE` ([T-4]): the lock file read and held to its grammar here,
+ * before anything is written; each skill's folder under the name the lock gives it, and
+ * the hosts, programs and variables of every source it names (an index skill's artifact
+ * host too, [IO-1]).
+ */
+async function restoreTargets(runtime: SkillRuntime, file: string): Promise<string[]> {
+  const root = hubRoot(runtime.setup).root;
+  const input = readLockInput(resolvePath(runtime.setup.host.cwd, file));
+  const paths = [joinPath(root, ".hub")];
+  for (const entry of input.entries) {
+    const source = sourceOf(runtime.setup, entry.fetch);
+    addNeeds(grants, await withArtifactHosts(source, sourceNeeds(source)));
+    paths.push(creationTarget(root, joinPath(root, installPath(entry.name, entry.category))));
+  }
+  return paths;
+}
+
+/** The paths (and grants) of a `hub` request. */
+async function hubTargets(runtime: SkillRuntime, request: CommandRequest): Promise<string[]> {
+  const [action, arg] = request.args;
+  // The same usage errors as the run, before any grant is worked out (`sandbox hub …` too).
+  checkHubLine(request.args, request.options);
+  if ([...PUBLISH_ACTIONS, "lock"].includes(action)) {
+    // Only the output the user named; the warden checks it against the fence ([X-6]).
+    return namedOutputs(request, runtime.setup.host.cwd);
+  }
+  if (action === "search") {
+    const index = typeof request.options.index === "string" ? request.options.index : undefined;
+    grants.net.push(...configuredIndexes(runtime.setup, index).map((i) => new URL(i).host));
+    if (index !== undefined || configuredCollections(runtime.setup).length === 0) return [];
+    // Collections are fetched (git clones too) into the hub's quarantine, then removed.
+    addNeeds(grants, collectionNeeds(runtime.setup));
+    return [joinPath(runtime.setup.localRoot, ".hub")];
+  }
+  if (action === "install" && request.options.fromLock) {
+    return withUsage(runtime, await restoreTargets(runtime, String(request.options.fromLock)));
+  }
+  if (action === "check" || action === "update") return await sourceGrants(runtime, action, arg);
+  if (action === "install" && arg) {
+    const target = await installTarget(runtime, request, arg);
+    addNeeds(grants, target.needs);
+    return withUsage(runtime, target.paths);
+  }
+  if (action === "uninstall" && arg) {
+    const root = hubRoot(runtime.setup).root;
+    const record = readLockDocument(root).installed[arg];
+    return record ? [joinPath(root, ".hub"), joinPath(root, record.install_path)] : [];
+  }
+  return [];
+}
+
+/** The paths a writing request will write. */
+export async function writePathsFor(
+  runtime: SkillRuntime,
+  request: CommandRequest,
+): Promise<string[]> {
+  const manager = new SkillManager(runtime.setup);
+  const [action, arg] = request.args;
+  if (isManageRequest(request)) return manager.targets(actionOf(request));
+  if (request.command === "pending") {
+    if (action === "approve" && arg) return manager.approveTargets(arg);
+    if (action === "reject" && arg) return manager.queueTargets();
+    return [];
+  }
+  if (request.command === "hub") return await hubTargets(runtime, request);
+  if (request.command === "enable" || request.command === "disable") {
+    return toggleTargets(runtime, request);
+  }
+  if (request.command === "setup") return await setupTargets(runtime, request);
+  if (request.command === "sync") return syncTargets(runtime, request);
+  if (request.command === "curator") return curatorTargets(runtime, request);
+  return [];
+}
+
+/**
+ * `sync --from DIR`: each upstream skill's folder in the local root, the category
+ * descriptions it may add, and the manifest.
+ */
+function syncTargets(runtime: SkillRuntime, request: CommandRequest): string[] {
+  const local = runtime.setup.localRoot;
+  const from = resolvePath(runtime.setup.host.cwd, String(request.options.from ?? ""));
+  return [
+    ...new Set([
+      ...upstreamSkills(from).map((s) => creationTarget(local, joinPath(local, s.rel))),
+      ...descriptionTargets(local, from),
+      ...lockedWritePaths(joinPath(local, MANIFEST)),
+    ]),
+  ];
+}
+
+/** `curator run|pin|unpin|restore`: the archive, the skills it moves, the home's counters. */
+function curatorTargets(runtime: SkillRuntime, request: CommandRequest): string[] {
+  const local = runtime.setup.localRoot;
+  const [action, arg] = request.args;
+  const usage = usageWritePaths(local);
+  if (action === "run" && request.options.dryRun !== true) {
+    const status = curatorStatus(local, runtime.catalog().index().records, nowOf(request), {
+      agentCreated: request.options.agentCreated === true,
+    });
+    const moved = status.archivable.map((s) => joinPath(local, s.path));
+    return moved.length ? [joinPath(local, ".archive"), ...moved, ...usage] : usage;
+  }
+  if ((action === "pin" || action === "unpin") && arg) return usage;
+  if (action === "restore" && arg) {
+    validateName(arg);
+    let recorded: string | null | undefined;
+    try {
+      recorded = readUsage(local)[arg]?.origin_path;
+    } catch {
+      // A corrupt usage file is reported by the command itself.
+    }
+    const origin = restoreOrigin(arg, recorded);
+    return [
+      joinPath(local, ".archive", arg),
+      creationTarget(local, joinPath(local, origin)),
+      ...usage,
+    ];
+  }
+  return [];
+}
+
+/** Runs the plan step: prints `{"success":true,"paths":[…]}`. */
+export async function run(runtime: SkillRuntime, request: CommandRequest): Promise<Outcome> {
+  const inner = { ...request, command: String(request.options.for) };
+  grants = { net: [], run: [], env: [], planWith: [] };
+  const paths = [...new Set(await writePathsFor(runtime, inner))].sort();
+  return { exitCode: 0, stdout: JSON.stringify({ success: true, paths, ...grants }), stderr: "" };
+}
