@@ -5,7 +5,7 @@
  * @module
  */
 import type { SkillRuntime } from "../runtime.ts";
-import type { ExecuteContext } from "./context.ts";
+import type { ExecuteContext, Targets } from "./context.ts";
 import type { CommandSpec } from "./grammar.ts";
 import type { CommandRequest, Outcome } from "./request.ts";
 
@@ -17,6 +17,11 @@ export interface CommandModule {
     request: CommandRequest,
     ctx: ExecuteContext,
   ): Outcome | Promise<Outcome>;
+  /**
+   * A writing command's write targets ([X-1], [X-6]), worked out in a Worker that may only
+   * read: the exact paths it will write; what else it needs goes into `grants`.
+   */
+  targets?: Targets;
 }
 
 /**

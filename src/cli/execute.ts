@@ -37,7 +37,12 @@ export async function executeCommand(
       processGroups: ctx.processGroups,
       readiness: ctx.readiness,
     });
-    return terminalOutcome(await (await load()).run(runtime, request, ctx), request.global);
+    const targetsOf = async (command: string) =>
+      Object.hasOwn(COMMAND_MODULES, command)
+        ? (await COMMAND_MODULES[command as WorkerCommandName]()).targets
+        : undefined;
+    const outcome = await (await load()).run(runtime, request, { ...ctx, targetsOf });
+    return terminalOutcome(outcome, request.global);
   } catch (error) {
     return terminalOutcome(outcomeOfError(error, request, ctx.plan), request.global);
   }

@@ -13,6 +13,9 @@ import { clip, respond, table } from "../render.ts";
 import type { CommandRequest, Outcome } from "../request.ts";
 import { BUNDLE_WRITE_ACTIONS } from "../../manage/change.ts";
 import { run as runManage } from "./manage.ts";
+
+/** `bundle create|edit|delete NAME` write what the manager says, like the skill actions ([B-3]). */
+export { targets } from "./manage.ts";
 import { unknownChoice } from "../command_grammar.ts";
 
 /** Runs `bundle`. */

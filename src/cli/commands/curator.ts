@@ -6,7 +6,17 @@
 import { UsageError } from "../../errors.ts";
 import { unknownChoice } from "../command_grammar.ts";
 import type { SkillRuntime } from "../../runtime.ts";
-import { curatorRun, curatorStatus, restoreArchived, setPinned } from "../../usage/curator.ts";
+import {
+  curatorRun,
+  curatorStatus,
+  restoreArchived,
+  restoreOrigin,
+  setPinned,
+} from "../../usage/curator.ts";
+import { joinPath } from "../../home/paths.ts";
+import { creationTarget } from "../../manage/apply.ts";
+import { validateName } from "../../manage/validation.ts";
+import { readUsage, usageWritePaths } from "../../usage/usage.ts";
 import { respond } from "../render.ts";
 import type { CommandRequest, Outcome } from "../request.ts";
 
@@ -69,4 +79,38 @@ export async function run(runtime: SkillRuntime, request: CommandRequest): Promi
   }
   const doc = await setPinned(root, records(), name, action === "pin");
   return respond(global, doc, () => `${doc.pinned ? "Pinned" : "Unpinned"} '${doc.name}'.`);
+}
+
+/** `curator run|pin|unpin|restore`'s write targets: the archive, the skills it moves, the home's counters. */
+export function targets(runtime: SkillRuntime, request: CommandRequest): string[] {
+  const local = runtime.setup.localRoot;
+  const [action, arg] = request.args;
+  const usage = usageWritePaths(local);
+  if (action === "run" && request.options.dryRun !== true) {
+    const status = curatorStatus(local, runtime.catalog().index().records, nowOf(request), {
+      agentCreated: request.options.agentCreated === true,
+    });
+    const moved = status.archivable.map((s) => joinPath(local, s.path));
+    return moved.length ? [joinPath(local, ".archive"), ...moved, ...usage] : usage;
+  }
+  if ((action === "pin" || action === "unpin") && arg) return usage;
+  if (action === "restore" && arg) return restoreTargets(local, arg, usage);
+  return [];
+}
+
+/** `curator restore NAME`: its archived folder, the folder it returns to, the counters. */
+function restoreTargets(local: string, name: string, usage: string[]): string[] {
+  validateName(name);
+  let recorded: string | null | undefined;
+  try {
+    recorded = readUsage(local)[name]?.origin_path;
+  } catch {
+    // A corrupt usage file is reported by the command itself.
+  }
+  const origin = restoreOrigin(name, recorded);
+  return [
+    joinPath(local, ".archive", name),
+    creationTarget(local, joinPath(local, origin)),
+    ...usage,
+  ];
 }

@@ -20,7 +20,14 @@ import { checkInstalled, updateInstalled } from "../../hub/check.ts";
 import { checkHubLine, type HubAction } from "../command_grammar.ts";
 import { runPublish } from "./hub_publish.ts";
 import { runLockExport, runRestore } from "./hub_lock.ts";
-import type { ExecuteContext } from "../context.ts";
+import type { ExecuteContext, Grants, Targets } from "../context.ts";
+import {
+  installTargets,
+  outputTargets,
+  searchTargets,
+  sourceTargets,
+  uninstallTargets,
+} from "./hub_targets.ts";
 import type { SkillRuntime } from "../../runtime.ts";
 import { clip, paint, plural, respond, table } from "../render.ts";
 import type { CommandRequest, Outcome } from "../request.ts";
@@ -197,20 +204,29 @@ function verifyChain(runtime: SkillRuntime, request: CommandRequest, text: strin
 
 const publish: HubActionRun = ({ runtime, request }) => runPublish(runtime, request);
 
-/** Every action of `hub`, by name: the dispatcher below reads only this table. */
-const ACTIONS: Readonly<Record<HubAction, HubActionRun>> = {
-  install,
-  search,
-  list,
-  uninstall: remove,
-  verify,
-  check,
-  update,
-  scan,
-  audit,
-  publish,
-  keygen: publish,
-  lock: ({ runtime, request }) => runLockExport(runtime, request),
+/**
+ * One action of `hub` in its Worker: how it runs, and the targets it writes (none: it
+ * writes nothing). What the warden plans it with before is its row in `hub_plan.ts`.
+ */
+interface HubActionRow {
+  run: HubActionRun;
+  targets?: Targets;
+}
+
+/** Every action of `hub`, by name: the dispatcher and the targets step read only this table. */
+const ACTIONS: Readonly<Record<HubAction, HubActionRow>> = {
+  install: { run: install, targets: installTargets },
+  search: { run: search, targets: searchTargets },
+  list: { run: list },
+  uninstall: { run: remove, targets: uninstallTargets },
+  verify: { run: verify },
+  check: { run: check, targets: sourceTargets },
+  update: { run: update, targets: sourceTargets },
+  scan: { run: scan },
+  audit: { run: audit },
+  publish: { run: publish, targets: outputTargets },
+  keygen: { run: publish, targets: outputTargets },
+  lock: { run: ({ runtime, request }) => runLockExport(runtime, request), targets: outputTargets },
 };
 
 /** Runs `hub`. */
@@ -220,5 +236,15 @@ export async function run(
   ctx: ExecuteContext,
 ): Promise<Outcome> {
   const act = ACTIONS[checkHubLine(request.args, request.options)];
-  return await act({ runtime, request, ctx, target: request.args[1] });
+  return await act.run({ runtime, request, ctx, target: request.args[1] });
+}
+
+/** The write targets of a `hub` line: its action's; the same usage errors as the run first. */
+export function targets(
+  runtime: SkillRuntime,
+  request: CommandRequest,
+  grants: Grants,
+): string[] | Promise<string[]> {
+  const act = ACTIONS[checkHubLine(request.args, request.options)];
+  return act.targets?.(runtime, request, grants) ?? [];
 }

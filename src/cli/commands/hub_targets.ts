@@ -1,7 +1,7 @@
 /**
- * The first step of every writing command ([X-1]): inside a Worker that may only read,
- * check the request and work out exactly which paths it will write. The warden then
- * runs the command in a second Worker granted write to those paths and nothing else.
+ * The write targets of each `hub` action that writes ([X-1], [X-6]): worked out in the
+ * read-only targets step, with the hosts, programs and variables the action needs
+ * (`grants`). Each is the `targets` of its action's row in `hub.ts`.
  *
  * @module
  */
@@ -21,29 +21,22 @@ import { validateName } from "../../manage/validation.ts";
 import { readLockDocument } from "../../hub/lockfile_write.ts";
 import { refetchSource } from "../../hub/check.ts";
 import { creationTarget } from "../../manage/apply.ts";
-import { lockedWritePaths } from "../../manage/mutex.ts";
-import { descriptionTargets, MANIFEST, upstreamSkills } from "../../hub/sync.ts";
-import { curatorStatus, restoreOrigin } from "../../usage/curator.ts";
-import { nowOf } from "./curator.ts";
-import { setupTargets } from "./setup.ts";
-import { toggleTargets } from "./toggle.ts";
-import { SkillManager } from "../../manage/manager.ts";
 import type { SkillRuntime } from "../../runtime.ts";
-import { readUsage, usageWritePaths } from "../../usage/usage.ts";
-import { actionOf, isManageRequest } from "../manage_args.ts";
-import type { CommandRequest, Outcome } from "../request.ts";
-import { namedOutputs, PUBLISH_ACTIONS } from "./hub_publish.ts";
-import { checkHubLine } from "../command_grammar.ts";
-
-/** What the step found besides the paths, and the hosts it must be planned again with. */
-let grants: SourceNeeds & { planWith: string[] } = { net: [], run: [], env: [], planWith: [] };
+import { usageWritePaths } from "../../usage/usage.ts";
+import type { CommandRequest } from "../request.ts";
+import type { Grants } from "../context.ts";
+import { namedOutputs } from "./hub_publish.ts";
 
 /**
  * A well-known source's needs with its artifact's host ([IO-1]: a v0.2.0 artifact may lie
  * on a CDN), read from its index — which this step may fetch only once it has the
  * indexes' hosts: until then it asks the warden to plan it again with them (`planWith`).
  */
-async function withArtifactHosts(source: Source, needs: SourceNeeds): Promise<SourceNeeds> {
+async function withArtifactHosts(
+  grants: Grants,
+  source: Source,
+  needs: SourceNeeds,
+): Promise<SourceNeeds> {
   if (source.kind !== "well-known") return needs;
   const granted = (host: string) =>
     Deno.permissions.querySync({ name: "net", host }).state === "granted";
@@ -84,7 +77,12 @@ async function localNames(runtime: SkillRuntime, request: CommandRequest, arg: s
  * or its one skill) cannot be known before it is fetched: the grant is then the folder it
  * installs into, as a whole.
  */
-async function installTarget(runtime: SkillRuntime, request: CommandRequest, arg: string) {
+async function installTarget(
+  runtime: SkillRuntime,
+  request: CommandRequest,
+  arg: string,
+  grants: Grants,
+) {
   const str = (v: unknown) => (typeof v === "string" ? v : undefined);
   const root = hubRoot(runtime.setup).root;
   const category = str(request.options.category);
@@ -96,14 +94,14 @@ async function installTarget(runtime: SkillRuntime, request: CommandRequest, arg
     const all = collectionNeeds(runtime.setup);
     const indexes = configuredIndexes(runtime.setup, str(request.options.index)).length > 0;
     const indexed = indexes ? sourceOf(runtime.setup, arg, str(request.options.index)) : undefined;
-    const needs = indexed ? await withArtifactHosts(indexed, sourceNeeds(indexed)) : all;
+    const needs = indexed ? await withArtifactHosts(grants, indexed, sourceNeeds(indexed)) : all;
     return {
       paths: [hubDir, at(validateName(name ?? arg))],
       needs: addNeeds({ ...needs }, all),
     };
   }
   const source = sourceOf(runtime.setup, arg, str(request.options.index));
-  const needs = await withArtifactHosts(source, sourceNeeds(source));
+  const needs = await withArtifactHosts(grants, source, sourceNeeds(source));
   if (source.kind === "local") {
     return { paths: [hubDir, ...(await localNames(runtime, request, arg)).map(at)], needs };
   }
@@ -122,11 +120,12 @@ async function installTarget(runtime: SkillRuntime, request: CommandRequest, arg
 }
 
 /** `hub check|update`: scratch space in the hub folder, the sources' hosts and git; update also the skills. */
-async function sourceGrants(
+export async function sourceTargets(
   runtime: SkillRuntime,
-  action: string,
-  name?: string,
+  request: CommandRequest,
+  grants: Grants,
 ): Promise<string[]> {
+  const [action, name] = request.args;
   const local = hubRoot(runtime.setup).root;
   const entries = Object.entries(readLockDocument(local).installed).filter(([n]) =>
     name === undefined || n === name
@@ -135,7 +134,7 @@ async function sourceGrants(
   for (const [, record] of entries) {
     try {
       const source = sourceOf(runtime.setup, refetchSource(record));
-      addNeeds(grants, await withArtifactHosts(source, sourceNeeds(source)));
+      addNeeds(grants, await withArtifactHosts(grants, source, sourceNeeds(source)));
     } catch {
       // A recorded source its grammar refuses needs nothing: it is reported unavailable.
     }
@@ -158,126 +157,63 @@ function withUsage(runtime: SkillRuntime, paths: string[]): string[] {
  * the hosts, programs and variables of every source it names (an index skill's artifact
  * host too, [IO-1]).
  */
-async function restoreTargets(runtime: SkillRuntime, file: string): Promise<string[]> {
+async function restoreTargets(
+  runtime: SkillRuntime,
+  file: string,
+  grants: Grants,
+): Promise<string[]> {
   const root = hubRoot(runtime.setup).root;
   const input = readLockInput(resolvePath(runtime.setup.host.cwd, file));
   const paths = [joinPath(root, ".hub")];
   for (const entry of input.entries) {
     const source = sourceOf(runtime.setup, entry.fetch);
-    addNeeds(grants, await withArtifactHosts(source, sourceNeeds(source)));
+    addNeeds(grants, await withArtifactHosts(grants, source, sourceNeeds(source)));
     paths.push(creationTarget(root, joinPath(root, installPath(entry.name, entry.category))));
   }
   return paths;
 }
 
-/** The paths (and grants) of a `hub` request. */
-async function hubTargets(runtime: SkillRuntime, request: CommandRequest): Promise<string[]> {
-  const [action, arg] = request.args;
-  // The same usage errors as the run, before any grant is worked out (`sandbox hub …` too).
-  checkHubLine(request.args, request.options);
-  if ([...PUBLISH_ACTIONS, "lock"].includes(action)) {
-    // Only the output the user named; the warden checks it against the fence ([X-6]).
-    return namedOutputs(request, runtime.setup.host.cwd);
-  }
-  if (action === "search") {
-    const index = typeof request.options.index === "string" ? request.options.index : undefined;
-    grants.net.push(...configuredIndexes(runtime.setup, index).map((i) => new URL(i).host));
-    if (index !== undefined || configuredCollections(runtime.setup).length === 0) return [];
-    // Collections are fetched (git clones too) into the hub's quarantine, then removed.
-    addNeeds(grants, collectionNeeds(runtime.setup));
-    return [joinPath(runtime.setup.localRoot, ".hub")];
-  }
-  if (action === "install" && request.options.fromLock) {
-    return withUsage(runtime, await restoreTargets(runtime, String(request.options.fromLock)));
-  }
-  if (action === "check" || action === "update") return await sourceGrants(runtime, action, arg);
-  if (action === "install" && arg) {
-    const target = await installTarget(runtime, request, arg);
-    addNeeds(grants, target.needs);
-    return withUsage(runtime, target.paths);
-  }
-  if (action === "uninstall" && arg) {
-    const root = hubRoot(runtime.setup).root;
-    const record = readLockDocument(root).installed[arg];
-    return record ? [joinPath(root, ".hub"), joinPath(root, record.install_path)] : [];
-  }
-  return [];
+/** `hub publish|keygen|lock export`: only the output the user named; the warden checks it against the fence ([X-6]). */
+export function outputTargets(runtime: SkillRuntime, request: CommandRequest): string[] {
+  return namedOutputs(request, runtime.setup.host.cwd);
 }
 
-/** The paths a writing request will write. */
-export async function writePathsFor(
+/** `hub search`: the indexes' hosts; with collections, the hub's quarantine they are fetched into. */
+export function searchTargets(
   runtime: SkillRuntime,
   request: CommandRequest,
+  grants: Grants,
+): string[] {
+  const index = typeof request.options.index === "string" ? request.options.index : undefined;
+  grants.net.push(...configuredIndexes(runtime.setup, index).map((i) => new URL(i).host));
+  if (index !== undefined || configuredCollections(runtime.setup).length === 0) return [];
+  // Collections are fetched (git clones too) into the hub's quarantine, then removed.
+  addNeeds(grants, collectionNeeds(runtime.setup));
+  return [joinPath(runtime.setup.localRoot, ".hub")];
+}
+
+/** `hub install SOURCE` or `hub install --from-lock FILE`. */
+export async function installTargets(
+  runtime: SkillRuntime,
+  request: CommandRequest,
+  grants: Grants,
 ): Promise<string[]> {
-  const manager = new SkillManager(runtime.setup);
-  const [action, arg] = request.args;
-  if (isManageRequest(request)) return manager.targets(actionOf(request));
-  if (request.command === "pending") {
-    if (action === "approve" && arg) return manager.approveTargets(arg);
-    if (action === "reject" && arg) return manager.queueTargets();
-    return [];
+  const arg = request.args[1];
+  if (request.options.fromLock) {
+    const file = String(request.options.fromLock);
+    return withUsage(runtime, await restoreTargets(runtime, file, grants));
   }
-  if (request.command === "hub") return await hubTargets(runtime, request);
-  if (request.command === "enable" || request.command === "disable") {
-    return toggleTargets(runtime, request);
-  }
-  if (request.command === "setup") return await setupTargets(runtime, request);
-  if (request.command === "sync") return syncTargets(runtime, request);
-  if (request.command === "curator") return curatorTargets(runtime, request);
-  return [];
+  if (!arg) return [];
+  const target = await installTarget(runtime, request, arg, grants);
+  addNeeds(grants, target.needs);
+  return withUsage(runtime, target.paths);
 }
 
-/**
- * `sync --from DIR`: each upstream skill's folder in the local root, the category
- * descriptions it may add, and the manifest.
- */
-function syncTargets(runtime: SkillRuntime, request: CommandRequest): string[] {
-  const local = runtime.setup.localRoot;
-  const from = resolvePath(runtime.setup.host.cwd, String(request.options.from ?? ""));
-  return [
-    ...new Set([
-      ...upstreamSkills(from).map((s) => creationTarget(local, joinPath(local, s.rel))),
-      ...descriptionTargets(local, from),
-      ...lockedWritePaths(joinPath(local, MANIFEST)),
-    ]),
-  ];
-}
-
-/** `curator run|pin|unpin|restore`: the archive, the skills it moves, the home's counters. */
-function curatorTargets(runtime: SkillRuntime, request: CommandRequest): string[] {
-  const local = runtime.setup.localRoot;
-  const [action, arg] = request.args;
-  const usage = usageWritePaths(local);
-  if (action === "run" && request.options.dryRun !== true) {
-    const status = curatorStatus(local, runtime.catalog().index().records, nowOf(request), {
-      agentCreated: request.options.agentCreated === true,
-    });
-    const moved = status.archivable.map((s) => joinPath(local, s.path));
-    return moved.length ? [joinPath(local, ".archive"), ...moved, ...usage] : usage;
-  }
-  if ((action === "pin" || action === "unpin") && arg) return usage;
-  if (action === "restore" && arg) {
-    validateName(arg);
-    let recorded: string | null | undefined;
-    try {
-      recorded = readUsage(local)[arg]?.origin_path;
-    } catch {
-      // A corrupt usage file is reported by the command itself.
-    }
-    const origin = restoreOrigin(arg, recorded);
-    return [
-      joinPath(local, ".archive", arg),
-      creationTarget(local, joinPath(local, origin)),
-      ...usage,
-    ];
-  }
-  return [];
-}
-
-/** Runs the plan step: prints `{"success":true,"paths":[…]}`. */
-export async function run(runtime: SkillRuntime, request: CommandRequest): Promise<Outcome> {
-  const inner = { ...request, command: String(request.options.for) };
-  grants = { net: [], run: [], env: [], planWith: [] };
-  const paths = [...new Set(await writePathsFor(runtime, inner))].sort();
-  return { exitCode: 0, stdout: JSON.stringify({ success: true, paths, ...grants }), stderr: "" };
+/** `hub uninstall NAME`: its folder and the hub folder, when the lock names it. */
+export function uninstallTargets(runtime: SkillRuntime, request: CommandRequest): string[] {
+  const arg = request.args[1];
+  if (!arg) return [];
+  const root = hubRoot(runtime.setup).root;
+  const record = readLockDocument(root).installed[arg];
+  return record ? [joinPath(root, ".hub"), joinPath(root, record.install_path)] : [];
 }

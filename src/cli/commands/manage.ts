@@ -38,3 +38,8 @@ export async function run(runtime: SkillRuntime, request: CommandRequest): Promi
       ].join("\n"),
   );
 }
+
+/** The write targets of a management command: what its action changes, or the approval queue. */
+export function targets(runtime: SkillRuntime, request: CommandRequest): string[] {
+  return new SkillManager(runtime.setup).targets(actionOf(request));
+}

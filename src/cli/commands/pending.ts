@@ -105,3 +105,12 @@ export async function run(runtime: SkillRuntime, request: CommandRequest): Promi
   }
   return await act({ manager, global: request.global, id, action });
 }
+
+/** `pending approve|reject ID`'s write targets: the queue, and what approving applies. */
+export function targets(runtime: SkillRuntime, request: CommandRequest): string[] {
+  const manager = new SkillManager(runtime.setup);
+  const [action, id] = request.args;
+  if (action === "approve" && id) return manager.approveTargets(id);
+  if (action === "reject" && id) return manager.queueTargets();
+  return [];
+}

@@ -21,7 +21,7 @@ function needsOf(runtime: SkillRuntime, request: CommandRequest) {
 }
 
 /** The paths `setup` writes: `.env` when a variable is missing, config.yaml when a config value is. */
-export function setupTargets(runtime: SkillRuntime, request: CommandRequest): string[] {
+export function targets(runtime: SkillRuntime, request: CommandRequest): string[] {
   const needs = needsOf(runtime, request);
   return [
     ...(needs.env.length ? lockedWritePaths(dotenvFile(runtime.setup.home)) : []),

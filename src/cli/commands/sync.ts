@@ -3,8 +3,10 @@
  *
  * @module
  */
-import { resolvePath } from "../../home/paths.ts";
-import { syncBundled } from "../../hub/sync.ts";
+import { joinPath, resolvePath } from "../../home/paths.ts";
+import { descriptionTargets, MANIFEST, syncBundled, upstreamSkills } from "../../hub/sync.ts";
+import { creationTarget } from "../../manage/apply.ts";
+import { lockedWritePaths } from "../../manage/mutex.ts";
 import type { SkillRuntime } from "../../runtime.ts";
 import { respond } from "../render.ts";
 import type { CommandRequest, Outcome } from "../request.ts";
@@ -29,4 +31,20 @@ export async function run(runtime: SkillRuntime, request: CommandRequest): Promi
       ...line("Unchanged", doc.unchanged),
       ...line("Category descriptions copied", doc.descriptions),
     ].join("\n") || "Nothing to sync.");
+}
+
+/**
+ * `sync --from DIR`'s write targets: each upstream skill's folder in the local root, the
+ * category descriptions it may add, and the manifest.
+ */
+export function targets(runtime: SkillRuntime, request: CommandRequest): string[] {
+  const local = runtime.setup.localRoot;
+  const from = resolvePath(runtime.setup.host.cwd, String(request.options.from ?? ""));
+  return [
+    ...new Set([
+      ...upstreamSkills(from).map((s) => creationTarget(local, joinPath(local, s.rel))),
+      ...descriptionTargets(local, from),
+      ...lockedWritePaths(joinPath(local, MANIFEST)),
+    ]),
+  ];
 }

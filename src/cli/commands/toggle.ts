@@ -25,7 +25,7 @@ export function toggleOf(request: CommandRequest): Toggle {
 }
 
 /** The paths `enable`/`disable` write: config.yaml and its lock, or nothing when it already says so. */
-export function toggleTargets(runtime: SkillRuntime, request: CommandRequest): string[] {
+export function targets(runtime: SkillRuntime, request: CommandRequest): string[] {
   const edits = toggleEdits(toggleOf(request), runtime.setup.config);
   const { before, after } = configAfter(runtime.setup, edits);
   return before === after ? [] : lockedWritePaths(runtime.setup.configFile);
