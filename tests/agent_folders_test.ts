@@ -212,8 +212,7 @@ Deno.test("[X-6][H-5] the fence: agent folders are never granted, except the one
       ["/u/me/.codex/skills/x"],
       setup,
       () => undefined,
-      [],
-      "/u/me/.claude/skills",
+      { agentTarget: "/u/me/.claude/skills" },
     );
   } catch (error) {
     refused = (error as Error).message;

@@ -11,14 +11,13 @@
  * `SKILLRT_RECORD_PLANS=1` writes the record again from the code as it is (review the diff).
  */
 import { deepEqual, equal } from "node:assert/strict";
-import { planOf } from "../src/cli/planning.ts";
+import { planOf, skeletonOf } from "../src/cli/planning.ts";
 import { parseArgs } from "../src/cli/program.ts";
 import { COMMAND_ROWS, CONTENT_COMMANDS } from "../src/cli/command_table.ts";
 import { HUB_ACTIONS } from "../src/cli/command_grammar.ts";
 import { sandbox } from "../src/cli/sandbox_command.ts";
 import type { CommandRequest } from "../src/cli/request.ts";
 import { resolveSetup, type Setup } from "../src/home/setup.ts";
-import { skeletonFor } from "../src/warden/skeleton.ts";
 import { cli, cliJson, makeTree, removeTrees, REPO, skill, testHost } from "./helpers.ts";
 
 const RECORD = `${REPO}/tests/fixtures/command_plans.json`;
@@ -162,7 +161,7 @@ async function planned(words: string[], setup: Setup): Promise<Recorded> {
     const found = await planOf(request, setup);
     if ("outcome" in found) return { refused: found.outcome.stderr.trim() };
     const { read, write, run, net, env } = found.plan;
-    return { read, write, run, net, env, skeleton: skeletonFor(request, setup) };
+    return { read, write, run, net, env, skeleton: skeletonOf(request, setup) };
   } catch (error) {
     return { refused: `${(error as Error).name}: ${(error as Error).message}` };
   }
@@ -183,7 +182,7 @@ async function mcpPlanned(
   const out = await sandbox(outer, setup);
   if (out.exitCode !== 0) return { refused: out.stderr.trim() };
   const plan = JSON.parse(out.stdout).plan as Lists;
-  return { ...plan, skeleton: skeletonFor(request, setup) };
+  return { ...plan, skeleton: skeletonOf(request, setup) };
 }
 
 /** Replaces the test's temporary folders with names, so that the record holds on any machine. */

@@ -10,6 +10,7 @@ import { parseConfig } from "../src/home/config.ts";
 import { resolveSetup } from "../src/home/setup.ts";
 import { checkWrites } from "../src/sandbox/write_guard.ts";
 import { realPathOrUndefined } from "../src/home/paths.ts";
+import { rowOf } from "../src/cli/command_table.ts";
 import { cli, cliJson, makeTree, removeTrees, skill, testHost } from "./helpers.ts";
 
 /** A config.yaml as people write them: comments everywhere, keys skillrt never reads. */
@@ -237,6 +238,9 @@ Deno.test("[V-10] enable and disable at the CLI: atomic, comments kept, platform
   }
 });
 
+/** What the fence admits for a command, by its row ([V-10]: `userFiles`). */
+const admits = (command: string) => ({ userFiles: rowOf(command)?.userFiles === true });
+
 Deno.test("[V-10][X-6] config.yaml and .env are granted only to enable, disable and setup — never to MCP or a skill write", () => {
   const home = makeTree({ "skills/a/SKILL.md": skill("a", "A"), "config.yaml": "" });
   try {
@@ -248,12 +252,12 @@ Deno.test("[V-10][X-6] config.yaml and .env are granted only to enable, disable 
       `${home}/.env.lock`,
     ];
     for (const command of ["enable", "disable", "setup"]) {
-      checkWrites(command, own, setup, realPathOrUndefined);
+      checkWrites(command, own, setup, realPathOrUndefined, admits(command));
     }
     for (const command of ["mcp", "create", "bundle", "hub", "pending", "curator"]) {
       for (const path of own) {
         throws(
-          () => checkWrites(command, [path], setup, realPathOrUndefined),
+          () => checkWrites(command, [path], setup, realPathOrUndefined, admits(command)),
           (e: Error) =>
             e.message ===
               `Refusing the sandbox plan of '${command}': it would grant write access to '${path}', and it is the user's own config.yaml or .env, which only enable, disable and setup write.`,

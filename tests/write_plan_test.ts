@@ -107,7 +107,7 @@ Deno.test("[X-6][T-1] an output named on the command line is admitted, never /, 
   deepEqual(linked.outputs, ["/u/me/site"]);
   for (const bad of ["/", "/u/me", "/u"]) {
     throws(
-      () => checkWrites("hub", [bad], setup, () => undefined, [bad]),
+      () => checkWrites("hub", [bad], setup, () => undefined, { outputs: [bad] }),
       /Refusing the sandbox plan of 'hub'/,
     );
   }

@@ -9,6 +9,7 @@
 import { UsageError } from "../errors.ts";
 import { suggestedNames } from "../resolve/name_guard.ts";
 import type { ArgumentSpec, CommandSpec, OptionSpec } from "./grammar.ts";
+import { actionNames, BUNDLE_ACTION_ROWS, CURATOR_ACTION_ROWS } from "./action_rows.ts";
 
 /** The actions of `hub` (its dispatcher, whose table must name each, and the completions read this list). */
 export const HUB_ACTIONS = [
@@ -347,7 +348,7 @@ export const CURATOR_GRAMMAR: Omit<CommandSpec, "name"> = {
       spec: "[action]",
       description: "status, run, pin, unpin or restore",
       default: "status",
-      complete: ["status", "run", "pin", "unpin", "restore"],
+      complete: actionNames(CURATOR_ACTION_ROWS),
     },
     { spec: "[name]", description: "the skill, for pin, unpin and restore", complete: "skill" },
   ],
@@ -369,7 +370,7 @@ export const BUNDLE_GRAMMAR: Omit<CommandSpec, "name"> = {
       spec: "[action]",
       description: "list, show, create, edit or delete",
       default: "list",
-      complete: ["list", "show", "create", "edit", "delete"],
+      complete: actionNames(BUNDLE_ACTION_ROWS),
     },
     { spec: "[name]", description: "the bundle (a slug), for show, create, edit and delete" },
   ],

@@ -8,6 +8,10 @@ import type { SkillRuntime } from "../runtime.ts";
 import type { ExecuteContext, Targets } from "./context.ts";
 import type { CommandSpec } from "./grammar.ts";
 import type { CommandRequest, Outcome } from "./request.ts";
+import type { Setup } from "../home/setup.ts";
+
+/** What a row's skeleton looks at of a line: its command, its words, its options. */
+export type PlannedLine = Pick<CommandRequest, "command" | "args" | "options">;
 
 /** One command's implementation, run in its sandbox Worker. */
 export interface CommandModule {
@@ -61,6 +65,23 @@ export interface CommandRow {
    * skill is read in the command's Worker, which gets the help text as `helpText`.
    */
   skillHelp?: true;
+  /**
+   * The paths its line names that its plan reads (absolute): `validate PATH…`, `run`'s
+   * work dir, `sync --from DIR`, what a `hub` action names.
+   */
+  paths?: (request: CommandRequest, setup: Setup) => string[] | Promise<string[]>;
+  /**
+   * The folders below the home it needs before it is planned ([H-1], [X-6]: the base of
+   * its grant), which the warden makes (`src/warden/skeleton.ts`); none when absent.
+   */
+  skeleton?: (request: PlannedLine, setup: Setup) => string[];
+  /**
+   * What the write fence admits for it besides the home and the roots ([X-6]): outputs
+   * its line names (`hub publish --out SITE`), the agent folder it installs into ([HUB-8]).
+   */
+  fence?: (request: CommandRequest, setup: Setup) => { outputs?: string[]; agentTarget?: string };
+  /** For these options it preprocesses skills it does not usually load (`prompt --preload`, [L0-10]). */
+  preloads?: (options: CommandRequest["options"]) => boolean;
   /** Its grammar; absent for the Worker's internal steps, which no command line names. */
   grammar?: Omit<CommandSpec, "name">;
   /** Its implementation module, loaded when it runs in its Worker. */

@@ -10,27 +10,42 @@
  * @module
  */
 import { registeredModule } from "./worker_modules.ts";
-import type { CommandModule, CommandRow } from "./command_row.ts";
+import type { CommandModule, CommandRow, PlannedLine } from "./command_row.ts";
 import type { CommandSpec } from "./grammar.ts";
 import type { CommandRequest } from "./request.ts";
-import { BUNDLE_WRITE_ACTIONS, SKILL_ACTIONS } from "../manage/change.ts";
+import { SKILL_ACTIONS } from "../manage/change.ts";
+import { resolvePath } from "../home/paths.ts";
+import type { Setup } from "../home/setup.ts";
+import { workDirPaths } from "./work_dir.ts";
+import { MANAGE_ROWS } from "./manage_rows.ts";
+import { HUB_PLAN } from "./commands/hub_plan.ts";
+import {
+  actionNames,
+  actionSkeleton,
+  BUNDLE_ACTION_ROWS,
+  CURATOR_ACTION_ROWS,
+  PENDING_ACTION_ROWS,
+  writingActions,
+} from "./action_rows.ts";
 import {
   BUNDLE_GRAMMAR,
   CURATOR_GRAMMAR,
-  FORCE_WRITE_OPTION,
   HUB_ARGUMENTS,
   HUB_OPTIONS,
   LIST_GRAMMAR,
   LOAD_OPTIONS,
   MCP_OPTIONS,
-  PATCH_GRAMMAR,
   RUN_GRAMMAR,
   SANDBOX_GRAMMAR,
   SKILL_ARGUMENT,
-  SKILL_FILE_OPTION,
-  SKILL_NAME_ARGUMENT,
   VALIDATE_GRAMMAR,
 } from "./command_grammar.ts";
+
+/** `mcp --allow-writes` writes the local root and the bundles, or the approval queue ([A-1]). */
+function mcpSkeleton(request: PlannedLine, setup: Setup): string[] {
+  if (request.options.allowWrites !== true) return [];
+  return setup.config.write_approval ? ["skills", "pending/skills"] : ["skills", "skill-bundles"];
+}
 
 const TABLE = {
   list: {
@@ -88,6 +103,7 @@ const TABLE = {
   },
   prompt: {
     plan: "reads",
+    preloads: (options) => typeof options.preload === "string",
     load: () => import("./commands/prompt.ts"),
     grammar: {
       description: "the Level-0 block for a system prompt",
@@ -110,11 +126,15 @@ const TABLE = {
     plan: "reads",
     runs: true,
     sandboxes: true,
+    paths: (request, setup) => workDirPaths(request.options, setup.host.cwd),
+    // Approving a script records it in the local root ([RUN-3]).
+    skeleton: () => ["skills"],
     load: () => import("./commands/run.ts"),
     grammar: RUN_GRAMMAR,
   },
   validate: {
     plan: "reads",
+    paths: (request, setup) => request.args.map((p) => resolvePath(setup.host.cwd, p)),
     load: () => import("./commands/validate.ts"),
     grammar: VALIDATE_GRAMMAR,
   },
@@ -130,104 +150,7 @@ const TABLE = {
     sandboxes: true,
     grammar: SANDBOX_GRAMMAR,
   },
-  create: {
-    plan: "writes",
-    content: true,
-    load: () => import("./commands/manage.ts"),
-    grammar: {
-      description: "create a skill in the local root (content from --file or stdin)",
-      arguments: [
-        { spec: "<name>", description: "the new skill's name (its folder)" },
-      ],
-      options: [
-        FORCE_WRITE_OPTION,
-        { flags: "--category <name>", description: "put it in this category folder" },
-        SKILL_FILE_OPTION,
-      ],
-    },
-  },
-  init: {
-    plan: "writes",
-    load: () => import("./commands/manage.ts"),
-    grammar: {
-      description: "start a skill: a skeleton SKILL.md with the recommended sections",
-      arguments: [
-        { spec: "<name>", description: "the new skill's name (its folder)" },
-      ],
-      options: [
-        { flags: "--category <name>", description: "put it in this category folder" },
-        { flags: "--description <text>", description: "its description (one line)" },
-      ],
-    },
-  },
-  edit: {
-    plan: "writes",
-    content: true,
-    load: () => import("./commands/manage.ts"),
-    grammar: {
-      description: "replace a skill's SKILL.md (content from --file or stdin)",
-      arguments: [
-        SKILL_NAME_ARGUMENT,
-      ],
-      options: [
-        FORCE_WRITE_OPTION,
-        SKILL_FILE_OPTION,
-      ],
-    },
-  },
-  patch: {
-    plan: "writes",
-    load: () => import("./commands/manage.ts"),
-    grammar: PATCH_GRAMMAR,
-  },
-  delete: {
-    plan: "writes",
-    load: () => import("./commands/manage.ts"),
-    grammar: {
-      description: "delete a skill",
-      arguments: [
-        SKILL_NAME_ARGUMENT,
-      ],
-      options: [
-        {
-          flags: "--absorbed-into <name>",
-          description: "the skill that now holds what this one did",
-          complete: "skill",
-        },
-      ],
-    },
-  },
-  "write-file": {
-    plan: "writes",
-    content: true,
-    load: () => import("./commands/manage.ts"),
-    grammar: {
-      description: "write a support file (content from --file or stdin)",
-      arguments: [
-        SKILL_NAME_ARGUMENT,
-        { spec: "<path>", description: "under references/, templates/, scripts/ or assets/" },
-      ],
-      options: [
-        FORCE_WRITE_OPTION,
-        {
-          flags: "--file <path>",
-          description: "read the content from this file instead of stdin",
-          complete: "file",
-        },
-      ],
-    },
-  },
-  "remove-file": {
-    plan: "writes",
-    load: () => import("./commands/manage.ts"),
-    grammar: {
-      description: "remove a support file",
-      arguments: [
-        SKILL_NAME_ARGUMENT,
-        { spec: "<path>", description: "under references/, templates/, scripts/ or assets/" },
-      ],
-    },
-  },
+  ...MANAGE_ROWS,
   enable: {
     plan: "writes",
     userFiles: true,
@@ -265,6 +188,7 @@ const TABLE = {
   },
   pending: {
     plan: "writes",
+    skeleton: actionSkeleton(PENDING_ACTION_ROWS),
     load: () => import("./commands/pending.ts"),
     grammar: {
       description: "review writes staged for approval",
@@ -273,7 +197,7 @@ const TABLE = {
           spec: "[action]",
           description: "list, diff, approve or reject",
           default: "list",
-          complete: ["list", "diff", "approve", "reject"],
+          complete: actionNames(PENDING_ACTION_ROWS),
         },
         { spec: "[id]", description: "a pending id (or 'all' for approve and reject)" },
       ],
@@ -281,12 +205,14 @@ const TABLE = {
   },
   curator: {
     plan: "writes",
+    skeleton: actionSkeleton(CURATOR_ACTION_ROWS),
     load: () => import("./commands/curator.ts"),
     grammar: CURATOR_GRAMMAR,
   },
   bundle: {
     plan: "reads",
-    writingActions: BUNDLE_WRITE_ACTIONS,
+    writingActions: writingActions(BUNDLE_ACTION_ROWS),
+    skeleton: actionSkeleton(BUNDLE_ACTION_ROWS),
     load: () => import("./commands/bundle.ts"),
     grammar: BUNDLE_GRAMMAR,
   },
@@ -307,6 +233,7 @@ const TABLE = {
   },
   hub: {
     plan: "writes",
+    ...HUB_PLAN,
     load: () => import("./commands/hub.ts"),
     grammar: {
       description: "install skills from outside through quarantine and the guard scanner",
@@ -316,6 +243,11 @@ const TABLE = {
   },
   sync: {
     plan: "writes",
+    paths: (request, setup) =>
+      typeof request.options.from === "string"
+        ? [resolvePath(setup.host.cwd, request.options.from)]
+        : [],
+    skeleton: () => ["skills"],
     load: () => import("./commands/sync.ts"),
     grammar: {
       description:
@@ -334,6 +266,7 @@ const TABLE = {
     plan: "reads",
     preprocesses: true,
     sandboxes: (options) => options.allowRun === true,
+    skeleton: mcpSkeleton,
     // In its own Worker entry (src/sandbox/mcp_worker.ts): the MCP SDK stays out of the others.
     load: () => registeredModule("mcp"),
     grammar: {
@@ -393,8 +326,7 @@ export const RUNNING_COMMANDS: readonly string[] = names((row) => row.runs === t
  * ([RUN-4]; its row's `sandboxes`).
  */
 export function looksAtSandboxes(request: CommandRequest): boolean {
-  const row: CommandRow | undefined = (TABLE as Record<string, CommandRow>)[request.command];
-  const sandboxes = row?.sandboxes;
+  const sandboxes = rowOf(request.command)?.sandboxes;
   return typeof sandboxes === "function" ? sandboxes(request.options) : sandboxes === true;
 }
 
@@ -425,3 +357,8 @@ export const COMMAND_MODULES: Readonly<Record<WorkerCommandName, () => Promise<C
   Object.fromEntries(
     COMMAND_ROWS.flatMap((row) => row.load ? [[row.name, row.load]] : []),
   ) as Record<WorkerCommandName, () => Promise<CommandModule>>;
+
+/** The row of a command, or undefined for a name the table does not have. */
+export function rowOf(command: string): CommandRow | undefined {
+  return Object.hasOwn(TABLE, command) ? (TABLE as Record<string, CommandRow>)[command] : undefined;
+}

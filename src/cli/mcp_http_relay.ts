@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { runWorkDir } from "./run_host.ts";
+import { runWorkDir } from "./work_dir.ts";
 import { UsageError } from "../errors.ts";
 import { resolvePath } from "../home/paths.ts";
 import type { Setup } from "../home/setup.ts";

@@ -11,7 +11,7 @@ import type { Setup } from "../home/setup.ts";
 import { lockedWritePaths } from "../manage/mutex.ts";
 import { pendingDir } from "../approval/pending.ts";
 import { type PermissionPlan, planFor, runGrants } from "../sandbox/plan.ts";
-import { runWorkDir } from "./run_host.ts";
+import { runWorkDir } from "./work_dir.ts";
 import { checkWrites } from "../sandbox/write_guard.ts";
 import { startWorker } from "../sandbox/run_worker.ts";
 import { readLine } from "../mcp/jsonrpc_line.ts";

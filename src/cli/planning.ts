@@ -1,73 +1,24 @@
 /**
- * Planning a request ([X-1], [X-6]): the paths it names that its plan must read, and its
- * permission plan — a writing command's write grant worked out first by a Worker that may
- * only read. Used by the warden before it runs a command and by `sandbox COMMAND`, which
+ * Planning a request ([X-1], [X-6]): its permission plan, from its row of the command table
+ * — the paths its line names that its plan reads (`paths`), a writing command's write grant
+ * worked out first by a Worker that may only read (its module's `targets`), what the fence
+ * admits for it (`fence`) — and the skeleton it needs made first (`skeleton`). Used by the warden before it runs a command and by `sandbox COMMAND`, which
  * shows the plan without running it.
  *
  * @module
  */
-import { dirname, realPathOrUndefined, resolvePath } from "../home/paths.ts";
+import { realPathOrUndefined } from "../home/paths.ts";
 import type { Setup } from "../home/setup.ts";
-import { type PermissionPlan, planFor, preloads } from "../sandbox/plan.ts";
-import { isWriting, RUNNING_COMMANDS } from "./command_table.ts";
-import { hubRoot } from "../hub/hub_root.ts";
-import { localCollectionPaths } from "../hub/collection_paths.ts";
+import { type PermissionPlan, planFor } from "../sandbox/plan.ts";
+import { isWriting, rowOf } from "./command_table.ts";
+import type { PlannedLine } from "./command_row.ts";
 import { runInWorker } from "../sandbox/run_worker.ts";
-import { workDirPaths } from "./run_host.ts";
 import { checkWrites } from "../sandbox/write_guard.ts";
-import { namedOutputs } from "./commands/hub_publish.ts";
 import type { CommandRequest, Outcome } from "./request.ts";
 
-/** The extra read paths a request names (`validate PATH…`, `hub scan PATH`), absolute. */
-export async function requestPaths(
-  request: CommandRequest,
-  cwd: string,
-  localRoot?: string,
-): Promise<string[]> {
-  if (request.command === "validate") return request.args.map((p) => resolvePath(cwd, p));
-  if (RUNNING_COMMANDS.includes(request.command)) return workDirPaths(request.options, cwd);
-  if (request.command === "sync" && typeof request.options.from === "string") {
-    return [resolvePath(cwd, request.options.from)];
-  }
-  if (
-    request.command === "hub" && (request.args[0] === "check" || request.args[0] === "update") &&
-    localRoot
-  ) {
-    // Local sources are read again from where they were installed from.
-    const { readLockDocument } = await import("../hub/lockfile_write.ts");
-    try {
-      return Object.values(readLockDocument(localRoot).installed).map((r) => r.identifier).filter((
-        id,
-      ) => id.startsWith("/"));
-    } catch {
-      return [];
-    }
-  }
-  return request.command === "hub" ? hubPaths(request, cwd) : [];
-}
-
-/** The paths a `hub` action names: a folder to scan or publish, a key, a lock, a local source. */
-function hubPaths(request: CommandRequest, cwd: string): string[] {
-  const [action, source] = request.args;
-  const fromLock = request.options.fromLock;
-  if (action === "scan" && source) return [resolvePath(cwd, source)];
-  // The named file is written atomically: beside it, in its folder, proved real ([T-4]).
-  if (action === "lock") return namedOutputs(request, cwd).slice(0, 1).map(dirname);
-  if (action === "install" && typeof fromLock === "string") return [resolvePath(cwd, fromLock)];
-  if (action === "publish" || action === "keygen") {
-    // The folders to publish, the signing key, and the named output (read back to re-publish).
-    const sign = action === "publish" && typeof request.options.sign === "string"
-      ? [resolvePath(cwd, request.options.sign)]
-      : [];
-    const dirs = action === "publish" ? request.args.slice(1).map((p) => resolvePath(cwd, p)) : [];
-    return [...dirs, ...sign, ...namedOutputs(request, cwd)];
-  }
-  if (action === "install" && source) {
-    // A URL or `user@host:` address is fetched, not read; a local source is read, and a
-    // folder here named like a shorthand is looked at only to say it was not installed ([IO-5]).
-    return /^[^/]*:/.test(source) ? [] : [resolvePath(cwd, source)];
-  }
-  return [];
+/** The folders below the home a request needs made before it is planned: its row's skeleton. */
+export function skeletonOf(request: PlannedLine, setup: Setup): string[] {
+  return rowOf(request.command)?.skeleton?.(request, setup) ?? [];
 }
 
 /** What the read-only step found a writing request needs. */
@@ -115,29 +66,19 @@ export async function planOf(
   request: CommandRequest,
   setup: Setup,
 ): Promise<{ plan: PermissionPlan } | { outcome: Outcome }> {
-  // `hub … --agent NAME` works in that agent's folder ([HUB-8]): it reads it, even before it exists.
-  const agentTarget = request.command === "hub" && setup.agentOptions.length
-    ? hubRoot(setup).root
-    : undefined;
-  const paths = [
-    ...await requestPaths(request, setup.host.cwd, agentTarget ?? setup.localRoot),
-    ...(agentTarget ? [agentTarget] : []),
-    // Collections that are folders here are read by hub search and bare-name installs ([HUB-8]).
-    ...(request.command === "hub" ? localCollectionPaths(setup) : []),
-  ];
-  const read = planFor(request.command, setup, paths, [], preloads(request));
+  const row = rowOf(request.command);
+  const paths = await row?.paths?.(request, setup) ?? [];
+  const read = planFor(request.command, setup, paths, [], row?.preloads?.(request.options));
   if (!isWriting(request.command, request.args)) return { plan: read };
   const found = await targetsOf(request, setup, read);
   if ("outcome" in found) return found;
   const { paths: writes, net = [], run = [], env = [] } = found;
-  checkWrites(
-    request.command,
-    writes,
-    setup,
-    realPathOrUndefined,
-    namedOutputs(request, setup.host.cwd),
-    agentTarget,
-  );
+  const fence = row?.fence?.(request, setup) ?? {};
+  checkWrites(request.command, writes, setup, realPathOrUndefined, {
+    outputs: fence.outputs,
+    agentTarget: fence.agentTarget,
+    userFiles: row?.userFiles === true,
+  });
   const plan = planFor(request.command, setup, paths, writes);
   return {
     plan: {

@@ -6,7 +6,6 @@
  *
  * @module
  */
-import { realPathOrUndefined, resolvePath } from "../home/paths.ts";
 import type { Setup } from "../home/setup.ts";
 import { probeSandboxHost } from "../run/sandbox_host.ts";
 import { looksAtSandboxes } from "./command_table.ts";
@@ -52,18 +51,4 @@ export function dropScratch(request: CommandRequest): void {
   } catch {
     // Already gone.
   }
-}
-
-/** The work dir a `run` request reads (the Worker proves it real and a folder; the script writes it). */
-export function workDirPaths(options: CommandRequest["options"], cwd: string): string[] {
-  const dir = resolvePath(
-    cwd,
-    typeof options.workdir === "string" ? options.workdir : ".",
-  );
-  return [realPathOrUndefined(dir) ?? dir];
-}
-
-/** The work dir of `mcp --allow-run [--workdir DIR]`'s scripts; undefined without `--allow-run`. */
-export function runWorkDir(options: CommandRequest["options"], cwd: string): string | undefined {
-  return options.allowRun === true ? workDirPaths(options, cwd)[0] : undefined;
 }

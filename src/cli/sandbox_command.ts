@@ -20,7 +20,7 @@ import { respond } from "./render.ts";
 import type { Parsed } from "./grammar.ts";
 import type { CommandRequest, Outcome } from "./request.ts";
 import { planOf } from "./planning.ts";
-import { runWorkDir } from "./run_host.ts";
+import { runWorkDir } from "./work_dir.ts";
 /**
  * What the warden answers a command's Worker without granting it anything: the Worker
  * asks, the warden looks (by name, under the rule named) and replies.

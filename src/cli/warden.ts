@@ -21,7 +21,7 @@ import { quickParse } from "./quick_parse.ts";
 import { terminalOutcome } from "./terminal_text.ts";
 import { failure, outcomeOfError } from "./render.ts";
 import type { CommandRequest, Outcome } from "./request.ts";
-import { planOf } from "./planning.ts";
+import { planOf, skeletonOf } from "./planning.ts";
 
 /** Options of {@linkcode runCli}. */
 export interface CliOptions {
@@ -149,7 +149,7 @@ async function runRequestHere(
   if (request.command === "mcp") {
     (await import("./mcp_http_relay.ts")).checkMcpOptions(request.options);
     // Made the skeleton: set up again, with the machine's sandboxes (`--allow-run`).
-    if (ensureSkeleton(request, setup, explicitHome)) setup = setupOf(request);
+    if (ensureSkeleton(skeletonOf(request, setup), setup, explicitHome)) setup = setupOf(request);
     // An MCP client's wrong HERMES_HOME is otherwise invisible: said at start-up.
     if (!setup.homeExists) {
       Deno.stderr.writeSync(
@@ -183,7 +183,7 @@ async function runSandboxed(
   // The folders a write needs as the base of its grant are made here, once the request
   // is known to be good ([X-6]); the setup is then read again (the new local root is a
   // root) and the plan made again from it.
-  if (ensureSkeleton(current, setup, explicitHome)) {
+  if (ensureSkeleton(skeletonOf(current, setup), setup, explicitHome)) {
     setup = setupOf(request);
     planned = await planOf(current, setup);
     if ("outcome" in planned) return planned.outcome;
@@ -199,6 +199,7 @@ async function runSandboxed(
     request: current,
     setup,
     plan: planned.plan,
+    writes: isWriting(current.command, current.args),
     writeStdout: options.writeStdout,
     scanTrace: readEnv("SKILLRT_SCAN_TRACE") === "1",
   });

@@ -16,4 +16,10 @@
  */
 export { type PermissionPlan, planFlags, planFor, workerPermissions } from "./plan.ts";
 export { openSandboxedRuntime, type SandboxedRuntime } from "./sandboxed_runtime.ts";
-export { checkWrites, unsafeWrite, type WriteFence, writeFence } from "./write_guard.ts";
+export {
+  checkWrites,
+  type FenceAdmits,
+  unsafeWrite,
+  type WriteFence,
+  writeFence,
+} from "./write_guard.ts";

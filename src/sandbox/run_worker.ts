@@ -21,7 +21,6 @@ import { ANNOUNCED_WITHIN_MS, wardenGroups } from "../preprocess/process_group.t
 import type { SetupQuestion } from "../home/skill_setup.ts";
 import { askAtTerminal, askSetupQuestion, readLineAtTerminal } from "../cli/terminal_prompt.ts";
 import { failure } from "../cli/render.ts";
-import { isWriting } from "../cli/command_table.ts";
 import { InterruptedError } from "../errors.ts";
 import { visibleControls } from "../cli/terminal_text.ts";
 import {
@@ -38,6 +37,11 @@ export interface WorkerMessage {
   setup: Setup;
   /** The plan the Worker was created with. */
   plan: PermissionPlan;
+  /**
+   * The command writes (a writing command, or a writing action of another): on Ctrl-C it
+   * is told to stop, and says what it changed, instead of being stopped at once.
+   */
+  writes?: boolean;
   /** One end of a channel to a scan helper the warden started along with the Worker. */
   scanPort?: MessagePort;
   /**
@@ -261,8 +265,8 @@ function interruption(
   worker: Worker,
   end: (outcome: Outcome) => void,
 ) {
-  const { command, args, global } = message.request;
-  const writes = isWriting(command, args);
+  const { global } = message.request;
+  const writes = message.writes === true;
   let timer: ReturnType<typeof setTimeout> | undefined;
   let interrupted = false;
   const said = (text: string, exitCode: number): Outcome => ({

@@ -12,7 +12,6 @@
 import { NotPermittedError } from "../errors.ts";
 import { basename, dirname, isInside, joinPath, normalizePath } from "../home/paths.ts";
 import { lockedWritePaths } from "../manage/mutex.ts";
-import { USER_FILE_COMMANDS } from "../cli/command_table.ts";
 import type { Setup } from "../home/setup.ts";
 import { readOnlyFolders } from "../hub/hub_root.ts";
 
@@ -96,7 +95,7 @@ export function unsafeWrite(path: string, fence: WriteFence): string | undefined
 /**
  * The user's own files ([H-2], [V-9]): config.yaml and `<home>/.env` with their temporary
  * and lock files, as written and as real paths. Only the commands the user runs to change
- * them ({@linkcode USER_FILE_COMMANDS}) may be granted them — never MCP.
+ * them (their row says `userFiles`: enable, disable, setup) may be granted them — never MCP.
  */
 export function userFiles(
   setup: Setup,
@@ -114,9 +113,18 @@ export function userFiles(
   return paths;
 }
 
+/** What the fence admits for one command besides the home and the roots. */
+export interface FenceAdmits {
+  /** Outputs the user named on the command line (see {@linkcode writeFence}). */
+  outputs?: readonly string[];
+  /** The agent folder `hub install --agent NAME` installs into. */
+  agentTarget?: string;
+  /** The command may write the user's own files ({@linkcode userFiles}). */
+  userFiles?: boolean;
+}
+
 /**
- * Refuses a plan whose write list breaks the fence; `outputs` are the outputs the user
- * named on the command line (see {@linkcode writeFence}).
+ * Refuses a plan whose write list breaks the fence.
  * @throws {NotPermittedError} naming the first path refused and why (exit 3).
  */
 export function checkWrites(
@@ -124,13 +132,12 @@ export function checkWrites(
   writes: readonly string[],
   setup: Setup,
   realPath: (p: string) => string | undefined,
-  outputs: readonly string[] = [],
-  agentTarget?: string,
+  admits: FenceAdmits = {},
 ): void {
-  const fence = writeFence(setup, realPath, outputs, agentTarget);
+  const fence = writeFence(setup, realPath, admits.outputs, admits.agentTarget);
   const own = userFiles(setup, realPath);
   for (const path of writes) {
-    const why = own.has(path) && !USER_FILE_COMMANDS.includes(command)
+    const why = own.has(path) && admits.userFiles !== true
       ? "it is the user's own config.yaml or .env, which only enable, disable and setup write"
       : unsafeWrite(path, fence);
     if (why !== undefined) {

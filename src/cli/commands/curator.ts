@@ -5,6 +5,7 @@
  */
 import { UsageError } from "../../errors.ts";
 import { unknownChoice } from "../command_grammar.ts";
+import { actionNames, CURATOR_ACTION_ROWS } from "../action_rows.ts";
 import type { SkillRuntime } from "../../runtime.ts";
 import {
   curatorRun,
@@ -21,7 +22,7 @@ import { respond } from "../render.ts";
 import type { CommandRequest, Outcome } from "../request.ts";
 
 /** The actions of `curator`. */
-export const CURATOR_ACTIONS: readonly string[] = ["status", "run", "pin", "unpin", "restore"];
+export const CURATOR_ACTIONS: readonly string[] = actionNames(CURATOR_ACTION_ROWS);
 
 /** The time a curator request judges by: `--now`, else the clock. */
 export function nowOf(request: CommandRequest): Date {

@@ -7,30 +7,10 @@
 import { SkillrtError, UsageError } from "../../errors.ts";
 import { resolvePath } from "../../home/paths.ts";
 import { publishSite } from "../../hub/publish.ts";
-import { tempPathFor } from "../../manage/atomic.ts";
 import { generateKeyPair } from "../../hub/signing.ts";
 import type { SkillRuntime } from "../../runtime.ts";
 import { respond } from "../render.ts";
 import type { CommandRequest, Outcome } from "../request.ts";
-
-/** The hub actions of this file. */
-export const PUBLISH_ACTIONS: readonly string[] = ["publish", "keygen"];
-
-/**
- * The outputs a request names explicitly (absolute): `hub publish --out SITE` the site
- * folder, `hub keygen --out KEYFILE` the key file and `KEYFILE.pub`, `hub lock export
- * --out FILE` the file and its temporary file ([T-4]). The sandbox may
- * grant writes there ([X-6]).
- */
-export function namedOutputs(request: CommandRequest, cwd: string): string[] {
-  const out = request.options.out;
-  if (request.command !== "hub" || typeof out !== "string" || out === "") return [];
-  const path = resolvePath(cwd, out);
-  if (request.args[0] === "publish") return [path];
-  if (request.args[0] === "keygen") return [path, `${path}.pub`];
-  if (request.args[0] === "lock") return [path, tempPathFor(path)];
-  return [];
-}
 
 function createExclusive(path: string, text: string, mode: number): void {
   let file: Deno.FsFile;

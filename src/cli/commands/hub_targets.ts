@@ -25,7 +25,7 @@ import type { SkillRuntime } from "../../runtime.ts";
 import { usageWritePaths } from "../../usage/usage.ts";
 import type { CommandRequest } from "../request.ts";
 import type { Grants } from "../context.ts";
-import { namedOutputs } from "./hub_publish.ts";
+import { namedOutputs } from "./hub_plan.ts";
 
 /**
  * A well-known source's needs with its artifact's host ([IO-1]: a v0.2.0 artifact may lie

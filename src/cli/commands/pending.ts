@@ -5,6 +5,7 @@
  */
 import { UsageError } from "../../errors.ts";
 import { unknownChoice } from "../command_grammar.ts";
+import { actionNames, PENDING_ACTION_ROWS } from "../action_rows.ts";
 import { findingLine } from "../../manage/guard.ts";
 import { SkillManager } from "../../manage/manager.ts";
 import type { SkillRuntime } from "../../runtime.ts";
@@ -12,7 +13,7 @@ import { clip, respond, table } from "../render.ts";
 import type { CommandRequest, Outcome } from "../request.ts";
 
 /** The actions of `pending`. */
-export const PENDING_ACTIONS: readonly string[] = ["list", "diff", "approve", "reject"];
+export const PENDING_ACTIONS: readonly string[] = actionNames(PENDING_ACTION_ROWS);
 
 /** One `pending` call as each action sees it. */
 interface PendingCall {
