@@ -287,6 +287,12 @@ Deno.test("[M-1] edit, write-file and remove-file; support files validated", asy
     0,
   );
   deepEqual(Array.from(Deno.readFileSync(`${home}/skills/s/assets/b.bin`)), [0, 255, 1, 2]);
+  // Only a support file may be bytes (its row's content is a file's); a SKILL.md is UTF-8 text.
+  const binarySkill = await cli(["--home", home, "edit", "s", "--file", bin]);
+  deepEqual(
+    [binarySkill.code, binarySkill.stderr],
+    [2, "skillrt: The content is not valid UTF-8 text.\n"],
+  );
   equal(
     (await manage(home, ["remove-file", "s", "assets/b.bin"])).json.message,
     "Removed assets/b.bin from 's'.",

@@ -42,8 +42,11 @@ export interface CommandRow {
   plan?: "reads" | "writes";
   /** Its output is preprocessed and may run inline shell ([P-4]); it counts uses ([U-1]). */
   preprocesses?: true;
-  /** It takes content from `--file` or stdin. */
-  content?: true;
+  /**
+   * It takes content from `--file` or stdin: a `skill`'s `SKILL.md` (UTF-8 text), or a
+   * support `file`'s (not UTF-8: sent as base64).
+   */
+  content?: "skill" | "file";
   /** Of a reading command: the actions (its first argument) that write ([B-3]). */
   writingActions?: readonly string[];
   /**

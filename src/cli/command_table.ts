@@ -333,7 +333,7 @@ export function looksAtSandboxes(request: CommandRequest): boolean {
 /** Commands that change skills ([M-1]): the skill actions, each a row of its own. */
 export const MANAGE_COMMANDS: readonly string[] = SKILL_ACTIONS satisfies readonly CommandName[];
 /** Commands that take content from `--file` or stdin. */
-export const CONTENT_COMMANDS: readonly string[] = names((row) => row.content === true);
+export const CONTENT_COMMANDS: readonly string[] = names((row) => row.content !== undefined);
 /**
  * Commands that may write the user's own files, config.yaml and `<home>/.env` — and only
  * these, run by the user at the CLI ([V-9], [V-10]); never MCP.

@@ -21,8 +21,12 @@ async function readStdin(): Promise<Uint8Array> {
   return out;
 }
 
-/** Reads the content a request names and puts it in `options.content` (text, or base64 for binary files). */
-export async function attachContent(request: CommandRequest, cwd: string): Promise<CommandRequest> {
+/** Reads the content a request names and puts it in `options.content`: text, or base64 when `kind` is a support file's and it is not UTF-8. */
+export async function attachContent(
+  request: CommandRequest,
+  cwd: string,
+  kind: "skill" | "file",
+): Promise<CommandRequest> {
   const file = request.options.file;
   let bytes: Uint8Array;
   if (typeof file === "string") {
@@ -47,7 +51,7 @@ export async function attachContent(request: CommandRequest, cwd: string): Promi
   if (!decoded.invalid) {
     return { ...request, options: { ...request.options, content: decoded.text } };
   }
-  if (request.command !== "write-file") {
+  if (kind !== "file") {
     throw new UsageError("The content is not valid UTF-8 text.");
   }
   const base64 = btoa(Array.from(bytes, (b) => String.fromCharCode(b)).join(""));

@@ -8,15 +8,8 @@ import type { ManageAction } from "../manage/actions.ts";
 import { UsageError } from "../errors.ts";
 import type { CommandRequest } from "./request.ts";
 import { SKELETON_DIRS, skeletonSkill } from "../manage/skeleton_skill.ts";
-import { BUNDLE_WRITE_ACTIONS, isSkillAction } from "../manage/change.ts";
 
 const str = (v: unknown): string | undefined => (typeof v === "string" ? v : undefined);
-
-/** True when a request changes skills or bundles through the manager ([M-1], [B-3]). */
-export function isManageRequest(request: Pick<CommandRequest, "command" | "args">): boolean {
-  return isSkillAction(request.command) || request.command === "init" ||
-    (request.command === "bundle" && BUNDLE_WRITE_ACTIONS.includes(request.args[0] ?? ""));
-}
 
 /** The members `--skills a,b` names (commas, spaces around them dropped). */
 export function skillList(value: unknown): string[] | undefined {

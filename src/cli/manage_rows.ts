@@ -25,7 +25,7 @@ export const MANAGE_ROWS = {
   create: {
     plan: "writes",
     skeleton: skillsFolders,
-    content: true,
+    content: "skill",
     load: () => import("./commands/manage.ts"),
     grammar: {
       description: "create a skill in the local root (content from --file or stdin)",
@@ -57,7 +57,7 @@ export const MANAGE_ROWS = {
   edit: {
     plan: "writes",
     skeleton: skillsFolders,
-    content: true,
+    content: "skill",
     load: () => import("./commands/manage.ts"),
     grammar: {
       description: "replace a skill's SKILL.md (content from --file or stdin)",
@@ -97,7 +97,7 @@ export const MANAGE_ROWS = {
   "write-file": {
     plan: "writes",
     skeleton: skillsFolders,
-    content: true,
+    content: "file",
     load: () => import("./commands/manage.ts"),
     grammar: {
       description: "write a support file (content from --file or stdin)",

@@ -9,7 +9,7 @@
  */
 import { realPathOrUndefined } from "../home/paths.ts";
 import type { Setup } from "../home/setup.ts";
-import { type PermissionPlan, planFor } from "../sandbox/plan.ts";
+import { type PermissionPlan, planFor, preloads } from "../sandbox/plan.ts";
 import { isWriting, rowOf } from "./command_table.ts";
 import type { PlannedLine } from "./command_row.ts";
 import { runInWorker } from "../sandbox/run_worker.ts";
@@ -68,7 +68,7 @@ export async function planOf(
 ): Promise<{ plan: PermissionPlan } | { outcome: Outcome }> {
   const row = rowOf(request.command);
   const paths = await row?.paths?.(request, setup) ?? [];
-  const read = planFor(request.command, setup, paths, [], row?.preloads?.(request.options));
+  const read = planFor(request.command, setup, paths, [], preloads(request));
   if (!isWriting(request.command, request.args)) return { plan: read };
   const found = await targetsOf(request, setup, read);
   if ("outcome" in found) return found;

@@ -15,7 +15,7 @@ import { resolvePath } from "../home/paths.ts";
 import { resolveSetup, type Setup } from "../home/setup.ts";
 import { type PermissionPlan, planFlags, shellQuote } from "../sandbox/plan.ts";
 import { runInWorker } from "../sandbox/run_worker.ts";
-import { CONTENT_COMMANDS, PLANNED_COMMANDS, RUNNING_COMMANDS } from "./command_table.ts";
+import { PLANNED_COMMANDS, rowOf, RUNNING_COMMANDS } from "./command_table.ts";
 import { respond } from "./render.ts";
 import type { Parsed } from "./grammar.ts";
 import type { CommandRequest, Outcome } from "./request.ts";
@@ -69,8 +69,8 @@ function sandboxText(doc: ReturnType<typeof sandboxDocument>): string {
 }
 
 /** Content that passes validation, standing in for the real content when `sandbox` only plans. */
-function placeholderContent(command: string, name: string): string {
-  return command === "write-file" ? "plan" : `---\nname: ${name}\ndescription: plan\n---\n\nplan\n`;
+function placeholderContent(kind: "skill" | "file", name: string): string {
+  return kind === "file" ? "plan" : `---\nname: ${name}\ndescription: plan\n---\n\nplan\n`;
 }
 
 /** The plan `sandbox mcp [--allow-writes] [--allow-run] [--http --host H --port P]` shows ([T-3]). */
@@ -135,8 +135,9 @@ export async function sandbox(request: CommandRequest, setup: Setup): Promise<Ou
   if (planned.global.agents !== request.global.agents) {
     setup = resolveSetup({ home: request.global.home, agents: planned.global.agents });
   }
-  if (CONTENT_COMMANDS.includes(target)) {
-    planned.options.content = placeholderContent(target, planned.args[0] ?? "x");
+  const content = rowOf(target)?.content;
+  if (content) {
+    planned.options.content = placeholderContent(content, planned.args[0] ?? "x");
   }
   const found = target === "mcp"
     ? { plan: await sandboxMcpPlan(setup, planned.options) }

@@ -9,12 +9,7 @@ import { NotFoundError, SkillrtError } from "../errors.ts";
 import { readEnv } from "../home/host.ts";
 import { ensureSkeleton } from "../warden/skeleton.ts";
 import { resolveSetup, type Setup } from "../home/setup.ts";
-import {
-  CONTENT_COMMANDS,
-  isWriting,
-  SKILL_HELP_COMMANDS,
-  type WardenCommandName,
-} from "./command_table.ts";
+import { isWriting, rowOf, SKILL_HELP_COMMANDS, type WardenCommandName } from "./command_table.ts";
 import { runInWorker } from "../sandbox/run_worker.ts";
 import { dropScratch, withSandboxHost } from "./run_host.ts";
 import { quickParse } from "./quick_parse.ts";
@@ -175,8 +170,9 @@ async function runSandboxed(
   explicitHome: boolean,
 ): Promise<Outcome> {
   let current = request;
-  if (CONTENT_COMMANDS.includes(current.command)) {
-    current = await (await import("./content.ts")).attachContent(current, setup.host.cwd);
+  const content = rowOf(current.command)?.content;
+  if (content) {
+    current = await (await import("./content.ts")).attachContent(current, setup.host.cwd, content);
   }
   let planned = await planOf(current, setup);
   if ("outcome" in planned) return planned.outcome;

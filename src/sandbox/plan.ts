@@ -17,6 +17,7 @@ import { SANDBOX_PATH } from "../run/script_kind.ts";
 import {
   PLANNED_COMMANDS,
   PREPROCESSING_COMMANDS,
+  rowOf,
   RUNNING_COMMANDS,
   USER_FILE_COMMANDS,
   WRITING_COMMANDS,
@@ -112,9 +113,9 @@ export function runGrants(
   };
 }
 
-/** Whether a request preprocesses skills it does not usually load (`prompt --preload`, [L0-10]). */
+/** Whether a request preprocesses skills it does not usually load (its row's `preloads`: `prompt --preload`, [L0-10]). */
 export function preloads(request: CommandRequest): boolean {
-  return request.command === "prompt" && typeof request.options.preload === "string";
+  return rowOf(request.command)?.preloads?.(request.options) === true;
 }
 
 /** The Deno Worker permissions of a plan: everything not listed is denied. */
