@@ -17,6 +17,7 @@ import {
   PLANNED_COMMANDS,
   PREPROCESSING_COMMANDS,
   RUNNING_COMMANDS,
+  runsScripts,
   SKILL_HELP_COMMANDS,
   USER_FILE_COMMANDS,
   WRITING_ACTIONS,
@@ -128,4 +129,10 @@ Deno.test("[RUN-4][PERF-6] only the commands that run, report or show scripts' s
   );
   equal(asks("mcp", { allowRun: true }), true);
   equal(asks("mcp", { allowWrites: true }), false);
+  // [RUN-3] a private scratch folder for snapshots: only for a line that runs scripts.
+  const runs = (command: string, options: Record<string, boolean> = {}) =>
+    runsScripts({ command, args: [], options, global: { json: false, color: false } });
+  deepEqual(COMMAND_ROWS.map((r) => r.name).filter((c) => runs(c)), ["run"]);
+  deepEqual([runs("run", { show: true }), runs("mcp", { allowRun: true })], [false, true]);
+  equal(runs("mcp", { allowWrites: true }), false);
 });

@@ -61,6 +61,11 @@ export interface CommandRow {
    * bubblewrap, which every other start of the server would pay for).
    */
   sandboxes?: true | ((options: CommandRequest["options"]) => boolean);
+  /**
+   * For these options it runs skills' scripts, from snapshots in a private scratch folder
+   * the warden makes for it and removes at the end ([RUN-3]).
+   */
+  snapshots?: (options: CommandRequest["options"]) => boolean;
   /** It may write the user's own files, config.yaml and `<home>/.env` ([V-9], [V-10]). */
   userFiles?: true;
   /**

@@ -126,6 +126,8 @@ const TABLE = {
     plan: "reads",
     runs: true,
     sandboxes: true,
+    // `sandbox run NAME PATH` shows the line (`show`): it runs nothing.
+    snapshots: (options) => options.show !== true,
     paths: (request, setup) => workDirPaths(request.options, setup.host.cwd),
     // Approving a script records it in the local root ([RUN-3]).
     skeleton: () => ["skills"],
@@ -266,6 +268,7 @@ const TABLE = {
     plan: "reads",
     preprocesses: true,
     sandboxes: (options) => options.allowRun === true,
+    snapshots: (options) => options.allowRun === true,
     skeleton: mcpSkeleton,
     // In its own Worker entry (src/sandbox/mcp_worker.ts): the MCP SDK stays out of the others.
     load: () => registeredModule("mcp"),
@@ -328,6 +331,11 @@ export const RUNNING_COMMANDS: readonly string[] = names((row) => row.runs === t
 export function looksAtSandboxes(request: CommandRequest): boolean {
   const sandboxes = rowOf(request.command)?.sandboxes;
   return typeof sandboxes === "function" ? sandboxes(request.options) : sandboxes === true;
+}
+
+/** Whether a request runs skills' scripts, from snapshots in a scratch folder ([RUN-3]; its row's `snapshots`). */
+export function runsScripts(request: CommandRequest): boolean {
+  return rowOf(request.command)?.snapshots?.(request.options) === true;
 }
 
 /** Commands that change skills ([M-1]): the skill actions, each a row of its own. */

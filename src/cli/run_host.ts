@@ -8,7 +8,7 @@
  */
 import type { Setup } from "../home/setup.ts";
 import { probeSandboxHost } from "../run/sandbox_host.ts";
-import { looksAtSandboxes } from "./command_table.ts";
+import { looksAtSandboxes, runsScripts } from "./command_table.ts";
 import type { CommandRequest } from "./request.ts";
 
 /**
@@ -25,12 +25,6 @@ export function withSandboxHost(request: CommandRequest, setup: Setup): Setup {
 }
 
 const scratches = new WeakMap<CommandRequest, string>();
-
-/** Whether a request may run skills' scripts. */
-function runsScripts(request: CommandRequest): boolean {
-  return request.command === "run" && request.options.show !== true ||
-    request.command === "mcp" && request.options.allowRun === true;
-}
 
 function scratchOf(request: CommandRequest): string {
   let dir = scratches.get(request);
