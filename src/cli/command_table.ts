@@ -1,11 +1,15 @@
 /**
- * The command table: one row a command — what its plan reads, whether it writes,
- * preprocesses or takes content, its grammar and its
- * implementation module (none: the warden runs it). Everything that lists commands is derived from it: the
+ * The command table: one row a command (`CommandRow`) — its grammar, and what the warden
+ * plans it with: whether it reads or writes, preprocesses, takes content or runs scripts,
+ * the paths its line names, the home's folders it needs made, what the fence admits for
+ * it — and its implementation module (none: the warden runs it), which runs it and, for a
+ * writing command, works out its targets. The skill commands' rows are in
+ * `manage_rows.ts`, the actions of `bundle`, `pending` and `curator` in `action_rows.ts`,
+ * hub's in `commands/hub_plan.ts`. Everything that lists commands is derived from it: the
  * {@linkcode CommandName} type, the sandbox plan's lists (`src/sandbox/plan.ts`), the
  * Worker's dispatcher (`execute.ts`), the parser, help, the quick path and the
- * completions (`COMMANDS`), the management commands (`manage_args.ts`) and the MCP
- * `skill_manage` actions (`src/mcp/tools.ts`). Adding a command is adding a row.
+ * completions (`COMMANDS`) and the MCP `skill_manage` actions (`src/mcp/tools.ts`).
+ * Planning asks a row ({@linkcode rowOf}). Adding a command is adding a row and a module.
  *
  * @module
  */
