@@ -87,6 +87,11 @@ Deno.test("[C-1][M-1] the lists derived from the table: planned, writing, prepro
   deepEqual(MANAGE_COMMANDS, ["create", "edit", "patch", "delete", "write-file", "remove-file"]);
   deepEqual(CONTENT_COMMANDS, ["create", "edit", "write-file"]);
   deepEqual(USER_FILE_COMMANDS, ["enable", "disable", "setup"]);
+  // [V-9][HUB-8] the warden answers setup's questions and hub's choice only: for these rows.
+  deepEqual(
+    COMMAND_ROWS.flatMap((row) => row.asks ? [[row.name, row.asks]] : []),
+    [["setup", "ask"], ["hub", "choose"]],
+  );
   // [IO-3] a skill's help is read in the command's Worker: the command reads skills.
   deepEqual(SKILL_HELP_COMMANDS, ["invoke"]);
   const planned: readonly string[] = PLANNED_COMMANDS;

@@ -66,6 +66,12 @@ export interface CommandRow {
    * the warden makes for it and removes at the end ([RUN-3]).
    */
   snapshots?: (options: CommandRequest["options"]) => boolean;
+  /**
+   * The one kind of question beyond yes/no its Worker may ask at the warden's terminal:
+   * `setup`'s questions (`ask`, [V-9]), or the choice among a collection's skills (`choose`,
+   * [HUB-8]); the warden answers no other.
+   */
+  asks?: "ask" | "choose";
   /** It may write the user's own files, config.yaml and `<home>/.env` ([V-9], [V-10]). */
   userFiles?: true;
   /**

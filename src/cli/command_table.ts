@@ -183,6 +183,7 @@ const TABLE = {
   },
   setup: {
     plan: "writes",
+    asks: "ask",
     userFiles: true,
     load: () => import("./commands/setup.ts"),
     grammar: {
@@ -239,6 +240,7 @@ const TABLE = {
   },
   hub: {
     plan: "writes",
+    asks: "choose",
     ...HUB_PLAN,
     load: () => import("./commands/hub.ts"),
     grammar: {

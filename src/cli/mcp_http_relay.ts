@@ -193,6 +193,7 @@ export async function serveMcpHttp(
   const worker = startWorker({
     request: { ...request, options },
     setup,
+    mcp: true,
     plan: mcpPlan(
       setup,
       allowWrites,

@@ -75,6 +75,7 @@ export async function serveMcp(
     {
       request: { ...request, options: { ...request.options, version, sentinel } },
       setup,
+      mcp: true,
       plan: mcpPlan(
         setup,
         allowWrites,

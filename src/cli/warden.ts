@@ -196,6 +196,7 @@ async function runSandboxed(
     setup,
     plan: planned.plan,
     writes: isWriting(current.command, current.args),
+    asks: rowOf(current.command)?.asks,
     writeStdout: options.writeStdout,
     scanTrace: readEnv("SKILLRT_SCAN_TRACE") === "1",
   });

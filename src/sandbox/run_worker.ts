@@ -38,6 +38,16 @@ export interface WorkerMessage {
   /** The plan the Worker was created with. */
   plan: PermissionPlan;
   /**
+   * The one kind of question beyond yes/no the Worker may ask at the terminal (its command's
+   * row says: `setup`'s `ask`, `hub`'s `choose`); any other is left unanswered.
+   */
+  asks?: "ask" | "choose";
+  /**
+   * The MCP server (`mcp`): its own Worker entry, whose graph holds the MCP SDK
+   * (src/cli/worker_modules.ts), and its own signal handling.
+   */
+  mcp?: true;
+  /**
    * The command writes (a writing command, or a writing action of another): on Ctrl-C it
    * is told to stop, and says what it changed, instead of being stopped at once.
    */
@@ -203,15 +213,15 @@ const EARLY_HELPER_FOLDERS = 8;
  * The warden's answer to a question a Worker asks, or undefined when the message is no
  * question. One place decides who may ask what: environment values on the grounds of
  * [P-7]; readiness by `stat` only ([V-9], names and paths checked again, the plan grows
- * by nothing); a yes/no at the terminal; `setup`'s questions only for `setup`; the choice
- * among a collection's skills only for `hub` ([HUB-8]), shown with controls made visible.
+ * by nothing); a yes/no at the terminal; `setup`'s questions and the choice among a
+ * collection's skills ([HUB-8], shown with controls made visible) only for the command
+ * whose row asks them (`message.asks`: `setup`, `hub`).
  * `interrupt` when the user pressed Ctrl-C (or Ctrl-D) at the terminal's question.
  */
 function answerQuestion(
   data: FromWorker,
   message: WorkerMessage,
 ): ToWorker | "interrupt" | undefined {
-  const command = message.request.command;
   switch (data.kind) {
     case "env":
       return answerEnv(data.id, data.asks, message.setup.config);
@@ -226,11 +236,11 @@ function answerQuestion(
       return answer === null ? "interrupt" : { kind: "confirm", id: data.id, answer };
     }
     case "ask": {
-      const answer = command === "setup" ? askSetupQuestion(data.question) : undefined;
+      const answer = message.asks === "ask" ? askSetupQuestion(data.question) : undefined;
       return answer === null ? "interrupt" : { kind: "ask", id: data.id, answer };
     }
     case "choose": {
-      const answer = command === "hub"
+      const answer = message.asks === "choose"
         ? readLineAtTerminal(visibleControls(data.question))
         : undefined;
       return answer === null ? "interrupt" : { kind: "choose", id: data.id, answer };
@@ -300,7 +310,7 @@ export function startWorker(
   const permissions = workerPermissions(message.plan);
   // `mcp` has its own entry, the one whose graph holds the MCP SDK (src/cli/worker_modules.ts).
   const options: WorkerOptions = { type: "module", deno: { permissions } };
-  const worker = message.request.command === "mcp"
+  const worker = message.mcp
     ? new Worker(new URL("./mcp_worker.ts", import.meta.url), options)
     : new Worker(new URL("./worker.ts", import.meta.url), options);
   let helper: Worker | undefined;
@@ -317,7 +327,7 @@ export function startWorker(
   // Every command but `mcp` listens for Ctrl-C from the start: a command that may start
   // groups must ([P-4]), and every one ends through `interruption`; `mcp` stops on its own
   // signal handling and arms only when a group is announced.
-  const mcp = message.request.command === "mcp";
+  const mcp = message.mcp === true;
   const groups = wardenGroups(!mcp, mcp ? undefined : ctrlC.interrupt);
   const stop = () => {
     worker.terminate();
