@@ -14,7 +14,7 @@ import { deepEqual, equal } from "node:assert/strict";
 import { planOf, skeletonOf } from "../src/cli/planning.ts";
 import { parseArgs } from "../src/cli/program.ts";
 import { COMMAND_ROWS, CONTENT_COMMANDS } from "../src/cli/command_table.ts";
-import { HUB_ACTIONS } from "../src/cli/command_grammar.ts";
+import { HUB_ACTIONS } from "../src/cli/commands/hub_plan.ts";
 import { sandbox } from "../src/cli/sandbox_command.ts";
 import type { CommandRequest } from "../src/cli/request.ts";
 import { resolveSetup, type Setup } from "../src/home/setup.ts";
@@ -111,6 +111,17 @@ function lines(w: Record<string, string>): string[][] {
     ["plain", "hub", "lock", "export", "--out", "team.lock.json"],
     ["plain", "hub", "lock", "export"],
     ["plain", "hub", "frobnicate"],
+    ["plain", "hub", "instal", "x"],
+    ["plain", "hub", "install"],
+    ["plain", "hub", "install", "x", "--from-lock", "team.lock.json"],
+    ["plain", "hub", "install", "x", "--frozen"],
+    ["plain", "hub", "uninstall"],
+    ["plain", "hub", "scan"],
+    ["plain", "hub", "lock"],
+    ["plain", "hub", "lock", "import"],
+    ["plain", "bundle", "frobnicate"],
+    ["plain", "curator", "frobnicate"],
+    ["plain", "pending", "frobnicate"],
   ];
 }
 

@@ -6,83 +6,11 @@
  *
  * @module
  */
-import { UsageError } from "../errors.ts";
-import { suggestedNames } from "../resolve/name_guard.ts";
+import { HUB_ACTIONS } from "./commands/hub_plan.ts";
 import type { ArgumentSpec, CommandSpec, OptionSpec } from "./grammar.ts";
 import { actionNames, BUNDLE_ACTION_ROWS, CURATOR_ACTION_ROWS } from "./action_rows.ts";
 
-/** The actions of `hub` (its dispatcher, whose table must name each, and the completions read this list). */
-export const HUB_ACTIONS = [
-  "install",
-  "search",
-  "list",
-  "uninstall",
-  "verify",
-  "check",
-  "update",
-  "scan",
-  "audit",
-  "publish",
-  "keygen",
-  "lock",
-] as const;
-
-/** An action of `hub`. */
-export type HubAction = (typeof HUB_ACTIONS)[number];
-
-/** What a `hub` action cannot do without, as its usage error names it. */
-const HUB_TARGETS: Partial<Record<HubAction, string>> = {
-  install: "a folder",
-  uninstall: "a skill name",
-  scan: "a folder",
-  lock: "'export'",
-};
-
-/**
- * The usage error of a word that is none of `choices` (a sub-action, a shell, a profile),
- * with the closest choice suggested when one is close: `Unknown hub action 'instal'; did you
- * mean install? Use install, search, ….` One place for every group of sub-actions.
- */
-export function unknownChoice(what: string, given: string, choices: readonly string[]): UsageError {
-  // A short word is near another only by a third of its letters ('tcsh' is not 'bash').
-  const [close] = suggestedNames(given, choices, 1, Math.max(1, Math.floor(given.length / 3)));
-  const use = `se ${choices.join(", ")}.`;
-  return new UsageError(
-    `Unknown ${what} '${given}'; ${
-      close === undefined ? `u${use}` : `did you mean ${close}? U${use}`
-    }`,
-  );
-}
-
-/**
- * The rules of a `hub` line the grammar cannot state — a known action, with the target it
- * needs — checked where it runs and where `sandbox hub …` plans it (the same errors).
- * @throws {UsageError} (exit 2).
- */
-export function checkHubLine(
-  args: readonly string[],
-  options: Readonly<Record<string, unknown>> = {},
-): HubAction {
-  const [action, target] = args;
-  if (!(HUB_ACTIONS as readonly string[]).includes(action)) {
-    throw unknownChoice("hub action", action, HUB_ACTIONS);
-  }
-  const fromLock = action === "install" && options.fromLock !== undefined;
-  if (fromLock && target !== undefined) {
-    throw new UsageError("'hub install --from-lock FILE' takes no source; the lock names them.");
-  }
-  if (options.frozen === true && !fromLock) {
-    throw new UsageError("--frozen goes with 'hub install --from-lock FILE'.");
-  }
-  const needs = HUB_TARGETS[action as HubAction];
-  if (needs !== undefined && !target && !fromLock) {
-    throw new UsageError(`'hub ${action}' needs ${needs}.`);
-  }
-  if (action === "lock" && target !== "export") {
-    throw new UsageError(`Unknown hub lock action '${target}'; use export.`);
-  }
-  return action as HubAction;
-}
+export { unknownChoice } from "./unknown_choice.ts";
 
 /** A skill named as `view` and `invoke` take it. */
 export const SKILL_ARGUMENT: ArgumentSpec = {

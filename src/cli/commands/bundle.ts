@@ -17,6 +17,7 @@ import { run as runManage } from "./manage.ts";
 /** `bundle create|edit|delete NAME` write what the manager says, like the skill actions ([B-3]). */
 export { targets } from "./manage.ts";
 import { unknownChoice } from "../command_grammar.ts";
+import { actionNames, BUNDLE_ACTION_ROWS } from "../action_rows.ts";
 
 /** Runs `bundle`. */
 export function run(runtime: SkillRuntime, request: CommandRequest): Outcome | Promise<Outcome> {
@@ -43,7 +44,7 @@ export function run(runtime: SkillRuntime, request: CommandRequest): Outcome | P
     );
   }
   if (action !== "show") {
-    throw unknownChoice("bundle action", action, ["list", "show", ...BUNDLE_WRITE_ACTIONS]);
+    throw unknownChoice("bundle action", action, actionNames(BUNDLE_ACTION_ROWS));
   }
   if (name === undefined) throw new UsageError("'bundle show' needs a bundle name.");
   const bundle = bundles.find((b) => b.name === name);

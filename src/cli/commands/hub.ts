@@ -17,7 +17,7 @@ import { runInstall } from "./hub_install.ts";
 import { listInstalled, uninstall, verifyInstalled } from "../../hub/installed.ts";
 import { searchHub } from "../../hub/search.ts";
 import { checkInstalled, updateInstalled } from "../../hub/check.ts";
-import { checkHubLine, type HubAction } from "../command_grammar.ts";
+import { checkHubLine, type HubAction } from "./hub_plan.ts";
 import { runPublish } from "./hub_publish.ts";
 import { runLockExport, runRestore } from "./hub_lock.ts";
 import type { ExecuteContext, Grants, Targets } from "../context.ts";

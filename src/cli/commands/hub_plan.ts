@@ -11,7 +11,8 @@ import type { Setup } from "../../home/setup.ts";
 import { hubRoot } from "../../hub/hub_root.ts";
 import { localCollectionPaths } from "../../hub/collection_paths.ts";
 import { tempPathFor } from "../../manage/atomic.ts";
-import type { HubAction } from "../command_grammar.ts";
+import { UsageError } from "../../errors.ts";
+import { unknownChoice } from "../unknown_choice.ts";
 import type { CommandRow, PlannedLine } from "../command_row.ts";
 import type { CommandRequest } from "../request.ts";
 
@@ -21,6 +22,8 @@ interface HubPlanRow {
   paths?: (request: CommandRequest, setup: Setup, root: string) => string[] | Promise<string[]>;
   /** It needs the local root to exist (`.hub` itself is made by the action, inside its grant). */
   skills?: true;
+  /** What it cannot do without, as its usage error names it (the word after the action). */
+  needs?: string;
 }
 
 /**
@@ -73,16 +76,21 @@ function publishPaths(request: CommandRequest, setup: Setup): string[] {
   return [...folders, ...sign, ...namedOutputs(request, cwd)];
 }
 
-/** Every action of `hub`, by name, as the warden plans it. */
-const PLANS: Readonly<Record<HubAction, HubPlanRow>> = {
-  install: { paths: installPaths, skills: true },
+/**
+ * Every action of `hub`, by name, as the warden plans it, in the order help lists them;
+ * `hub.ts` (its dispatcher and the targets step), the completions and the usage errors
+ * read the names from here.
+ */
+const PLANS = {
+  install: { paths: installPaths, skills: true, needs: "a folder" },
   search: {},
   list: {},
-  uninstall: { skills: true },
+  uninstall: { skills: true, needs: "a skill name" },
   verify: {},
   check: { paths: sourcePaths, skills: true },
   update: { paths: sourcePaths, skills: true },
   scan: {
+    needs: "a folder",
     paths: (request, setup) =>
       request.args[1] ? [resolvePath(setup.host.cwd, request.args[1])] : [],
   },
@@ -91,14 +99,50 @@ const PLANS: Readonly<Record<HubAction, HubPlanRow>> = {
   keygen: { paths: publishPaths },
   // The named file is written atomically: beside it, in its folder, proved real ([T-4]).
   lock: {
+    needs: "'export'",
     paths: (request, setup) => namedOutputs(request, setup.host.cwd).slice(0, 1).map(dirname),
   },
-};
+} satisfies Record<string, HubPlanRow>;
+
+/** An action of `hub`. */
+export type HubAction = keyof typeof PLANS;
+
+/** The actions of `hub`, in the order help lists them. */
+export const HUB_ACTIONS: readonly HubAction[] = Object.keys(PLANS) as HubAction[];
+
+/**
+ * The rules of a `hub` line the grammar cannot state — a known action, with the target it
+ * needs (its row's `needs`) — checked where it runs and where `sandbox hub …` plans it
+ * (the same errors).
+ * @throws {UsageError} (exit 2).
+ */
+export function checkHubLine(
+  args: readonly string[],
+  options: Readonly<Record<string, unknown>> = {},
+): HubAction {
+  const [action, target] = args;
+  if (!Object.hasOwn(PLANS, action ?? "")) throw unknownChoice("hub action", action, HUB_ACTIONS);
+  const fromLock = action === "install" && options.fromLock !== undefined;
+  if (fromLock && target !== undefined) {
+    throw new UsageError("'hub install --from-lock FILE' takes no source; the lock names them.");
+  }
+  if (options.frozen === true && !fromLock) {
+    throw new UsageError("--frozen goes with 'hub install --from-lock FILE'.");
+  }
+  const needs: string | undefined = (PLANS[action as HubAction] as HubPlanRow).needs;
+  if (needs !== undefined && !target && !fromLock) {
+    throw new UsageError(`'hub ${action}' needs ${needs}.`);
+  }
+  if (action === "lock" && target !== "export") {
+    throw new UsageError(`Unknown hub lock action '${target}'; use export.`);
+  }
+  return action as HubAction;
+}
 
 /** The row of a request's action; none for an action `hub` does not have (refused when planned). */
 function planOfAction(request: PlannedLine): HubPlanRow {
   const action = request.args[0] ?? "";
-  return Object.hasOwn(PLANS, action) ? PLANS[action as HubAction] : {};
+  return Object.hasOwn(PLANS, action) ? PLANS[action as HubAction] as HubPlanRow : {};
 }
 
 /** `hub … --agent NAME` works in that agent's folder ([HUB-8]), which it reads even before it exists. */
