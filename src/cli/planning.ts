@@ -1,9 +1,10 @@
 /**
- * Planning a request ([X-1], [X-6]): its permission plan, from its row of the command table
- * — the paths its line names that its plan reads (`paths`), a writing command's write grant
- * worked out first by a Worker that may only read (its module's `targets`), what the fence
- * admits for it (`fence`) — and the skeleton it needs made first (`skeleton`). Used by the warden before it runs a command and by `sandbox COMMAND`, which
- * shows the plan without running it.
+ * Planning a request ([X-1], [X-6]): its permission plan, from its row of the command
+ * table — the paths its line names that its plan reads (`paths`), a writing command's
+ * write grant worked out first by a Worker that may only read (its module's `targets`),
+ * what the fence admits for it (`fence`) — and the skeleton it needs made first
+ * (`skeleton`). Used by the warden before it runs a command and by `sandbox COMMAND`,
+ * which shows the plan without running it.
  *
  * @module
  */
@@ -22,7 +23,7 @@ export function skeletonOf(request: PlannedLine, setup: Setup): string[] {
 }
 
 /** What the read-only step found a writing request needs. */
-interface Targets {
+interface FoundTargets {
   paths: string[];
   net?: string[];
   run?: string[];
@@ -41,7 +42,7 @@ async function targetsOf(
   request: CommandRequest,
   setup: Setup,
   read: PermissionPlan,
-): Promise<Targets | { outcome: Outcome }> {
+): Promise<FoundTargets | { outcome: Outcome }> {
   const step: CommandRequest = {
     ...request,
     command: "targets",
@@ -51,7 +52,7 @@ async function targetsOf(
   for (let phase = 0;; phase++) {
     const found = await runInWorker({ request: step, setup, plan });
     if (found.exitCode !== 0) return { outcome: found };
-    const targets = JSON.parse(found.stdout) as Targets;
+    const targets = JSON.parse(found.stdout) as FoundTargets;
     const more = (targets.planWith ?? []).filter((host) => !plan.net.includes(host));
     if (more.length === 0 || phase > 0) return targets;
     plan = { ...plan, net: [...plan.net, ...more] };
