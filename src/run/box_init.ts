@@ -11,17 +11,18 @@
  * checked, by device and inode), refuses when a unix socket
  * lies in a bound path or the work dir (a read-only bind does not stop `connect()`: the
  * program listening outside would do the script's bidding), binds read-only every git
- * repository and agent folder below the top of what the script may write (a nested
- * `.git`, a `.git` file, a folder shaped as a bare repository, a `.claude`…), then starts
- * the script with every capability dropped (util-linux `setpriv`; the prelude keeps its
- * own, which the script cannot trace). When the script ends, the prelude kills what it
- * left, removes the empty folders bubblewrap made to keep absent ones read-only, and
- * removes — saying so on stderr — every such repository or folder the script made (of a
- * bare one, its `HEAD`: git no longer takes it for one); its exit code is the script's. A failed check refuses with one line, exit {@linkcode BOX_REFUSED}. Pure: the
+ * repository and agent folder below the top of what the script may write (`kept_sh.ts`: a
+ * nested `.git`, a `.git` file, a bare repository, a `.claude`, what a repository's config
+ * points to…), then starts the script with every capability dropped (util-linux
+ * `setpriv`; the prelude keeps its own, which the script cannot trace). When the script
+ * ends, the prelude kills what it left and removes the empty folders bubblewrap made to
+ * keep absent ones read-only; its exit code is the script's. What the script made of
+ * those is removed after the box, however it ended, by the sweep (`sweep.ts`). A failed check refuses with one line, exit {@linkcode BOX_REFUSED}. Pure: the
  * programs' paths are handed in.
  *
  * @module
  */
+import { CANDIDATES_SH, NOTED_NAMES } from "./kept_sh.ts";
 
 /** The box's limits: the prelude's `ulimit`s (hard and soft), and the sizes of its memory-backed folders. */
 export const BOX_LIMITS = {
@@ -64,11 +65,7 @@ export interface BoxChecks {
   made: readonly string[];
   /** What the script may write (the work dir, or the declared paths in it). */
   writable: readonly string[];
-  /**
-   * Names kept read-only at any depth of `writable` ({@linkcode keptNames}), with every
-   * folder shaped as a bare git repository (`HEAD`, `objects/`, `refs/`): those there are
-   * bound read-only before the script; those it made are removed after it, with a line.
-   */
+  /** Names kept read-only at any depth of `writable` (`keptNames`; see `kept_sh.ts`). */
   keptNames: readonly string[];
 }
 
@@ -132,38 +129,26 @@ while [ "$1" != -- ]; do
 done
 shift
 nosocket "$PWD"
-roots=() named=()
+roots=() named=() noted=()
 while [ "$1" != -- ]; do roots+=("$1"); shift; done
 shift
 while [ "$1" != -- ]; do named+=(-o -name "$1"); shift; done
 shift
-kept() {
-  local p d
-  [ "\${#roots[@]}" -gt 0 ] || return 0
-  while IFS= read -r -d '' p; do
-    if [ "\${p##*/}" = HEAD ]; then
-      d=\${p%/HEAD}; [ -d "$d/objects" ] && [ -d "$d/refs" ] || continue
-    fi
-    printf '%s\\0' "$p"
-  done < <(find "\${roots[@]}" -xdev \\( "\${named[@]:1}" \\) -prune -print0 -o -name HEAD -print0 2>/dev/null)
-}
-declare -A before
-while IFS= read -r -d '' p; do
-  before[$p]=1
-  d=$p; [ "\${p##*/}" = HEAD ] && d=\${p%/HEAD}
+while [ "$1" != -- ]; do noted+=(-o -name "$1"); shift; done
+shift
+${CANDIDATES_SH}
+while IFS= read -r -d '' rec; do
+  [ "\${rec%% *}" = K ] || continue
+  p=\${rec#*$'\t'}; d=$p
+  case \${p##*/} in HEAD|commondir) d=\${p%/*} ;; esac
   [ -z "\${held[$d]+x}" ] || continue
-  for r in "\${roots[@]}"; do [ "$d" = "$r" ] && continue 2; done
+  for r in "\${roots[@]}"; do [ "$d" = "$r" ] && d=$p; done
   mount -o bind,ro "$d" "$d" 2>/dev/null || die "'$d' could not be kept read-only"
-done < <(kept)
+done < <(candidates)
 "$setpriv" --bounding-set=-all --inh-caps=-all --ambient-caps=-all -- "$@"
 rc=$?
 kill -KILL -1 2>/dev/null
 unmade
-while IFS= read -r -d '' p; do
-  [ -z "\${before[$p]+x}" ] || continue
-  rm -rf -- "$p"
-  printf 'skillrt: removed %q (the script made it): a git repository or an agent folder planted there would run commands in the tools that open it\\n' "$p" >&2
-done < <(kept)
 exit "$rc"
 `;
 
@@ -195,6 +180,8 @@ export function boxInitArgv(programs: BoxPrograms, checks: BoxChecks): string[] 
     ...checks.writable,
     "--",
     ...checks.keptNames,
+    "--",
+    ...NOTED_NAMES,
     "--",
   ];
 }

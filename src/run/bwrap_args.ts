@@ -52,8 +52,9 @@ export const ETC_NET: readonly string[] = [
 ];
 
 /**
- * The box's capabilities: none but the two the prelude needs (the box's `pid_max`, then
- * dropping every capability before the script). A root box would otherwise keep them all
+ * The box's capabilities: none but the three the prelude needs (the box's `pid_max` and
+ * its read-only binds; dropping every capability before the script; looking through
+ * folders the script cannot list). A root box would otherwise keep them all
  * and could remount its read-only binds writable.
  */
 export const BOX_CAPS: readonly string[] = [
@@ -63,6 +64,8 @@ export const BOX_CAPS: readonly string[] = [
   "CAP_SYS_ADMIN",
   "--cap-add",
   "CAP_SETPCAP",
+  "--cap-add",
+  "CAP_DAC_READ_SEARCH",
 ];
 
 /** The private home inside the sandbox (in its private `/tmp`). */
@@ -100,7 +103,13 @@ function wholeWorkDir(grant: Grant): boolean {
   return grant.write.includes(grant.workDir);
 }
 
-function systemArgs(system: readonly SystemEntry[], net: boolean): string[] {
+/** What a script may write: the whole work dir, or the declared paths in it. */
+export function writableRoots(grant: Grant): string[] {
+  return wholeWorkDir(grant) ? [grant.workDir] : grant.write;
+}
+
+/** The system folders read-only (links as links), and of `/etc` what programs need to start (and to resolve names with `net`). */
+export function systemArgs(system: readonly SystemEntry[], net: boolean): string[] {
   const out: string[] = [];
   for (const entry of system) {
     if (entry.link !== undefined) out.push("--symlink", entry.link, entry.path);
@@ -151,7 +160,7 @@ function checksOf(spec: BwrapSpec) {
     readOnly: keptReadOnly(grant, spec.absent),
     made: wholeWorkDir(grant) ? spec.absent : [],
     workDirId: spec.workDirId,
-    writable: wholeWorkDir(grant) ? [grant.workDir] : grant.write,
+    writable: writableRoots(grant),
     keptNames: keptNames(),
   };
 }

@@ -16,11 +16,19 @@ import { dropSnapshot, type Snapshot, SnapshotProblem, takeSnapshot } from "./sn
 import type { Grant } from "./grant.ts";
 import type { Audience } from "../scan/audience.ts";
 import type { Declared } from "./permissions.ts";
-import { type SandboxKind, type SandboxLine, sandboxLine, scriptEnv } from "./sandbox_line.ts";
+import {
+  type SandboxKind,
+  type SandboxLine,
+  sandboxLine,
+  scriptEnv,
+  sweepHost,
+} from "./sandbox_line.ts";
 import { probeSandboxHost, type SandboxHost } from "./sandbox_host.ts";
-import { spawnScript } from "./spawn.ts";
+import { type Spawned, spawnScript, type SpawnSpec } from "./spawn.ts";
+import { sweepAfter, sweepBefore } from "./sweep.ts";
 import { inWorkDirTurn } from "./work_dir_turns.ts";
 import { readEnv } from "../home/host.ts";
+import { existsHere } from "../home/paths.ts";
 
 /** The default time limit of a script, in seconds. */
 export const DEFAULT_TIMEOUT_SECONDS = 120;
@@ -201,23 +209,35 @@ export async function runSkillScript(
     build();
     await consent(run, snapshot, runtime.setup.localRoot, options, grantSummary(run));
     const groups = options.groups ?? runtime.options.processGroups ?? LOCAL_GROUPS;
-    const stdin = options.stdin ?? "null";
+    const spec = { cwd: run.grant.workDir, timeoutSeconds, stdin: options.stdin ?? "null", groups };
     const [line, spawned] = await inWorkDirTurn(
       runtime.setup.localRoot,
       run.grant.workDir,
-      async () => {
-        const line = build();
-        const cwd = run.grant.workDir;
-        const { argv, env } = line;
-        const spawned = await spawnScript({ argv, env, cwd, timeoutSeconds, stdin, groups });
-        return [line, spawned] as const;
-      },
+      () => swept(run, host, build(), spec),
     );
     const result = { ...lineResult(run, line), filesSha256: snapshot.sha256 };
     return { ...result, ...spawned, success: spawned.exitCode === 0 };
   } finally {
     dropSnapshot(snapshot.dir);
   }
+}
+
+/**
+ * Runs the line, a bubblewrap one between the sweeps that list, then remove, what the
+ * script planted where it may write (`sweep.ts`): however the box ended, also killed.
+ */
+async function swept(
+  run: PreparedRun,
+  host: SandboxHost,
+  line: SandboxLine & { shown: boolean },
+  spec: Omit<SpawnSpec, "argv" | "env">,
+): Promise<readonly [SandboxLine & { shown: boolean }, Spawned]> {
+  const sweeps = sweepHost(run, host, line);
+  const before = sweeps && await sweepBefore(sweeps, run.grant);
+  const made = run.grant.readOnly.filter((p) => !existsHere(p));
+  const spawned = await spawnScript({ ...spec, argv: line.argv, env: line.env });
+  if (sweeps && before) spawned.stderr += await sweepAfter(sweeps, run.grant, before, made);
+  return [line, spawned];
 }
 
 /**

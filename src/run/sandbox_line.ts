@@ -18,6 +18,7 @@ import { runRefusal } from "./prepare.ts";
 import { SANDBOX_PATH } from "./script_kind.ts";
 import type { SandboxHost } from "./sandbox_host.ts";
 import type { Grant } from "./grant.ts";
+import type { SweepHost } from "./sweep.ts";
 
 /** The sandbox a script runs in. */
 export type SandboxKind = "deno" | "deno+bwrap" | "bwrap";
@@ -55,6 +56,16 @@ function systemProgram(program: string): string | undefined {
     ? (SYSTEM_FOLDERS.some((f) => isInside(f, program)) ? [program] : [])
     : SANDBOX_PATH.split(":").map((dir) => joinPath(dir, program));
   return candidates.find((p) => onPath(basename(p), dirname(p)));
+}
+
+/** What the sweeps around a bubblewrap line need (`sweep.ts`); none for Deno alone. */
+export function sweepHost(
+  run: PreparedRun,
+  host: SandboxHost,
+  line: SandboxLine,
+): SweepHost | undefined {
+  if (line.sandbox === "deno" || host.bwrap === undefined) return undefined;
+  return { bwrap: host.bwrap, system: host.system, bash: boxPrograms(run).bash };
 }
 
 /** The kept-read-only paths that are not there (nothing, not even a link). */
