@@ -16,6 +16,7 @@ import {
 } from "./home/readiness_probe.ts";
 import {
   entryIn,
+  hubMayHave,
   type LockEntry,
   lockFile,
   type LockState,
@@ -138,6 +139,16 @@ export function hubEntryIn(
   look: Look = oneLook(),
 ): LockEntry | undefined {
   return entryIn(hubLockIn(setup, catalog, record, look), record.skillDir);
+}
+
+/** Whether the hub may have brought the skill in ({@linkcode hubMayHave}: moved, or an unreadable lock). */
+export function hubMayHaveIn(
+  setup: Setup,
+  catalog: Catalog,
+  record: SkillRecord,
+  look: Look = oneLook(),
+): boolean {
+  return hubMayHave(hubLockIn(setup, catalog, record, look), record.skillDir, record.name);
 }
 
 /** The hub trust of a skill ({@linkcode trustIn}: `community` when the lock does not parse). */

@@ -14,7 +14,7 @@ import { shownAfter } from "../src/manage/manager.ts";
 import { sha256Hex } from "../src/hash/sha256.ts";
 import { cli, cliJson, makeTree, removeTrees, skill, tempDir } from "./helpers.ts";
 import { connectStdio, firstText } from "./mcp_helpers.ts";
-import { BY_AGENT, NOT_APPROVED } from "./run_helpers.ts";
+import { BY_AGENT, lockFor, NOT_APPROVED } from "./run_helpers.ts";
 
 const HOST = probeSandboxHost();
 const ignore = HOST.bwrap === undefined;
@@ -109,4 +109,42 @@ Deno.test("pending diff shows bytes that are UTF-8 text as text, other bytes by 
   const nul = new Uint8Array([0x61, 0]);
   equal(shownAfter(nul), `(binary content: 2 bytes, sha256 ${sha256Hex(nul)})\n`);
   equal(shownAfter(null), "");
+});
+
+Deno.test({
+  name:
+    `what is unknown is not the user's own: a hub skill filed into a category, an unreadable lock, unreadable marks${why}`,
+  ignore,
+}, async () => {
+  const home = makeTree({
+    "skills/devops/deploy/SKILL.md": skill("deploy", "from the hub, filed by hand"),
+    "skills/devops/deploy/scripts/go.sh": SCRIPT,
+    "skills/.hub/lock.json": lockFor("deploy"),
+    "skills/mine/SKILL.md": skill("mine", "my own"),
+    "skills/mine/scripts/hi.sh": "echo mine\n",
+  });
+  const work = tempDir();
+  const run = (name: string, script: string) =>
+    cli(["--home", home, "run", name, script], { cwd: work });
+  try {
+    const moved = await run("deploy", "scripts/go.sh");
+    equal(moved.stderr, NOT_APPROVED("scripts/go.sh", "deploy", "hub"));
+    equal((await run("mine", "scripts/hi.sh")).stdout, "mine\n", "the user's own still runs");
+    Deno.writeTextFileSync(`${home}/skills/.hub/lock.json`, '{"installed":');
+    equal(
+      (await run("mine", "scripts/hi.sh")).stderr,
+      NOT_APPROVED("scripts/hi.sh", "mine", "hub"),
+      "an unreadable lock",
+    );
+    Deno.removeSync(`${home}/skills/.hub/lock.json`);
+    Deno.writeTextFileSync(`${home}/skills/.agent_written.json`, "not json");
+    equal(
+      (await run("mine", "scripts/hi.sh")).stderr,
+      NOT_APPROVED("scripts/hi.sh", "mine", "local", BY_AGENT),
+      "unreadable marks",
+    );
+    deepEqual([...Deno.readDirSync(work)], [], "nothing ran");
+  } finally {
+    removeTrees(home, work);
+  }
 });

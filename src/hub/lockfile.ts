@@ -7,7 +7,7 @@
  * @module
  */
 import { isMapping } from "../mapping.ts";
-import { isInside, joinPath, resolvePath } from "../home/paths.ts";
+import { basename, isInside, joinPath, resolvePath } from "../home/paths.ts";
 
 /** One installed skill in `lock.json`, as stored. */
 export interface LockRecord {
@@ -120,6 +120,19 @@ export function readLock(localRoot: string): LockState {
 export function entryIn(lock: LockState, skillDir: string): LockEntry | undefined {
   if (lock.state !== "ok") return undefined;
   return lock.entries.find((e) => e.dir && isInside(e.dir, skillDir));
+}
+
+/**
+ * Whether the hub may have brought in the skill `name` in `skillDir` ([RUN-3]): an entry's
+ * folder holds it, an entry has its name or its folder's name (a hub skill the user filed
+ * into a category by hand), or the lock does not parse (what is unknown is not the user's).
+ */
+export function hubMayHave(lock: LockState, skillDir: string, name: string): boolean {
+  if (lock.state === "unparseable") return true;
+  if (lock.state !== "ok") return false;
+  const folder = basename(skillDir);
+  return entryIn(lock, skillDir) !== undefined ||
+    lock.entries.some((e) => e.name === name || e.name === folder || basename(e.dir) === folder);
 }
 
 /**

@@ -12,6 +12,7 @@ import { isInside, joinPath, realPathOrUndefined } from "../home/paths.ts";
 import { atomicWriteJson } from "./atomic.ts";
 import { lockedWritePaths, withLock } from "./mutex.ts";
 import { isMapping } from "../mapping.ts";
+import { SkillrtError } from "../errors.ts";
 
 /** The marks file of a local root. */
 export function agentWrittenFile(localRoot: string): string {
@@ -34,11 +35,31 @@ export function readAgentWritten(localRoot: string): string[] {
   }
 }
 
-/** Whether `skillDir` (real) is, holds or lies in a folder an MCP client wrote. */
+/**
+ * Whether `skillDir` (real) is, holds or lies in a folder an MCP client wrote — or the marks
+ * file is there but cannot be read as marks: what is unknown is not the user's own.
+ */
 export function isAgentWritten(localRoot: string, skillDir: string): boolean {
+  if (!marksReadable(localRoot)) return true;
   return readAgentWritten(localRoot).some((dir) =>
     isInside(dir, skillDir) || isInside(skillDir, dir)
   );
+}
+
+/** Whether the marks file is absent or holds marks. */
+function marksReadable(localRoot: string): boolean {
+  let text: string;
+  try {
+    text = Deno.readTextFileSync(agentWrittenFile(localRoot));
+  } catch (error) {
+    return error instanceof Deno.errors.NotFound;
+  }
+  try {
+    const data: unknown = JSON.parse(text);
+    return isMapping(data) && Array.isArray(data.skills);
+  } catch {
+    return false;
+  }
 }
 
 /** Marks the skill folder `skillDir` as written by an MCP client. */
@@ -46,6 +67,11 @@ export async function markAgentWritten(localRoot: string, skillDir: string): Pro
   const dir = realPathOrUndefined(skillDir) ?? skillDir;
   const file = agentWrittenFile(localRoot);
   await withLock(file, () => {
+    if (!marksReadable(localRoot)) {
+      throw new SkillrtError(
+        `'${file}' does not hold marks of what MCP clients wrote; fix it or remove it (every local skill's scripts then ask first) before one writes again.`,
+      );
+    }
     const kept = readAgentWritten(localRoot).filter((d) => d !== dir);
     atomicWriteJson(file, { skills: [...kept, dir].sort() });
   });

@@ -23,7 +23,7 @@ import { sha256Hex } from "../hash/sha256.ts";
 import type { Resolved } from "../resolve/resolve.ts";
 import type { Setup } from "../home/setup.ts";
 import type { RuntimeOptions } from "../runtime_options.ts";
-import { hubEntryIn } from "../runtime_context.ts";
+import { hubMayHaveIn } from "../runtime_context.ts";
 import { isSynced } from "../hub/bundled_manifest.ts";
 import type { Catalog } from "../scan/catalog.ts";
 import { type Declared, declaredPermissions } from "./permissions.ts";
@@ -160,7 +160,7 @@ export function prepareRun(
     throw runRefusal(record.name, script, `skillrt cannot tell how to run it: ${kind.refused}`);
   }
   const workDirId = identityOf(places.workDir);
-  const fromHub = hubEntryIn(setup, catalog, record) !== undefined;
+  const fromHub = hubMayHaveIn(setup, catalog, record);
   const local = record.source === "local";
   const synced = local && !fromHub && isSynced(setup.localRoot, record.name);
   const byAgent = local && isAgentWritten(setup.localRoot, skillDir);
