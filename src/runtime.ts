@@ -150,6 +150,17 @@ export class SkillRuntime {
   }
 
   /**
+   * How each root is kept fresh at this moment, without opening the watchers or waiting
+   * for them ([PERF-6]: an answer never waits for seconds of watch setup); a root whose
+   * watcher is not open yet is `waiting` or `opening`.
+   *
+   * @ignore Internal: for the MCP server's session log.
+   */
+  watchStatusNow(): WatchStatus[] {
+    return this.#live?.statusNow() ?? [];
+  }
+
+  /**
    * Roots (that exist) a file watcher cannot cover, with the reason: those of this
    * runtime's own watchers with `watch: true`, else found by opening one on each root and
    * closing it at once (in a watch helper Worker when one is at hand: start this, do other

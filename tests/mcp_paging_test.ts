@@ -253,7 +253,7 @@ Deno.test("[IO-3] hint arguments: named from [x], <x>, --flag; their values one 
   }
 });
 
-Deno.test("[IO-4] the session log: a watcher fallback is a warning; at most 50 messages at once, then one line counting the rest, none sent twice", async () => {
+Deno.test("[IO-4] the session log: a watcher fallback is a warning; at most 50 messages at once, then one line counting the rest, none sent twice", () => {
   const records = Array.from({ length: 60 }, (_, i) =>
     buildRecord(
       {
@@ -267,26 +267,25 @@ Deno.test("[IO-4] the session log: a watcher fallback is a warning; at most 50 m
       splitFrontmatter(`---\nname: s${i}\n`), // never closed: an error each
     ));
   const index = indexRecords(records);
-  const watch = () =>
-    Promise.resolve([
-      { root: "/r", state: "fallback" as const, reason: "no watcher here" },
-      { root: "/w", state: "watched" as const },
-    ]);
-  const fallback = homeMessages(index, await watch()).filter((m) => m.logger === "skillrt.watch");
+  const watch = [
+    { root: "/r", state: "fallback" as const, reason: "no watcher here" },
+    { root: "/w", state: "watched" as const },
+  ];
+  const fallback = homeMessages(index, watch).filter((m) => m.logger === "skillrt.watch");
   deepEqual(fallback.map((m) => [m.level, m.data.code, m.data.path]), [
     ["warning", "watch.fallback", "/r"],
   ]);
   match(fallback[0].data.message, /Root \/r is not watched \(no watcher here\)/);
   const log = new SessionLog();
-  const first = await log.due(index, watch);
+  const first = log.due(index, watch);
   equal(first.length, MAX_MESSAGES + 1);
   deepEqual(first.at(-1)!.data, {
     message: "11 more diagnostics; run 'skillrt validate' to see them all.",
     code: "log.more",
   });
-  deepEqual(await log.due(index, watch), []); // the same index, the same level: nothing new
+  deepEqual(log.due(index, watch), []); // the same index, the same level: nothing new
   log.setLevel("debug");
-  deepEqual(await log.due(indexRecords(records), watch), []); // all were counted as told
+  deepEqual(log.due(indexRecords(records), watch), []); // all were counted as told
   log.setLevel("emergency");
   equal(log.sends("error"), false);
   equal(log.sends("emergency"), true);

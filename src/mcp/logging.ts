@@ -100,13 +100,10 @@ export class SessionLog {
    * The messages of a catalog's index not sent before, at the level set; nothing when the
    * same index was looked at, at the same level, already.
    */
-  async due(
-    index: SkillIndex,
-    watch: () => Promise<readonly WatchStatus[]>,
-  ): Promise<LogMessage[]> {
+  due(index: SkillIndex, watch: readonly WatchStatus[]): LogMessage[] {
     if (this.#seen?.index === index && this.#seen.level === this.#level) return [];
     this.#seen = { index, level: this.#level };
-    const fresh = homeMessages(index, await watch()).filter((m) => {
+    const fresh = homeMessages(index, watch).filter((m) => {
       const key = `${m.logger}\0${m.data.code}\0${m.data.message}`;
       if (!this.sends(m.level) || this.#sent.has(key)) return false;
       this.#sent.add(key);

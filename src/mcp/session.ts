@@ -61,7 +61,8 @@ export async function catalogOf(session: Session): Promise<Catalog> {
   const catalog = await session.rt.currentCatalog();
   if (!session.log) return catalog;
   try {
-    const due = await session.log.due(catalog.index(), () => session.rt.watchStatus());
+    // The status as it is: a root found unwatchable later changes the index, and is told then.
+    const due = session.log.due(catalog.index(), session.rt.watchStatusNow());
     for (const params of due) {
       await session.server.notification({ method: "notifications/message", params });
     }

@@ -108,6 +108,11 @@ export class LiveCatalog {
     return cache.status();
   }
 
+  /** How each root is kept fresh now, without opening or awaiting the watchers. */
+  statusNow(): WatchStatus[] {
+    return this.#cache?.status() ?? [];
+  }
+
   /**
    * Calls `listener` (debounced) whenever the skills change; returns the function that
    * stops it. Changes are seen once the watchers are open: after the first answer, or two
