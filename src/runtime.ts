@@ -33,22 +33,16 @@ import { agentOfSource } from "./home/agents.ts";
 import { deferUsageUpdate, flushUsage, groupUpdateUsage } from "./usage/group_commit.ts";
 import { type FileResult, type ReadFile, readSkillFile } from "./files/file_view.ts";
 import type { ReadinessAnswer, ReadinessAsk } from "./home/readiness_probe.ts";
-import { type LoadedSkill, loadSkill, type ViewResult } from "./view/view.ts";
+import type { LoadedSkill, ViewResult } from "./view/view.ts";
 import { invocationMessage, type InvokeResult } from "./view/invoke.ts";
 import { partialView } from "./view/partial.ts";
 import { preloadSkills } from "./level0/preload.ts";
 import type { PreprocessContext } from "./preprocess/preprocess.ts";
 import type { EnvAsk } from "./preprocess/env_access.ts";
-import { untrustedFile } from "./view/untrusted.ts";
-import { type RunOptions, type RunResult, runSkillScript } from "./run/run_skill.ts";
+import type { RunOptions, RunResult } from "./run/run_skill.ts";
 import { type Look, oneLook } from "./scan/watcher_sees.ts";
 import { loadBundles } from "./bundles/bundles.ts";
-import {
-  type PromptReader,
-  runSkillSetup,
-  setupNeeds,
-  type SetupResult,
-} from "./home/skill_setup.ts";
+import type { PromptReader, SetupResult } from "./home/skill_setup.ts";
 import { invokeBundle } from "./bundles/invoke_bundle.ts";
 
 import {
@@ -369,6 +363,7 @@ export class SkillRuntime {
     // One look at the paths this read relies on, shared by its steps.
     const look = oneLook();
     const resolved = this.resolveIn(name, catalog, look, options.audience);
+    const { loadSkill } = await import("./view/view.ts");
     return await loadSkill(resolved, viewContextOf(this, resolved, catalog, options, look));
   }
 
@@ -410,6 +405,7 @@ export class SkillRuntime {
     const read = readSkillFile(resolved, path, this.setup.config.max_file_bytes, catalog.realRoots);
     const hub = hubEntryIn(this.setup, catalog, resolved.record);
     if (hub?.trust_level !== "community" || read.result.content === null) return read;
+    const { untrustedFile } = await import("./view/untrusted.ts");
     const content = untrustedFile(read.result, hub, options.allowUntrusted === true);
     return { ...read, result: { ...read.result, content } };
   }
@@ -421,6 +417,7 @@ export class SkillRuntime {
    */
   async setupSkill(name: string, ask?: PromptReader): Promise<SetupResult> {
     const catalog = await this.#catalogOf({});
+    const { runSkillSetup, setupNeeds } = await import("./home/skill_setup.ts");
     const needs = setupNeeds(name, catalog, this.setup, this.envNames());
     return await runSkillSetup(needs, this.setup, ask);
   }
@@ -447,7 +444,8 @@ export class SkillRuntime {
    * @throws {NotPermittedError} when the grant is refused, the script is not approved,
    *   or its sandbox is not usable here (exit 3), before anything runs.
    */
-  run(name: string, path: string, options: RunOptions = {}): Promise<RunResult> {
-    return runSkillScript(this, name, path, options);
+  async run(name: string, path: string, options: RunOptions = {}): Promise<RunResult> {
+    const { runSkillScript } = await import("./run/run_skill.ts");
+    return await runSkillScript(this, name, path, options);
   }
 }
