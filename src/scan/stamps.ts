@@ -27,6 +27,18 @@ import { irrelevant } from "./watch_events.ts";
 /** How old a stamp must be to prove that nothing changed since (milliseconds). */
 export const RACY_MS = 2000;
 
+/**
+ * The most stamps (folders and SKILL.md files) a call validates itself while its root's
+ * watcher is being opened ([PERF-6]). A root with more waits for its watcher instead (at
+ * most {@linkcode OPEN_WAIT_MS}): at 10,000 skills a pass over its 20,000 stamps costs
+ * 100-600 ms, and passes on every call took the CPU the watcher's setup needs (under
+ * load the watcher did not open in 10 s, every call paying a pass meanwhile).
+ */
+export const STAMP_BUDGET = 5000;
+
+/** The longest a call waits for a watcher being opened before validating by stamps (ms). */
+export const OPEN_WAIT_MS = 10_000;
+
 /** A scanned root with the stamps that prove it still holds. */
 export interface StampedScan {
   /** What the walk and the reads found. */

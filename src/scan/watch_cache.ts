@@ -11,9 +11,10 @@
  * (reads, usage counters, excluded folders) do not invalidate.
  *
  * A root no watcher covers — its watcher could not be opened (the system's watch limit
- * is exhausted, say), or is not open yet (watchers are opened with the first answer:
- * watching thousands of folders takes seconds) — is validated on every read by the
- * modification times of what its last scan saw (`stamps.ts`), and only that root.
+ * is exhausted, say), or is not open yet (watchers are opened at a server's start or its
+ * first call: watching thousands of folders takes seconds) — is validated on every read
+ * by the modification times of what its last scan saw (`stamps.ts`), and only that root;
+ * while its watcher opens, a root with more stamps than a budget is waited for instead.
  *
  * @module
  */
@@ -21,10 +22,18 @@ import type { PluginRoot, Root } from "../home/setup.ts";
 import { scanRoot } from "./scan_root.ts";
 import { linkSignature, SWEEP_MS } from "./link_sweep.ts";
 import type { ScannedRoot } from "./scanned.ts";
-import { revalidate, type StampedScan, stampedScan, stampedSince } from "./stamps.ts";
+import {
+  OPEN_WAIT_MS,
+  revalidate,
+  STAMP_BUDGET,
+  type StampedScan,
+  stampedScan,
+  stampedSince,
+} from "./stamps.ts";
 import type { WalkLimits } from "./walk.ts";
 import { irrelevant } from "./watch_events.ts";
 import { type FsWatch, watchFailure, watchInThread, type WatchOpener } from "./watch_source.ts";
+import { Sentinel } from "./sentinel.ts";
 
 /** What a scan needs besides its root (a catalog's bounds and real roots). */
 export interface ScanContext {
@@ -61,6 +70,8 @@ interface Entry {
   seen: number;
   /** The root's links as they were before its scan (`link_sweep.ts`). */
   links?: string;
+  /** Settles when the watcher being opened is up or has failed. */
+  opened?: Promise<void>;
   waiters: Set<() => void>;
 }
 
@@ -70,12 +81,10 @@ const LATE_MS = 1000;
 /** Scanned roots kept while nothing below them changes. */
 export class WatchedCache {
   #entries = new Map<string, Entry>();
-  #sentinel?: string;
-  #ownSentinel: boolean;
+  #sentinel?: Sentinel;
   #opener: WatchOpener;
+  #budget: number;
   #tick = 0;
-  /** The sentinel's mark file as the last round left it. */
-  #mark?: string;
   /** The timer of the link sweep, once the watchers are open. */
   #sweep?: ReturnType<typeof setInterval>;
   #version = 0;
@@ -89,12 +98,12 @@ export class WatchedCache {
 
   private constructor(
     roots: string[],
-    sentinel: string | undefined,
-    own: boolean,
+    sentinel: Sentinel | undefined,
     opener: WatchOpener,
+    budget: number,
   ) {
+    this.#budget = budget;
     this.#sentinel = sentinel;
-    this.#ownSentinel = own;
     this.#opener = opener;
     for (const path of roots) {
       this.#entries.set(path, {
@@ -112,15 +121,14 @@ export class WatchedCache {
    * A cache over `roots`, not watching yet ({@linkcode start}). `sentinel` is a folder this
    * process may write in (a temp folder is made when absent); `opener` opens watchers.
    */
-  static create(roots: string[], sentinel?: string, opener = watchInThread): WatchedCache {
-    if (sentinel) return new WatchedCache(roots, sentinel, false, opener);
-    let made: string | undefined;
-    try {
-      made = Deno.makeTempDirSync({ prefix: "skillrt-sentinel-" });
-    } catch {
-      // No folder to prove freshness in: every root is validated by modification times.
-    }
-    return new WatchedCache(roots, made, made !== undefined, opener);
+  static create(
+    roots: string[],
+    sentinel?: string,
+    opener = watchInThread,
+    budget = STAMP_BUDGET,
+  ): WatchedCache {
+    // Without a folder to prove freshness in, every root is validated by modification times.
+    return new WatchedCache(roots, Sentinel.in(sentinel), opener, budget);
   }
 
   /**
@@ -145,7 +153,11 @@ export class WatchedCache {
     }
   }
 
-  async #open(entry: Entry): Promise<void> {
+  #open(entry: Entry): Promise<void> {
+    return entry.opened = this.#opening(entry);
+  }
+
+  async #opening(entry: Entry): Promise<void> {
     if (!this.#sentinel) {
       entry.state = "fallback";
       entry.reason = "no private folder to prove freshness in";
@@ -153,7 +165,7 @@ export class WatchedCache {
     }
     entry.state = "opening";
     try {
-      const watch = await this.#opener([entry.path, this.#sentinel]);
+      const watch = await this.#opener([entry.path, this.#sentinel.dir]);
       if (this.#closed) return watch.close();
       entry.watch = watch;
       entry.state = "watched";
@@ -166,7 +178,7 @@ export class WatchedCache {
     }
   }
 
-  #listen(entry: Entry, watch: FsWatch, sentinel: string): void {
+  #listen(entry: Entry, watch: FsWatch, sentinel: Sentinel): void {
     (async () => {
       try {
         for await (const event of watch) {
@@ -177,8 +189,8 @@ export class WatchedCache {
             continue;
           }
           for (const path of event.paths) {
-            if (path.startsWith(sentinel + "/")) {
-              entry.seen = Math.max(entry.seen, Number(path.slice(sentinel.length + 2)) || 0);
+            if (path.startsWith(sentinel.dir + "/")) {
+              entry.seen = Math.max(entry.seen, sentinel.tickOf(path));
               for (const wake of entry.waiters) wake();
               continue;
             }
@@ -295,7 +307,24 @@ export class WatchedCache {
     for (const entry of this.#entries.values()) {
       if (entry.state === "watched" && entry.rebuild) this.#reopen(entry);
     }
+    await this.#openedOrLate();
     await this.#round(ctx);
+  }
+
+  /**
+   * Waits for the watcher of each root being opened whose stamps are over the budget
+   * (a stamped root under it is validated by its stamps meanwhile).
+   */
+  async #openedOrLate(): Promise<void> {
+    const costly = [...this.#entries.values()].filter((e) =>
+      e.state === "opening" && e.opened && e.stamped &&
+      e.stamped.dirs.size + e.stamped.files.length > this.#budget
+    );
+    if (costly.length === 0) return;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, OPEN_WAIT_MS)));
+    await Promise.race([Promise.all(costly.map((e) => e.opened)), late]);
+    clearTimeout(timer);
   }
 
   /**
@@ -341,33 +370,11 @@ export class WatchedCache {
     const watched = [...this.#entries.values()].filter((e) => e.state === "watched");
     if (watched.length === 0 || !this.#sentinel) return;
     const tick = ++this.#tick;
-    if (!this.#placeMark(`${this.#sentinel}/t${tick}`)) {
+    if (!this.#sentinel.place(tick)) {
       for (const entry of watched) this.#invalidate(entry); // No proof: forget them.
       return;
     }
     await Promise.all(watched.map((e) => this.#awaitMark(e, tick)));
-  }
-
-  /**
-   * Puts the sentinel's one mark file at `mark`: the last one renamed (one operation, one
-   * event), or a new one made. False when neither can be done.
-   */
-  #placeMark(mark: string): boolean {
-    const last = this.#mark;
-    this.#mark = undefined;
-    try {
-      if (last) Deno.renameSync(last, mark);
-      else Deno.writeTextFileSync(mark, "");
-    } catch {
-      if (!last) return false;
-      try {
-        Deno.writeTextFileSync(mark, ""); // the last mark is gone: a new one
-      } catch {
-        return false;
-      }
-    }
-    this.#mark = mark;
-    return true;
   }
 
   /** Resolves when `entry`'s watcher has reported mark `tick` (or drops its scan when late). */
@@ -410,14 +417,7 @@ export class WatchedCache {
       watch?.close();
       for (const wake of entry.waiters) wake();
     }
-    for (const path of this.#ownSentinel ? [this.#sentinel] : [this.#mark]) {
-      try {
-        if (path) Deno.removeSync(path, { recursive: true });
-      } catch {
-        // Already gone.
-      }
-    }
-    this.#mark = undefined;
+    this.#sentinel?.remove();
     this.#entries.clear();
     clearTimeout(this.#notify);
     this.#listeners.clear();
