@@ -312,8 +312,8 @@ export class WatchedCache {
   }
 
   /**
-   * Waits for the watcher of each root being opened whose stamps are over the budget
-   * (a stamped root under it is validated by its stamps meanwhile).
+   * When a root being opened has more stamps than the budget, waits for every watcher
+   * being opened (roots under it are validated by their stamps meanwhile).
    */
   async #openedOrLate(): Promise<void> {
     const costly = [...this.#entries.values()].filter((e) =>
@@ -323,7 +323,11 @@ export class WatchedCache {
     if (costly.length === 0) return;
     let timer: ReturnType<typeof setTimeout> | undefined;
     const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, OPEN_WAIT_MS)));
-    await Promise.race([Promise.all(costly.map((e) => e.opened)), late]);
+    // Every watcher being opened: the helper opens them one after the other, and a mark
+    // placed while it opens one was not reported by those already open (at 10,000 skills
+    // their first mark never came: each late mark walked the root again).
+    const opening = [...this.#entries.values()].filter((e) => e.state === "opening");
+    await Promise.race([Promise.all(opening.map((e) => e.opened)), late]);
     clearTimeout(timer);
   }
 
@@ -343,8 +347,10 @@ export class WatchedCache {
 
   async #runRound(ctx: ScanContext): Promise<void> {
     try {
-      await this.#markRound();
+      // The mark is placed now; the stamps are looked at while the watchers report it.
+      const marked = this.#markRound();
       this.#revalidate(ctx);
+      await marked;
     } finally {
       if (!this.#next) this.#current = undefined;
     }
