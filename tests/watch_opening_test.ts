@@ -44,6 +44,14 @@ function fixture(budget: number) {
   return { home, root, ctx, cache, started, release, held, descriptions };
 }
 
+/** Opens what the test held back, closes the cache (which closes the watcher) and removes the home. */
+async function dispose(f: ReturnType<typeof fixture>): Promise<void> {
+  f.release();
+  f.cache.close();
+  await f.started;
+  removeTrees(f.home);
+}
+
 Deno.test("[PERF-6] a root over the stamp budget: the call waits for its watcher, then reads the edit made meanwhile", async () => {
   const f = fixture(0);
   try {
@@ -61,10 +69,7 @@ Deno.test("[PERF-6] a root over the stamp budget: the call waits for its watcher
     deepEqual(f.cache.status().map((s) => s.state), ["watched"]);
     deepEqual(f.descriptions(), ["A edited, longer", "B"]);
   } finally {
-    f.release();
-    f.cache.close();
-    await f.started;
-    removeTrees(f.home);
+    await dispose(f);
   }
 });
 
@@ -82,9 +87,6 @@ Deno.test("[PERF-6] a root under the stamp budget: the call validates it by its 
     await settled;
     deepEqual(f.descriptions(), ["A", "B edited, longer"]);
   } finally {
-    f.release();
-    f.cache.close();
-    await f.started;
-    removeTrees(f.home);
+    await dispose(f);
   }
 });
