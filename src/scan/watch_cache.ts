@@ -72,11 +72,23 @@ interface Entry {
   links?: string;
   /** Settles when the watcher being opened is up or has failed. */
   opened?: Promise<void>;
+  /** Whether the current watcher has reported a mark yet (see {@linkcode FIRST_MARKS}). */
+  marked: boolean;
   waiters: Set<() => void>;
 }
 
 /** How long a watcher may take to report a sentinel mark before its root is rescanned. */
 const LATE_MS = 1000;
+
+/**
+ * How many marks a watcher just opened is given ({@linkcode LATE_MS} each) before its
+ * root is rescanned ([PERF-6]). `Deno.watchFs` returns while its last watches are still
+ * being set up, the sentinel's last of all: a mark placed at once may never be reported
+ * (traced at 10,000 skills), and a root walked again for it cost the call seconds. A mark
+ * made again later is; the sentinel watched last, its mark proves the root's watches are
+ * all set up.
+ */
+const FIRST_MARKS = 5;
 
 /** Scanned roots kept while nothing below them changes. */
 export class WatchedCache {
@@ -112,6 +124,7 @@ export class WatchedCache {
         generation: 0,
         rebuild: false,
         seen: 0,
+        marked: false,
         waiters: new Set(),
       });
     }
@@ -168,6 +181,7 @@ export class WatchedCache {
       const watch = await this.#opener([entry.path, this.#sentinel.dir]);
       if (this.#closed) return watch.close();
       entry.watch = watch;
+      entry.marked = false;
       entry.state = "watched";
       entry.reason = undefined;
       this.#listen(entry, watch, this.#sentinel);
@@ -191,6 +205,7 @@ export class WatchedCache {
           for (const path of event.paths) {
             if (path.startsWith(sentinel.dir + "/")) {
               entry.seen = Math.max(entry.seen, sentinel.tickOf(path));
+              entry.marked = true;
               for (const wake of entry.waiters) wake();
               continue;
             }
@@ -347,10 +362,8 @@ export class WatchedCache {
 
   async #runRound(ctx: ScanContext): Promise<void> {
     try {
-      // The mark is placed now; the stamps are looked at while the watchers report it.
-      const marked = this.#markRound();
+      await this.#markRound();
       this.#revalidate(ctx);
-      await marked;
     } finally {
       if (!this.#next) this.#current = undefined;
     }
@@ -393,10 +406,16 @@ export class WatchedCache {
         resolve();
       };
       const wake = () => (entry.seen >= tick || entry.state !== "watched") && done();
-      const timer = setTimeout(() => {
+      let tries = entry.marked ? 1 : FIRST_MARKS;
+      const late = () => {
+        if (--tries > 0 && this.#sentinel?.place(++this.#tick)) {
+          timer = setTimeout(late, LATE_MS); // a later mark proves as much
+          return;
+        }
         this.#invalidate(entry); // Unsure: forget this root.
         done();
-      }, LATE_MS);
+      };
+      let timer = setTimeout(late, LATE_MS);
       entry.waiters.add(wake);
     });
   }
