@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { repositoryMarks } from "../run/kept_places.ts";
 import type { JSONRPCMessage } from "../deps/mcp.ts";
 import { joinPath, realPathOrUndefined } from "../home/paths.ts";
 import type { Setup } from "../home/setup.ts";
@@ -35,7 +36,11 @@ export function mcpPlan(
   let plan = mcpFilePlan(setup, allowWrites, sentinel);
   if (runIn !== undefined) {
     const grants = runGrants(plan, setup, false);
-    plan = { ...plan, ...grants, read: [...new Set([...grants.read, runIn])].sort() };
+    plan = {
+      ...plan,
+      ...grants,
+      read: [...new Set([...grants.read, runIn, ...repositoryMarks(runIn)])].sort(),
+    };
   }
   return listen ? { ...plan, net: [listen] } : plan;
 }

@@ -5,15 +5,20 @@
  * @module
  */
 import { realPathOrUndefined, resolvePath } from "../home/paths.ts";
+import { repositoryMarks } from "../run/kept_places.ts";
 import type { CommandRequest } from "./request.ts";
 
-/** The work dir a `run` request reads (the Worker proves it real and a folder; the script writes it). */
+/**
+ * The work dir a `run` request reads (the Worker proves it real and a folder, and in no
+ * repository: `kept_places.ts`; the script writes it), first, then what that check reads.
+ */
 export function workDirPaths(options: CommandRequest["options"], cwd: string): string[] {
   const dir = resolvePath(
     cwd,
     typeof options.workdir === "string" ? options.workdir : ".",
   );
-  return [realPathOrUndefined(dir) ?? dir];
+  const real = realPathOrUndefined(dir) ?? dir;
+  return [real, ...repositoryMarks(real)];
 }
 
 /** The work dir of `mcp --allow-run [--workdir DIR]`'s scripts; undefined without `--allow-run`. */

@@ -14,6 +14,7 @@ import { isInside, joinPath, resolvePath } from "../home/paths.ts";
 import { isCommandName } from "../view/requirements.ts";
 import type { Declared } from "./permissions.ts";
 import { envNameRefusal } from "./env_policy.ts";
+import { keptPlaceOf } from "./kept_places.ts";
 
 /** The folders a run is placed in, all absolute and real. */
 export interface Places {
@@ -29,6 +30,8 @@ export interface Places {
   skillrtHomeReal?: string;
   /** The skills folders (roots, plugins), real: kept read-only when inside the work dir. */
   roots?: readonly string[];
+  /** Whether a folder is shaped as a git repository (`kept_places.ts`); never when absent. */
+  isRepository?: (folder: string) => boolean;
 }
 
 /** What a script is granted. Paths are absolute; the skill folder and work dir are always read. */
@@ -118,7 +121,8 @@ export function workDirRefusal(places: Places): string | undefined {
   }
   const root = places.roots?.find((r) => isInside(r, workDir));
   if (root !== undefined) return `the work dir may not be in the skills folder '${root}'`;
-  return undefined;
+  const kept = keptPlaceOf(workDir, keptNames(), places.isRepository);
+  return kept === undefined ? undefined : `the work dir may not be there: ${kept}`;
 }
 
 /** A declared read path, absolute: relative to the skill folder, or `$WORKDIR/…`. */
@@ -155,6 +159,10 @@ function writes(
     const path = resolvePath(places.workDir, entry);
     if (!isInside(places.workDir, path) || !isInside(places.workDir, real(path))) {
       return `write '${entry}' is refused: a script writes inside the work dir only`;
+    }
+    for (const at of new Set([path, real(path)])) {
+      const kept = keptPlaceOf(at, keptNames(), places.isRepository);
+      if (kept !== undefined) return `write '${entry}' is refused: ${kept}`;
     }
     out.push(real(path));
   }

@@ -28,6 +28,7 @@ import { isSynced } from "../hub/bundled_manifest.ts";
 import type { Catalog } from "../scan/catalog.ts";
 import { type Declared, declaredPermissions } from "./permissions.ts";
 import { type Grant, grantFor } from "./grant.ts";
+import { isRepositoryShaped } from "./kept_places.ts";
 import { type ScriptKind, scriptKind } from "./script_kind.ts";
 import { needsConsent } from "./consent.ts";
 import { isAgentWritten } from "../manage/agent_written.ts";
@@ -151,6 +152,7 @@ export function prepareRun(
     skillrtHome: setup.home,
     skillrtHomeReal: realHome(setup),
     roots: [...setup.roots.map((r) => r.path), ...setup.plugins.map((p) => p.path)],
+    isRepository: isRepositoryShaped,
   };
   const verdict = grantFor(declared, places, (p) => realPathOrUndefined(p) ?? p);
   if ("refused" in verdict) throw runRefusal(record.name, script, verdict.refused);
