@@ -282,20 +282,27 @@ Deno.test("the bwrap line: new namespaces, writable work dir, the read-only skil
   assert(narrow.includes("--share-net") && narrow.includes("/etc/resolv.conf"));
 });
 
-Deno.test("an approval matches the skill's files, the script and the declared grant, nothing else", () => {
+Deno.test("an approval matches the skill's files, the script and the grant, declared and resolved, nothing else", () => {
   const d = declaredPermissions({ metadata: { skillrt: { permissions: { env: ["A"] } } } });
   assert(!("problem" in d));
+  const g = granted({ env: ["A"] });
   const key = {
     skillDir: "/s",
     script: "scripts/a.py",
     sha256: "aa",
     files: "ff",
-    grant: grantFingerprint(d),
+    grant: grantFingerprint(d, g),
   };
   const approvals = [{ ...key, skill: "s", approvedAt: "t" }];
   assert(isApproved(approvals, key));
   assert(!isApproved(approvals, { ...key, sha256: "bb" }));
   assert(!isApproved(approvals, { ...key, files: "fe" }), "another file of the skill changed");
-  assert(!isApproved(approvals, { ...key, grant: grantFingerprint({ ...d, env: ["A", "B"] }) }));
-  assertEquals(grantFingerprint({ ...d, env: ["A"] }), grantFingerprint(d));
+  const more = grantFingerprint({ ...d, env: ["A", "B"] }, g);
+  assert(!isApproved(approvals, { ...key, grant: more }));
+  assertEquals(grantFingerprint({ ...d, env: ["A"] }, g), grantFingerprint(d, g));
+  // The same declaration resolved elsewhere is another grant; another work dir is not.
+  const elsewhere = { ...g, read: [...g.read, "/srv/other"] };
+  assert(!isApproved(approvals, { ...key, grant: grantFingerprint(d, elsewhere) }));
+  const moved = granted({ env: ["A"] }, { ...PLACES, workDir: "/h/other" });
+  assertEquals(grantFingerprint(d, moved), grantFingerprint(d, g));
 });

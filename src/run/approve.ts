@@ -40,7 +40,7 @@ function keyOf(run: PreparedRun, snapshot: Snapshot): ApprovalKey {
     script: run.script,
     sha256: run.sha256,
     files: snapshot.sha256,
-    grant: grantFingerprint(run.declared),
+    grant: grantFingerprint(run.declared, run.grant),
   };
 }
 

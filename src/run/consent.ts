@@ -5,18 +5,19 @@
  * live in one file of the home, `skills/.run_approvals.json` (beside the use counts),
  * written under its lock through the atomic writer. An approval binds the script and every
  * other file of the skill (the snapshot's hash, `snapshot.ts`) with the grant: a changed
- * file or grant matches no approval, so the user is asked again. Who may approve is
+ * file, grant or resolution of the grant (a declared path now a link elsewhere) matches no approval, so the user is asked again. Who may approve is
  * decided by the caller (`approve.ts`): the CLI at a terminal or with `--yes`, never an
  * MCP client.
  *
  * @module
  */
 import { sha256Hex } from "../hash/sha256.ts";
-import { joinPath } from "../home/paths.ts";
+import { isInside, joinPath } from "../home/paths.ts";
 import { atomicWriteJson } from "../manage/atomic.ts";
 import { lockedWritePaths, withLock } from "../manage/mutex.ts";
 import { isMapping } from "../mapping.ts";
 import type { Declared } from "./permissions.ts";
+import type { Grant } from "./grant.ts";
 
 /** One approval: this script, byte for byte, with this declared grant, in this skill folder. */
 export interface Approval {
@@ -30,7 +31,7 @@ export interface Approval {
   sha256: string;
   /** The sha256 of every file of the skill as run (`filesFingerprint`, `snapshot.ts`). */
   files: string;
-  /** The sha256 of the declared grant ({@linkcode grantFingerprint}). */
+  /** The sha256 of the grant, declared and resolved ({@linkcode grantFingerprint}). */
   grant: string;
   /** When it was approved (ISO time). */
   approvedAt: string;
@@ -46,9 +47,19 @@ export function approvalWritePaths(localRoot: string): string[] {
   return lockedWritePaths(approvalsFile(localRoot));
 }
 
-/** The fingerprint of a declared grant: the sha256 of its canonical JSON. */
-export function grantFingerprint(declared: Declared): string {
+/**
+ * The fingerprint of a grant: the sha256 of the canonical JSON of what the skill declared
+ * and of what that resolved to — the real paths read and written (those in the work dir
+ * relative to it, so another work dir asks nothing new), hosts, variables and programs. A
+ * declared path that now resolves elsewhere (a link changed by whoever may write it) matches
+ * no approval, and the user is asked again.
+ */
+export function grantFingerprint(declared: Declared, grant: Grant): string {
   const sorted = (xs: readonly string[] | undefined) => xs === undefined ? null : [...xs].sort();
+  const placed = (paths: readonly string[]) =>
+    sorted(
+      paths.map((p) => isInside(grant.workDir, p) ? `$WORKDIR${p.slice(grant.workDir.length)}` : p),
+    );
   return sha256Hex(JSON.stringify({
     from: declared.from,
     read: sorted(declared.read),
@@ -56,6 +67,13 @@ export function grantFingerprint(declared: Declared): string {
     net: declared.net === true ? true : sorted(declared.net),
     env: sorted(declared.env),
     run: sorted(declared.run),
+    resolved: {
+      read: placed(grant.read),
+      write: placed(grant.write),
+      net: grant.net === true ? true : sorted(grant.net),
+      env: sorted(grant.env),
+      run: sorted(grant.run),
+    },
   }));
 }
 
