@@ -121,5 +121,6 @@ export async function consent(
     skill: run.name,
     ...key,
     approvedAt: new Date().toISOString(),
+    summary: grant,
   });
 }

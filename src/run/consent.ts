@@ -35,6 +35,8 @@ export interface Approval {
   grant: string;
   /** When it was approved (ISO time). */
   approvedAt: string;
+  /** The grant as the question showed it (for the reader of the file). */
+  summary?: string;
 }
 
 /** The approvals file of a home, in its local root. */

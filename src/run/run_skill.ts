@@ -114,11 +114,22 @@ export interface RunResult {
   notes: string[];
 }
 
-/** The one-line description of a grant, for the question and `sandbox run`. */
-export function grantSummary(run: Pick<PreparedRun, "grant">): string {
+/**
+ * The one-line description of a grant, for the question and `sandbox run`. Bubblewrap
+ * alone (any script not Deno's: `sandbox`, else told by the script's `kind`) cannot filter
+ * hosts, so a network grant there says any host may be reached; Deno filters them.
+ */
+export function grantSummary(
+  run: Pick<PreparedRun, "grant"> & Partial<Pick<PreparedRun, "kind">>,
+  sandbox?: SandboxKind,
+): string {
   const g = run.grant;
   const list = (xs: readonly string[]) => xs.length ? xs.join(", ") : "none";
-  const net = g.net === true ? "any host" : list(g.net);
+  const declared = g.net === true ? "any host" : list(g.net);
+  const filtered = (sandbox ?? (run.kind?.kind === "deno" ? "deno" : "bwrap")) !== "bwrap";
+  const net = filtered || declared === "none"
+    ? declared
+    : `ANY host, 127.0.0.1 included (bubblewrap cannot filter hosts; declared: ${declared})`;
   return `read ${list(g.read)}; write ${list(g.write)}; network ${net}; env ${list(g.env)}${
     g.run.length ? `; run ${list(g.run)}` : ""
   }`;

@@ -17,7 +17,7 @@ import { shellQuote } from "../../sandbox/shell_quote.ts";
 function showText(doc: RunResult): string {
   return [
     `Sandbox for '${doc.script}' of skill '${doc.name}' (${doc.sandbox}):`,
-    `  grant: ${grantSummary({ grant: doc.grant })}`,
+    `  grant: ${grantSummary({ grant: doc.grant }, doc.sandbox)}`,
     ...doc.notes.map((n) => `  note: ${n}`),
     "",
     "Command line:",
