@@ -1,7 +1,8 @@
 /**
  * `sync --from DIR` ([SY-1]): copies an agent's bundled skills into the local root and
  * tracks them in `skills/.bundled_manifest` — sorted `name:md5hex` lines, the MD5 over
- * each file's relative path and bytes in sorted order (Hermes' format). New skills are
+ * each file's relative path and bytes in sorted order (Hermes' format) — and the folders
+ * they were written to in `skills/.bundled_folders`. New skills are
  * copied; a skill changed upstream is updated only while the user's copy still matches
  * the manifest; a user-modified skill is left alone; one the user deleted is not restored;
  * one an external dir provides is skipped. The category `DESCRIPTION.md` files beside the
@@ -23,7 +24,14 @@ import { withLock } from "../manage/mutex.ts";
 import { Catalog } from "../scan/catalog.ts";
 import { walkRoot } from "../scan/walk.ts";
 import { filesBelow } from "./lockfile_write.ts";
-import { MANIFEST, parseManifest, renderManifest } from "./bundled_manifest.ts";
+import {
+  FOLDERS,
+  MANIFEST,
+  parseManifest,
+  readFolders,
+  renderFolders,
+  renderManifest,
+} from "./bundled_manifest.ts";
 export { MANIFEST };
 import { openInside, PathEscapeError, readCapped } from "../files/open_inside.ts";
 
@@ -242,6 +250,10 @@ export async function syncBundled(setup: Setup, from: string): Promise<SyncResul
     }
     syncDescriptions(root, upstream, descriptions, result);
     atomicWrite(manifestFile, renderManifest(manifest), { fixedTemp: true });
+    // The folder each tracked skill was written to: how `run` knows it ([RUN-3]).
+    const folders = readFolders(root);
+    for (const skill of upstream) if (manifest.has(skill.name)) folders.add(skill.rel);
+    atomicWrite(joinPath(root, FOLDERS), renderFolders(folders), { fixedTemp: true });
   });
   return result;
 }

@@ -164,7 +164,7 @@ export function prepareRun(
   const workDirId = identityOf(places.workDir);
   const fromHub = hubMayHaveIn(setup, catalog, record);
   const local = record.source === "local";
-  const synced = local && !fromHub && isSynced(setup.localRoot, record.name);
+  const synced = local && !fromHub && isSynced(setup.localRoot, record.skillDir, record.name);
   const byAgent = local && isAgentWritten(setup.localRoot, skillDir);
   const reach = reachOf(record.source, catalog.realRoots);
   return {

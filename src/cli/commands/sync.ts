@@ -4,9 +4,9 @@
  * @module
  */
 import { joinPath, resolvePath } from "../../home/paths.ts";
-import { descriptionTargets, MANIFEST, syncBundled, upstreamSkills } from "../../hub/sync.ts";
+import { descriptionTargets, syncBundled, upstreamSkills } from "../../hub/sync.ts";
+import { bundledWritePaths } from "../../hub/bundled_manifest.ts";
 import { creationTarget } from "../../manage/apply.ts";
-import { lockedWritePaths } from "../../manage/mutex.ts";
 import type { SkillRuntime } from "../../runtime.ts";
 import { respond } from "../render.ts";
 import type { CommandRequest, Outcome } from "../request.ts";
@@ -35,7 +35,7 @@ export async function run(runtime: SkillRuntime, request: CommandRequest): Promi
 
 /**
  * `sync --from DIR`'s write targets: each upstream skill's folder in the local root, the
- * category descriptions it may add, and the manifest.
+ * category descriptions it may add, the manifest and the synced folders' file.
  */
 export function targets(runtime: SkillRuntime, request: CommandRequest): string[] {
   const local = runtime.setup.localRoot;
@@ -44,7 +44,7 @@ export function targets(runtime: SkillRuntime, request: CommandRequest): string[
     ...new Set([
       ...upstreamSkills(from).map((s) => creationTarget(local, joinPath(local, s.rel))),
       ...descriptionTargets(local, from),
-      ...lockedWritePaths(joinPath(local, MANIFEST)),
+      ...bundledWritePaths(local),
     ]),
   ];
 }
