@@ -27,7 +27,7 @@ import { resolveSetup } from "../src/home/setup.ts";
 import { MANAGE_ACTIONS } from "../src/mcp/tools.ts";
 import { planFor } from "../src/sandbox/plan.ts";
 import { approvalWritePaths } from "../src/run/consent.ts";
-import { turnsFolder } from "../src/run/work_dir_turns.ts";
+import { turnsFolderOf } from "../src/run/work_dir_turns.ts";
 import { cli, cliJson, makeTree, skill, testHost } from "./helpers.ts";
 import { registerModule } from "../src/cli/worker_modules.ts";
 
@@ -68,7 +68,7 @@ Deno.test("[C-1][X-1] every command of the table has a plan, a dispatcher entry 
       `${row.name}: counts uses or records approvals`,
     );
     if (row.runs) {
-      const writes = [...approvalWritePaths(setup.localRoot), turnsFolder(setup.localRoot)];
+      const writes = [...approvalWritePaths(setup.localRoot), turnsFolderOf(setup)];
       deepEqual(plan.write, writes.sort(), row.name);
     }
     // Completions: every command of the command line, and no internal step.

@@ -33,4 +33,6 @@ export interface SandboxHost {
    * temporary folder when absent (the library in-process).
    */
   scratch?: string;
+  /** The user's folder of the work dirs' turns, machine-wide (`work_dir_turns.ts`). */
+  turns?: string;
 }

@@ -26,7 +26,7 @@ import {
 import { probeSandboxHost, type SandboxHost } from "./sandbox_host.ts";
 import { type Spawned, spawnScript, type SpawnSpec } from "./spawn.ts";
 import { sweepAfter, sweepBefore } from "./sweep.ts";
-import { inWorkDirTurn } from "./work_dir_turns.ts";
+import { inWorkDirTurn, turnsFolderOf } from "./work_dir_turns.ts";
 import { readEnv } from "../home/host.ts";
 import { existsHere } from "../home/paths.ts";
 
@@ -222,7 +222,7 @@ export async function runSkillScript(
     const groups = options.groups ?? runtime.options.processGroups ?? LOCAL_GROUPS;
     const spec = { cwd: run.grant.workDir, timeoutSeconds, stdin: options.stdin ?? "null", groups };
     const [line, spawned] = await inWorkDirTurn(
-      runtime.setup.localRoot,
+      turnsFolderOf(runtime.setup, host),
       run.grant.workDir,
       () => swept(run, host, build(), spec),
     );

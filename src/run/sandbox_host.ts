@@ -12,6 +12,7 @@ import { readEnv } from "../home/host.ts";
 import { onPath } from "../home/readiness_probe.ts";
 import { BOX_CAPS, SYSTEM_FOLDERS } from "./bwrap_args.ts";
 import type { SandboxHost, SystemEntry } from "./host_kinds.ts";
+import { machineTurnsFolder } from "./work_dir_turns.ts";
 
 export type { SandboxHost };
 
@@ -91,6 +92,8 @@ export function probeSandboxHost(): SandboxHost {
   if (deno) host.deno = deno;
   const denoDir = denoCache();
   if (denoDir) host.denoDir = denoDir;
+  const turns = machineTurnsFolder(readEnv("XDG_RUNTIME_DIR"), readEnv("HOME"));
+  if (turns) host.turns = turns;
   if (Deno.build.os !== "linux") {
     host.bwrapProblem = `bubblewrap runs on Linux only; this is ${Deno.build.os}`;
     return host;

@@ -12,7 +12,7 @@ import type { CommandRequest } from "../cli/request.ts";
 import { usageWritePaths } from "../usage/usage.ts";
 import type { PermissionPlan } from "./permission_plan.ts";
 import { approvalsFile, approvalWritePaths } from "../run/consent.ts";
-import { turnsFolder } from "../run/work_dir_turns.ts";
+import { turnsFolderOf } from "../run/work_dir_turns.ts";
 import { SANDBOX_PATH } from "../run/script_kind.ts";
 import {
   PLANNED_COMMANDS,
@@ -83,8 +83,8 @@ export function planFor(
  * What running skills' scripts adds to a plan ([RUN-1], [RUN-2]): it may run `deno` and
  * `bwrap` (as found by the warden: `setup.host.sandbox`) and nothing else, read the
  * sandbox's PATH folders (to find an interpreter) and the approvals file, read and write
- * the warden's scratch folder for the skills' snapshots ([RUN-3]) and the work dirs' turns
- * (`work_dir_turns.ts`); the CLI's `run` may
+ * the warden's scratch folder for the skills' snapshots ([RUN-3]) and the user's folder of
+ * the work dirs' turns, machine-wide (`work_dir_turns.ts`); the CLI's `run` may
  * also record approvals (`records`), MCP never.
  */
 export function runGrants(
@@ -100,13 +100,13 @@ export function runGrants(
       ...plan.read,
       ...SANDBOX_PATH.split(":"),
       approvalsFile(setup.localRoot),
-      turnsFolder(setup.localRoot),
+      turnsFolderOf(setup),
       ...scratch,
     ]),
     write: unique([
       ...plan.write,
       ...(records ? approvalWritePaths(setup.localRoot) : []),
-      turnsFolder(setup.localRoot),
+      turnsFolderOf(setup),
       ...scratch,
     ]),
     run: unique([...plan.run, ...programs]),
