@@ -10,8 +10,8 @@ import { equal, ok } from "node:assert/strict";
 import { probeSandboxHost } from "../src/run/sandbox_host.ts";
 import { inWorkDirTurn, machineTurnsFolder } from "../src/run/work_dir_turns.ts";
 import { SkillRuntime } from "../src/runtime.ts";
-import { makeTree, removeTrees, skill, tempDir } from "./helpers.ts";
-import { lockFor } from "./run_helpers.ts";
+import { removeTrees, tempDir } from "./helpers.ts";
+import { hubHome } from "./run_helpers.ts";
 import { existsHere } from "../src/home/paths.ts";
 
 const HOST = probeSandboxHost();
@@ -19,16 +19,8 @@ const ignore = HOST.bwrap === undefined;
 const why = ignore ? ` (ignored: ${HOST.bwrapProblem})` : "";
 
 /** A home with the hub skill `hubby` whose scripts are `scripts/NAME.sh` → text. */
-function home(scripts: Record<string, string>): string {
-  const tree: Record<string, string> = {
-    "skills/hubby/SKILL.md": skill("hubby", "works in the work dir"),
-    "skills/.hub/lock.json": lockFor("hubby"),
-  };
-  for (const [name, text] of Object.entries(scripts)) {
-    tree[`skills/hubby/scripts/${name}.sh`] = text;
-  }
-  return makeTree(tree);
-}
+const home = (scripts: Record<string, string>) =>
+  hubHome(Object.fromEntries(Object.entries(scripts).map(([n, t]) => [`scripts/${n}.sh`, t])));
 
 const run = (h: string, script: string, workdir: string) =>
   new SkillRuntime({ home: h }).run("hubby", `scripts/${script}.sh`, { workdir, yes: true });
