@@ -136,7 +136,23 @@ Deno.test({
       NOT_APPROVED("scripts/hi.sh", "mine", "hub"),
       "an unreadable lock",
     );
-    Deno.removeSync(`${home}/skills/.hub/lock.json`);
+    // Variants: an entry that is not a mapping, a folder, a dangling link (red team hT).
+    const lock = `${home}/skills/.hub/lock.json`;
+    for (
+      const make of [
+        () => Deno.writeTextFileSync(lock, '{"installed": {"deploy": null}}'),
+        () => Deno.mkdirSync(lock),
+        () => Deno.symlinkSync(`${home}/nowhere.json`, lock),
+      ]
+    ) {
+      Deno.removeSync(lock, { recursive: true });
+      make();
+      equal(
+        (await run("mine", "scripts/hi.sh")).stderr,
+        NOT_APPROVED("scripts/hi.sh", "mine", "hub"),
+      );
+    }
+    Deno.removeSync(lock, { recursive: true });
     Deno.writeTextFileSync(`${home}/skills/.agent_written.json`, "not json");
     equal(
       (await run("mine", "scripts/hi.sh")).stderr,

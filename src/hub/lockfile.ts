@@ -7,7 +7,7 @@
  * @module
  */
 import { isMapping } from "../mapping.ts";
-import { basename, isInside, joinPath, resolvePath } from "../home/paths.ts";
+import { basename, isInside, isLinkHere, joinPath, resolvePath } from "../home/paths.ts";
 
 /** One installed skill in `lock.json`, as stored. */
 export interface LockRecord {
@@ -81,8 +81,14 @@ export function readLockJson(localRoot: string): LockJson {
   let text: string;
   try {
     text = Deno.readTextFileSync(file);
-  } catch {
-    return { state: "absent" };
+  } catch (error) {
+    // Absent only when nothing is there: a folder, a dangling link or a file that cannot be
+    // read is a lock that does not parse — what is unknown is not trusted ([RUN-3]).
+    if (error instanceof Deno.errors.NotCapable || error instanceof Deno.errors.PermissionDenied) {
+      return { state: "absent" };
+    }
+    if (error instanceof Deno.errors.NotFound && !isLinkHere(file)) return { state: "absent" };
+    return { state: "unparseable", file, error: (error as Error).message.split("\n")[0] };
   }
   try {
     const data = JSON.parse(text);
@@ -102,7 +108,9 @@ export function readLock(localRoot: string): LockState {
   const { file, installed } = json;
   const entries: LockEntry[] = [];
   for (const [name, entry] of Object.entries(installed)) {
-    if (!isMapping(entry)) continue;
+    if (!isMapping(entry)) {
+      return { state: "unparseable", file, error: `its entry '${name}' is not a mapping` };
+    }
     const record = entry as unknown as LockRecord;
     const path = typeof record.install_path === "string" ? record.install_path : "";
     entries.push({

@@ -22,7 +22,7 @@
  *
  * @module
  */
-import { CANDIDATES_SH, NOTED_NAMES } from "./kept_sh.ts";
+import { CANDIDATES_SH, HOOK_FOLDERS, NOTED_NAMES } from "./kept_sh.ts";
 
 /** The box's limits: the prelude's `ulimit`s (hard and soft), and the sizes of its memory-backed folders. */
 export const BOX_LIMITS = {
@@ -180,6 +180,7 @@ export function boxInitArgv(programs: BoxPrograms, checks: BoxChecks): string[] 
     ...checks.writable,
     "--",
     ...checks.keptNames,
+    ...HOOK_FOLDERS,
     "--",
     ...NOTED_NAMES,
     "--",

@@ -25,7 +25,7 @@ import {
 } from "./sandbox_line.ts";
 import { probeSandboxHost, type SandboxHost } from "./sandbox_host.ts";
 import { type Spawned, spawnScript, type SpawnSpec } from "./spawn.ts";
-import { sweepAfter, sweepBefore } from "./sweep.ts";
+import { SWEEP_UNLISTED, sweepAfter, sweepBefore } from "./sweep.ts";
 import { inWorkDirTurn, turnsFolderOf } from "./work_dir_turns.ts";
 import { readEnv } from "../home/host.ts";
 import { existsHere } from "../home/paths.ts";
@@ -163,7 +163,7 @@ function notesOf(line: SandboxLine, run: PreparedRun, shown: boolean): string[] 
   }
   if (line.sandbox === "deno") {
     notes.push(
-      "bubblewrap is not usable here: the Deno script runs under Deno's permissions alone",
+      "bubblewrap is not usable here: the Deno script runs under Deno's permissions alone — no box around it: what it plants in the work dir is not swept, and a link already in the work dir leads it where the link points",
     );
   }
   if (shown) {
@@ -245,9 +245,11 @@ async function swept(
 ): Promise<readonly [SandboxLine & { shown: boolean }, Spawned]> {
   const sweeps = sweepHost(run, host, line);
   const before = sweeps && await sweepBefore(sweeps, run.grant);
+  const unswept = sweeps && !before ? SWEEP_UNLISTED : "";
   const made = run.grant.readOnly.filter((p) => !existsHere(p));
   const spawned = await spawnScript({ ...spec, argv: line.argv, env: line.env });
   if (sweeps && before) spawned.stderr += await sweepAfter(sweeps, run.grant, before, made);
+  spawned.stderr += unswept;
   return [line, spawned];
 }
 

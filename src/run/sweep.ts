@@ -3,10 +3,13 @@
  * repository or an agent's folder, a file a repository's config points to (`kept_sh.ts`)
  * — is removed once the box is gone, however it ended: with the script, at the time limit
  * or the output cap, or because the script killed the box's prelude. Before the box a
- * first sweep lists every such thing there by device and inode; after it, a second one
- * removes each that was not there (a folder moved aside keeps its inode: the user's own
- * repository is never taken for a planted one), and reports other tools' settings the
- * script made (`NOTED_NAMES`). Each sweep runs in a box of its own that runs no code of
+ * first sweep lists every such thing there by device, inode and type, and what the user's
+ * repositories point to; after it, a second one removes each kept thing that was not
+ * there as a kept thing (a folder moved aside keeps its inode: the user's own repository
+ * is never taken for a planted one; a noted folder renamed `.git` is), following only the
+ * pointed paths the first listed (a planted config is never read), and reports other
+ * tools' settings the script made (`NOTED_NAMES`). A sweep that takes longer than
+ * {@linkcode SWEEP_SECONDS} is stopped, saying so. Each sweep runs in a box of its own that runs no code of
  * the skill, with only what the script could write bound, writable, and the capabilities
  * to look through and remove what the script made unreadable to its owner.
  *
@@ -14,7 +17,7 @@
  */
 import { type Grant, keptNames } from "./grant.ts";
 import { systemArgs, writableRoots } from "./bwrap_args.ts";
-import { CANDIDATES_SH, NOTED_NAMES } from "./kept_sh.ts";
+import { CANDIDATES_SH, HOOK_FOLDERS, NOTED_NAMES } from "./kept_sh.ts";
 import type { SystemEntry } from "./host_kinds.ts";
 import { SANDBOX_PATH } from "./script_kind.ts";
 
@@ -37,23 +40,30 @@ while [ "$1" != -- ]; do named+=(-o -name "$1"); shift; done; shift
 while [ $# -gt 0 ]; do noted+=(-o -name "$1"); shift; done
 ${CANDIDATES_SH}
 if [ "$mode" = list ]; then candidates; exit 0; fi
-declare -A before
-while IFS= read -r -d '' rec; do id=\${rec#* }; before[\${id%%$'\\t'*}]=1; done
+declare -A was_kept was_noted
+pointed_paths=()
 while IFS= read -r -d '' rec; do
   kind=\${rec%% *}; id=\${rec#* }; p=\${id#*$'\\t'}; id=\${id%%$'\\t'*}
-  [ -z "\${before[$id]+x}" ] || continue
+  case $kind in K) was_kept[$id]=1 ;; N) was_noted[$id]=1 ;; P) pointed_paths+=("$p") ;; esac
+done
+now() { scan; for p in "\${pointed_paths[@]}"; do under "$p"; done; }
+while IFS= read -r -d '' rec; do
+  kind=\${rec%% *}; id=\${rec#* }; p=\${id#*$'\\t'}; id=\${id%%$'\\t'*}
   [ -e "$p" ] || [ -L "$p" ] || continue
   if [ "$kind" = N ]; then
+    [ -z "\${was_noted[$id]+x}" ] || continue
     printf 'skillrt: note: the script made %q, settings another tool may load or run: look at it before you use that tool here\\n' "$p"
     continue
   fi
+  [ -z "\${was_kept[$id]+x}" ] || continue
   rm -rf -- "$p" 2>/dev/null
   if [ -e "$p" ] || [ -L "$p" ]; then
     printf 'skillrt: could not remove %q, which the script made: a git repository or an agent folder planted there would run commands in the tools that open it; remove it yourself\\n' "$p"
   else
     printf 'skillrt: removed %q (the script made it): a git repository or an agent folder planted there would run commands in the tools that open it\\n' "$p"
   fi
-done < <(candidates)
+done < <(now)
+exit 0
 `;
 
 /**
@@ -98,12 +108,30 @@ export function sweepArgv(
     ...roots,
     "--",
     ...keptNames(),
+    ...HOOK_FOLDERS,
     "--",
     ...NOTED_NAMES,
   ];
 }
 
-async function sweepBox(argv: string[], input: Uint8Array): Promise<Uint8Array> {
+/** The longest a sweep may take (it holds the work dir's turn): two minutes. */
+export const SWEEP_SECONDS = 120;
+
+/** The line that ends a sweep stopped at {@linkcode SWEEP_SECONDS}. */
+export const SWEEP_STOPPED =
+  `skillrt: the sweep after the script did not finish (it may take ${SWEEP_SECONDS}s at most); what it planted may remain\n`;
+
+/** The line of a run whose first sweep did not finish: nothing is removed after it. */
+export const SWEEP_UNLISTED =
+  "skillrt: the sweep before the script did not finish, so nothing it plants is removed after it; look at the work dir's .git and agents' folders\n";
+
+/** What a sweep box printed, and whether it ran to its end. */
+interface Swept {
+  out: Uint8Array;
+  complete: boolean;
+}
+
+async function sweepBox(argv: string[], input: Uint8Array): Promise<Swept> {
   const child = new Deno.Command(argv[0], {
     args: argv.slice(1),
     stdin: "piped",
@@ -112,15 +140,26 @@ async function sweepBox(argv: string[], input: Uint8Array): Promise<Uint8Array> 
     clearEnv: true,
     env: { PATH: SANDBOX_PATH },
   }).spawn();
+  let stopped = false;
+  const timer = setTimeout(() => {
+    stopped = true;
+    child.kill("SIGKILL"); // bwrap --die-with-parent: the box goes with it
+  }, SWEEP_SECONDS * 1000);
   const writer = child.stdin.getWriter();
   await writer.write(input).catch(() => {});
   await writer.close().catch(() => {});
-  return (await child.output()).stdout;
+  const { stdout, success } = await child.output();
+  clearTimeout(timer);
+  return { out: stdout, complete: success && !stopped };
 }
 
-/** Lists what is there before the box (records for {@linkcode sweepAfter}). */
-export function sweepBefore(host: SweepHost, grant: Grant): Promise<Uint8Array> {
-  return sweepBox(sweepArgv(host, grant, "list"), new Uint8Array());
+/**
+ * Lists what is there before the box: the records for {@linkcode sweepAfter} (bytes, as
+ * the names are), or undefined when the list is not whole — then nothing is removed after.
+ */
+export async function sweepBefore(host: SweepHost, grant: Grant): Promise<Uint8Array | undefined> {
+  const listed = await sweepBox(sweepArgv(host, grant, "list"), new Uint8Array());
+  return listed.complete ? listed.out : undefined;
 }
 
 /**
@@ -133,5 +172,7 @@ export async function sweepAfter(
   before: Uint8Array,
   made: readonly string[],
 ): Promise<string> {
-  return new TextDecoder().decode(await sweepBox(sweepArgv(host, grant, "clean", made), before));
+  const swept = await sweepBox(sweepArgv(host, grant, "clean", made), before);
+  const lines = new TextDecoder().decode(swept.out);
+  return swept.complete ? lines : lines + SWEEP_STOPPED;
 }
