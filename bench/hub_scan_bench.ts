@@ -4,7 +4,7 @@
  * non-ASCII text and emoji) and eight scripts, about 5 MiB in all, scanned in memory the
  * way `hub scan` scans the files it reads. `deno task bench` runs it; nothing is asserted.
  */
-import { scanEntries, type ScanEntry } from "../src/hub/scanner.ts";
+import { scanEntries, type ScanEntry } from "../src/scanner/scanner.ts";
 
 const PROSE = [
   "## Deploying the service\n\nThis section explains how the release pipeline builds, tests and ships the",

@@ -44,6 +44,7 @@ export const LAYERS: Layer[] = [
       "src/preprocess/",
       "src/validate/",
       "src/hub/",
+      "src/scanner/",
       "src/manage/",
       "src/usage/",
       "src/bundles/",

@@ -1,7 +1,7 @@
 import { deepEqual, equal, ok } from "node:assert/strict";
 import { decide, POLICY, type Trust, trustOf } from "../src/hub/policy.ts";
 import { appendAudit, auditFile, auditText, verifyAudit } from "../src/hub/audit.ts";
-import type { Verdict } from "../src/hub/scanner.ts";
+import type { Verdict } from "../src/scanner/scanner.ts";
 import { cliJson, makeTree } from "./helpers.ts";
 
 Deno.test("[HUB-5] trust of a source", () => {

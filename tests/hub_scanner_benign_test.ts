@@ -1,5 +1,5 @@
 import { deepEqual, equal, ok } from "node:assert/strict";
-import { scanFolder } from "../src/hub/scanner.ts";
+import { scanFolder } from "../src/scanner/scanner.ts";
 import { cli, cliJson, makeTree } from "./helpers.ts";
 import { BENIGN } from "./scanner_cases/benign.ts";
 

@@ -1,7 +1,7 @@
 import { deepEqual, equal } from "node:assert/strict";
-import { normalForm } from "../src/hub/scan/normalize.ts";
-import { invisibleIn } from "../src/hub/scan/invisible.ts";
-import { scanBytes, scanFolder } from "../src/hub/scanner.ts";
+import { normalForm } from "../src/scanner/normalize.ts";
+import { invisibleIn } from "../src/scanner/invisible.ts";
+import { scanBytes, scanFolder } from "../src/scanner/scanner.ts";
 import { tags } from "./scanner_cases/skill.ts";
 import { makeTree } from "./helpers.ts";
 

@@ -94,10 +94,10 @@ Deno.test("[PERF][X-1] start-up fence: no node: module and no npm package but js
 Deno.test("[PERF-7] start-up fence: the warden loads no hub scanner or publisher, the Worker no view, setup or script-running code at start (a list never uses them)", () => {
   const ours = (s: string) => s.replace(`file://${REPO}/`, "");
   const warden = [...reachable("main.ts")].map(ours);
-  deepEqual(warden.filter((s) => /^src\/hub\/(scan\/|scanner|publish|signing)/.test(s)), []);
+  deepEqual(warden.filter((s) => /^src\/(scanner\/|hub\/(publish|signing))/.test(s)), []);
   const worker = [...reachable("src/sandbox/worker.ts")].map(ours);
   const later =
-    /^src\/(view\/view|view\/untrusted|hub\/scanner|home\/skill_setup|run\/run_skill)\.ts$/;
+    /^src\/(view\/view|view\/untrusted|scanner\/scanner|home\/skill_setup|run\/run_skill)\.ts$/;
   deepEqual(worker.filter((s) => later.test(s)), []);
   // The MCP server views from its first calls: it loads the view at start ([PERF-6]).
   const mcp = [...reachable("src/sandbox/mcp_worker.ts")].map(ours);

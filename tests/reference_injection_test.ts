@@ -1,5 +1,5 @@
 import { deepEqual, equal } from "node:assert/strict";
-import { scanFolder, scanText } from "../src/hub/scanner.ts";
+import { scanFolder, scanText } from "../src/scanner/scanner.ts";
 import { cliJson, makeTree } from "./helpers.ts";
 
 const SKILL =

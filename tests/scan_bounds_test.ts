@@ -1,6 +1,6 @@
 import { deepEqual, equal, ok, rejects } from "node:assert/strict";
-import { SCAN_BOUNDS, scanEntries, type ScanEntry } from "../src/hub/scanner.ts";
-import { resetWork, WORK } from "../src/hub/scan/linear.ts";
+import { SCAN_BOUNDS, scanEntries, type ScanEntry } from "../src/scanner/scanner.ts";
+import { resetWork, WORK } from "../src/scanner/linear.ts";
 import { resolveSetup } from "../src/home/setup.ts";
 import { SkillManager } from "../src/manage/manager.ts";
 import {

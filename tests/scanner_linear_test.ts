@@ -1,8 +1,8 @@
 import { deepEqual, equal, ok, throws } from "node:assert/strict";
 import fc from "fast-check";
 import { TEXT_RULES } from "../src/hub/rules.ts";
-import { scanText } from "../src/hub/scanner.ts";
-import { boundedLength, resetWork, WORK } from "../src/hub/scan/linear.ts";
+import { scanText } from "../src/scanner/scanner.ts";
+import { boundedLength, resetWork, WORK } from "../src/scanner/linear.ts";
 import { resolveSetup } from "../src/home/setup.ts";
 import { SkillManager } from "../src/manage/manager.ts";
 import { MAX_SKILL_CHARS } from "../src/validate/rules.ts";
@@ -110,10 +110,10 @@ Deno.test("[HUB-4] the checker refuses a pattern that can backtrack without boun
 
 /** The scanner's own files: every regular expression in them runs on untrusted content. */
 const SCANNER_FILES = [
-  ...[...Deno.readDirSync("src/hub/scan")].map((e) => `src/hub/scan/${e.name}`)
+  ...[...Deno.readDirSync("src/scanner")].map((e) => `src/scanner/${e.name}`)
     .filter((f) => f.endsWith(".ts") && !f.endsWith("/linear.ts")),
   "src/hub/rules.ts",
-  "src/hub/scanner.ts",
+  "src/scanner/scanner.ts",
   "src/view/untrusted.ts",
 ];
 

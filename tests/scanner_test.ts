@@ -1,6 +1,6 @@
 import { deepEqual, equal, ok } from "node:assert/strict";
 import { ALL_RULES, TEXT_RULES } from "../src/hub/rules.ts";
-import { isExecutableBinary, scanFolder, scanText, verdictOf } from "../src/hub/scanner.ts";
+import { isExecutableBinary, scanFolder, scanText, verdictOf } from "../src/scanner/scanner.ts";
 import { cliJson, CORPUS, makeTree, needsCorpus } from "./helpers.ts";
 
 /** One line that each category's first rule must flag (and the rule it must name). */

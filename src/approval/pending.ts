@@ -12,7 +12,7 @@ import { ensureDir, joinPath } from "../home/paths.ts";
 import { atomicWriteJson } from "../manage/atomic.ts";
 import { withLock } from "../manage/mutex.ts";
 import type { ManageAction, PreparedChange } from "../manage/actions.ts";
-import type { ScanFinding, Verdict } from "../hub/scanner.ts";
+import type { ScanFinding, Verdict } from "../scanner/scanner.ts";
 
 /** Most entries the queue holds ([A-2]). */
 export const MAX_PENDING = 500;

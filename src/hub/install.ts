@@ -24,7 +24,7 @@ import { declaredOf, nestedSkillFolders, slugForm } from "./collection.ts";
 import { nestedNotice, slugNotice } from "./install_notices.ts";
 import { bindingOf } from "./signed_binding.ts";
 import { nameInstall, TakenNames } from "./name_collision.ts";
-import { type ScanFinding, scanFolder, type ScanReport, type Verdict } from "./scanner.ts";
+import { type ScanFinding, scanFolder, type ScanReport, type Verdict } from "../scanner/scanner.ts";
 
 /** `1 finding`, `3 findings`. */
 function findingCount(n: number): string {

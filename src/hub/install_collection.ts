@@ -29,7 +29,7 @@ import {
   singleCandidate,
 } from "./install.ts";
 import { TakenNames } from "./name_collision.ts";
-import { scanFolder, type Verdict } from "./scanner.ts";
+import { scanFolder, type Verdict } from "../scanner/scanner.ts";
 import { removeScratch, scratchFolder, withScratch } from "./scratch.ts";
 
 /** A skill of a collection as listed: with its verdict when it was scanned. */

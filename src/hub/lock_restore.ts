@@ -27,7 +27,7 @@ import { nameInstall, TakenNames } from "./name_collision.ts";
 import { removeScratch, scratchFolder, withScratch } from "./scratch.ts";
 import { skillsLockHash } from "./skills_lock_hash.ts";
 import { decide } from "./policy.ts";
-import { scanFolder } from "./scanner.ts";
+import { scanFolder } from "../scanner/scanner.ts";
 
 /** One way a fetched skill differs from its lock. */
 export interface Difference {

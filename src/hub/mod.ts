@@ -20,7 +20,7 @@ export {
   scanText,
   type Verdict,
   verdictOf,
-} from "./scanner.ts";
+} from "../scanner/scanner.ts";
 export {
   ALL_RULES,
   type Judge,
@@ -29,9 +29,9 @@ export {
   type RuleSeverity,
   type Sequence,
 } from "./rules.ts";
-export type { FindingContext } from "./scan/context.ts";
-export type { ScanTextOptions } from "./scan/engine.ts";
-export type { ScanBudget } from "./scan/bounds.ts";
+export type { FindingContext } from "../scanner/context.ts";
+export type { ScanTextOptions } from "../scanner/engine.ts";
+export type { ScanBudget } from "../scanner/bounds.ts";
 export {
   type Consent,
   decide,

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { Verdict } from "./scanner.ts";
+import type { Verdict } from "../scanner/scanner.ts";
 
 /** How much a source is trusted. */
 export type Trust = "builtin" | "trusted" | "local" | "community";

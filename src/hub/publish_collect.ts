@@ -13,7 +13,7 @@ import { basename, joinPath, resolvePath } from "../home/paths.ts";
 import { validateSkillContent } from "../manage/validation.ts";
 import { sha256Hex } from "../hash/sha256.ts";
 import { filesBelow } from "./lockfile_write.ts";
-import { type ScanFinding, scanFolder, type Verdict } from "./scanner.ts";
+import { type ScanFinding, scanFolder, type Verdict } from "../scanner/scanner.ts";
 import { indexNameOk, indexPathOk, skillDigest } from "./well_known_index.ts";
 
 /** One file of a skill to publish. */

@@ -4,15 +4,15 @@
  *
  * @module
  */
-import type { RuleSeverity } from "./scan/severity.ts";
-import { ENV_SECRET, judgeSecretRequest } from "./scan/secrets.ts";
-import { assertBounded, gap, seq } from "./scan/linear.ts";
-import { PROMPT_INJECTION } from "./scan/injection.ts";
+import type { RuleSeverity } from "../scanner/severity.ts";
+import { ENV_SECRET, judgeSecretRequest } from "../scanner/secrets.ts";
+import { assertBounded, gap, seq } from "../scanner/linear.ts";
+import { PROMPT_INJECTION } from "../scanner/injection.ts";
 
-export type { Sequence } from "./scan/linear.ts";
+export type { Sequence } from "../scanner/linear.ts";
 
-export type { Judge, Pattern, Row, Rule, RuleCategory, RuleSeverity } from "./scan/rule.ts";
-import type { Row, Rule, RuleCategory } from "./scan/rule.ts";
+export type { Judge, Pattern, Row, Rule, RuleCategory, RuleSeverity } from "../scanner/rule.ts";
+import type { Row, Rule, RuleCategory } from "../scanner/rule.ts";
 
 /** Placeholder values that are not secrets: words that say so, or an env variable's own name. */
 const PLACEHOLDER =

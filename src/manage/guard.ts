@@ -15,7 +15,7 @@ import {
   type ScanEntry,
   type ScanFinding,
   type Verdict,
-} from "../hub/scanner.ts";
+} from "../scanner/scanner.ts";
 import type { PreparedChange } from "./actions.ts";
 
 /** What the scan of a write found. */

@@ -18,7 +18,7 @@ import { type ManageAction, prepareAction, type PreparedChange } from "./actions
 import { applyChange, type WriteResult, writeTargets } from "./apply.ts";
 import { applyBundle, bundleWriteTargets } from "./bundle_apply.ts";
 import { guardChange, scanWarnings } from "./guard.ts";
-import type { ScanFinding, Verdict } from "../hub/scanner.ts";
+import type { ScanFinding, Verdict } from "../scanner/scanner.ts";
 import {
   listPending,
   markFailed,

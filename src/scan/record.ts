@@ -10,7 +10,7 @@ import { type Fence, firstProseLine } from "../frontmatter/fence.ts";
 import { type Frontmatter, parseFrontmatter, stripQuotes } from "../frontmatter/parse.ts";
 import { type FrontmatterProblem, frontmatterProblem } from "../frontmatter/problems.ts";
 import { isMapping } from "../mapping.ts";
-import { removeInvisible } from "../hub/scan/invisible.ts";
+import { removeInvisible } from "../scanner/invisible.ts";
 import { type Invocation, invocationOf } from "./invocation.ts";
 
 /** Where a skill was found: its root's kind ([S-1]); `agent:<name>` for an agent's folder ([H-5]). */

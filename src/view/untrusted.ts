@@ -7,8 +7,8 @@
  * @module
  */
 import { SkillrtError } from "../errors.ts";
-import { scanText } from "../hub/scanner.ts";
-import { removeInvisible } from "../hub/scan/invisible.ts";
+import { scanText } from "../scanner/scanner.ts";
+import { removeInvisible } from "../scanner/invisible.ts";
 
 /** Where an untrusted skill came from. */
 export interface UntrustedOrigin {

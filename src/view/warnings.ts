@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { invisibleIn } from "../hub/scan/invisible.ts";
+import { invisibleIn } from "../scanner/invisible.ts";
 
 /** One content warning. */
 export interface ContentWarning {

@@ -11,7 +11,7 @@ import { readAuditLog, verifyAudit } from "../../hub/audit.ts";
 import { resolvePath } from "../../home/paths.ts";
 import { readLockJson } from "../../hub/lockfile.ts";
 import { auditHeadOf } from "../../hub/lockfile_write.ts";
-import { scanFolder } from "../../hub/scanner.ts";
+import { scanFolder } from "../../scanner/scanner.ts";
 import { hubRoot } from "../../hub/hub_root.ts";
 import { runInstall } from "./hub_install.ts";
 import { listInstalled, uninstall, verifyInstalled } from "../../hub/installed.ts";

@@ -8,14 +8,14 @@
  */
 import { joinPath } from "../home/paths.ts";
 import { openInside, PathEscapeError } from "../files/open_inside.ts";
-import { keepWorst, scanText, type ScanTextOptions, structuralFinding } from "./scan/engine.ts";
-import { isSecurityText } from "./scan/context.ts";
-import { bytesToDecode, skillBudget } from "./scan/bounds.ts";
-import { type ScanFinding, type Verdict, verdictOf } from "./scan/finding.ts";
+import { keepWorst, scanText, type ScanTextOptions, structuralFinding } from "./engine.ts";
+import { isSecurityText } from "./context.ts";
+import { bytesToDecode, skillBudget } from "./bounds.ts";
+import { type ScanFinding, type Verdict, verdictOf } from "./finding.ts";
 
-export { scanText } from "./scan/engine.ts";
-export { SCAN_BOUNDS } from "./scan/bounds.ts";
-export { type ScanFinding, type Verdict, verdictOf } from "./scan/finding.ts";
+export { scanText } from "./engine.ts";
+export { SCAN_BOUNDS } from "./bounds.ts";
+export { type ScanFinding, type Verdict, verdictOf } from "./finding.ts";
 
 /** Limits of the structural checks ([HUB-4]). */
 export const STRUCTURAL_LIMITS = { files: 50, fileBytes: 256 * 1024, totalBytes: 5 * 1024 * 1024 };

@@ -15,7 +15,7 @@
  *
  * @module
  */
-import type { Rule, RuleSeverity } from "../rules.ts";
+import type { Rule, RuleSeverity } from "../hub/rules.ts";
 import type { LineInfo } from "./lines.ts";
 import { isMarkdown } from "./lines.ts";
 import { type QuoteRegion, quoteRegions, regionsHolding, replaceQuoted } from "./quotes.ts";

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { type Rule, type RuleSeverity, STRUCTURAL_RULES, TEXT_RULES } from "../rules.ts";
+import { type Rule, type RuleSeverity, STRUCTURAL_RULES, TEXT_RULES } from "../hub/rules.ts";
 import { boundText, type ScanBudget, skillBudget } from "./bounds.ts";
 import { contextOf, type FileKind, fileKind, isSecurityDoc } from "./context.ts";
 import type { ScanFinding } from "./finding.ts";

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import type { RuleCategory, RuleSeverity } from "../rules.ts";
+import type { RuleCategory, RuleSeverity } from "../hub/rules.ts";
 import type { FindingContext } from "./context.ts";
 
 /** One finding. */
