@@ -13,7 +13,7 @@ import {
   snapshot,
   tempDir,
 } from "./helpers.ts";
-import { connectStdio, firstText } from "./mcp_helpers.ts";
+import { connectStdio, firstText } from "./mcp/mcp_helpers.ts";
 
 function home(extra: Record<string, string> = {}): string {
   return makeTree({

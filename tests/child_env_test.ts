@@ -1,10 +1,10 @@
 /**
  * The environment tests give the child processes that clear their own (tests/child_env.ts),
- * and a server that dies at start showing why (tests/mcp_helpers.ts).
+ * and a server that dies at start showing why (tests/mcp/mcp_helpers.ts).
  */
 import { equal, ok, rejects } from "node:assert/strict";
 import { childEnv, denoCacheDir } from "./child_env.ts";
-import { connectOver, skillrtTransport } from "./mcp_helpers.ts";
+import { connectOver, skillrtTransport } from "./mcp/mcp_helpers.ts";
 import { makeTree, removeTrees } from "./helpers.ts";
 
 Deno.test("a child deno started with a cleared environment and another HOME finds this process's cache, certificates and PATH", () => {

@@ -7,7 +7,7 @@
 import { deepEqual, ok } from "node:assert/strict";
 import { cli, makeTree, removeTrees } from "./helpers.ts";
 import { denoCacheDir } from "./child_env.ts";
-import { connectOver, firstText, skillrtTransport } from "./mcp_helpers.ts";
+import { connectOver, firstText, skillrtTransport } from "./mcp/mcp_helpers.ts";
 
 Deno.test("[C-8] a missing home: list and a failing view say it and where it came from", async () => {
   const parent = makeTree({});

@@ -3,7 +3,7 @@ import { SkillRuntime } from "../src/runtime.ts";
 import { buildPrompt } from "../src/level0/prompt.ts";
 import { conditionsHold, environmentMatches, platformMatches } from "../src/level0/visibility.ts";
 import { cliJson, makeTree, removeTrees, skill, testHost } from "./helpers.ts";
-import { connectStdio, firstText } from "./mcp_helpers.ts";
+import { connectStdio, firstText } from "./mcp/mcp_helpers.ts";
 
 const host = (cwd: string, environments: string[] = []) => testHost(cwd, { environments });
 

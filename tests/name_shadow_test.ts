@@ -18,8 +18,8 @@ import {
   snapshot,
   tempDir,
 } from "./helpers.ts";
-import { connectStdio, firstText } from "./mcp_helpers.ts";
-import { serveFolder } from "./site_helpers.ts";
+import { connectStdio, firstText } from "./mcp/mcp_helpers.ts";
+import { serveFolder } from "./hub/site_helpers.ts";
 
 const MINE = "The user's own hello.";
 

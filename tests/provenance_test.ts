@@ -5,7 +5,7 @@
  */
 import { deepEqual, equal, ok } from "node:assert/strict";
 import { cli, cliJson, makeTree, removeTrees, skill } from "./helpers.ts";
-import { connectStdio, firstText } from "./mcp_helpers.ts";
+import { connectStdio, firstText } from "./mcp/mcp_helpers.ts";
 
 const usage = (home: string) => JSON.parse(Deno.readTextFileSync(`${home}/skills/.usage.json`));
 

@@ -17,7 +17,7 @@ import { SkillRuntime } from "../src/runtime.ts";
 import { fromJsonDocument } from "../src/json_document.ts";
 import { openSandboxedRuntime } from "../src/sandbox/sandboxed_runtime.ts";
 import { cli, cliJson, makeTree, removeTrees, skill, tempDir } from "./helpers.ts";
-import { connectStdio, firstText } from "./mcp_helpers.ts";
+import { connectStdio, firstText } from "./mcp/mcp_helpers.ts";
 
 Deno.test("[V-9] declared programs and credential files: bare names and relative paths only", () => {
   const commands = requiredCommands({

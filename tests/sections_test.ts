@@ -9,7 +9,7 @@ import { SkillRuntime } from "../src/runtime.ts";
 import { openSandboxedRuntime } from "../src/sandbox/sandboxed_runtime.ts";
 import { NotFoundError, ValidationError } from "../src/errors.ts";
 import { cli, cliJson, CORPUS, makeTree, needsCorpus, removeTrees, REPO } from "./helpers.ts";
-import { connectStdio, firstText } from "./mcp_helpers.ts";
+import { connectStdio, firstText } from "./mcp/mcp_helpers.ts";
 
 const LONG = Deno.readTextFileSync(`${REPO}/fixtures/long_skill/SKILL.md`);
 const EXAMPLE_1 = '#### Example\n\n```bash\ngit tag -s v2.3.0 -m "Release 2.3.0"\n```\n';

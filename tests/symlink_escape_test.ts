@@ -3,7 +3,7 @@
  * SDK client: a canary outside the home and every root must appear in no output.
  */
 import { deepEqual, equal, ok } from "node:assert/strict";
-import { connectOver, skillrtTransport } from "./mcp_helpers.ts";
+import { connectOver, skillrtTransport } from "./mcp/mcp_helpers.ts";
 import { listSkillFiles } from "../src/view/skill_files.ts";
 import { cli, type CliResult, makeTree, skill } from "./helpers.ts";
 

@@ -1,6 +1,6 @@
 import { deepEqual, equal, ok } from "node:assert/strict";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { connectOver, skillrtTransport } from "./mcp_helpers.ts";
+import { connectOver, skillrtTransport } from "./mcp/mcp_helpers.ts";
 import { SkillRuntime } from "../src/runtime.ts";
 import { cli, cliJson, makeTree, testHost } from "./helpers.ts";
 

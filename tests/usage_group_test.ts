@@ -1,7 +1,7 @@
 import { deepEqual, equal, match } from "node:assert/strict";
 import { SkillRuntime } from "../src/runtime.ts";
 import { flushUsage, groupUpdateUsage } from "../src/usage/group_commit.ts";
-import { connectStdio } from "./mcp_helpers.ts";
+import { connectStdio } from "./mcp/mcp_helpers.ts";
 import { bumpPatch } from "../src/usage/usage.ts";
 import { makeTree, removeTrees, skill } from "./helpers.ts";
 

@@ -4,7 +4,7 @@
  * legitimate case next to each attack still works.
  */
 import { deepEqual, equal, match, ok } from "node:assert/strict";
-import { git } from "./git_helpers.ts";
+import { git } from "./hub/git_helpers.ts";
 import {
   cli,
   cliJson,

@@ -1,7 +1,7 @@
 /**
  * The MCP tools of [MCP-1] as data: each one's declaration — name, `title`, description,
  * `annotations` and JSON Schemas in and out ([IO-4]); a new tool fills in every field
- * (the type requires them, and `tests/mcp_interop_test.ts` holds every listed tool to
+ * (the type requires them, and `tests/mcp/mcp_interop_test.ts` holds every listed tool to
  * them) —, the check of a call's arguments against them (a bad call is a JSON-RPC
  * `-32602` naming the field), and the names Hermes uses for `skill_manage`
  * (`write_file`, `old_string`, …) mapped to skillrt's.
