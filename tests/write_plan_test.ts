@@ -259,6 +259,8 @@ Deno.test("[X-3][X-6] sandbox shows the exact grant of commands with options of 
     const sync = await cliJson(["--home", home, "sandbox", "sync", "--from", from]);
     equal(sync.code, 0, sync.stderr);
     deepEqual((sync.json.plan as { write: string[] }).write, [
+      `${home}/skills/.bundled_folders`,
+      `${home}/skills/.bundled_folders.tmp`,
       `${home}/skills/.bundled_manifest`,
       `${home}/skills/.bundled_manifest.lock`,
       `${home}/skills/.bundled_manifest.lock.break`,

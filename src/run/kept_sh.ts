@@ -89,7 +89,7 @@ emit() {
 scan() {
   [ "\${#roots[@]}" -gt 0 ] || return 0
   find "\${roots[@]}" -xdev \\( "\${named[@]:1}" \\) -prune -printf 'K %D:%i:%y\\t%p\\0' \\
-    -o \\( "\${noted[@]:1}" \\) -prune -printf 'N %D:%i:%y\\t%p\\0' \\
+    -o \\( "\${noted[@]:1}" \\) -prune -printf 'N %D:%i:%y:%s:%T@\\t%p\\0' \\
     -o \\( -name HEAD -o -name commondir \\) -printf 'H %D:%i:%y\\t%p\\0' 2>/dev/null | emit
 }
 under() {

@@ -25,7 +25,7 @@ import {
 } from "./sandbox_line.ts";
 import { probeSandboxHost, type SandboxHost } from "./sandbox_host.ts";
 import { type Spawned, spawnScript, type SpawnSpec } from "./spawn.ts";
-import { SWEEP_UNLISTED, sweepAfter, sweepBefore } from "./sweep.ts";
+import { rootIds, SWEEP_UNLISTED, sweepAfter, sweepBefore } from "./sweep.ts";
 import { inWorkDirTurn, turnsFolderOf } from "./work_dir_turns.ts";
 import { readEnv } from "../home/host.ts";
 import { existsHere } from "../home/paths.ts";
@@ -126,10 +126,14 @@ export function grantSummary(
   const g = run.grant;
   const list = (xs: readonly string[]) => xs.length ? xs.join(", ") : "none";
   const declared = g.net === true ? "any host" : list(g.net);
-  const filtered = (sandbox ?? (run.kind?.kind === "deno" ? "deno" : "bwrap")) !== "bwrap";
-  const net = filtered || declared === "none"
+  // Deno filters a Deno script's hosts, but not those of a program it may run (curl …).
+  const deno = (sandbox ?? (run.kind?.kind === "deno" ? "deno" : "bwrap")) !== "bwrap";
+  const why = deno
+    ? "the programs it may run are not held to Deno's hosts"
+    : "bubblewrap cannot filter hosts";
+  const net = (deno && g.run.length === 0) || declared === "none"
     ? declared
-    : `ANY host, 127.0.0.1 included (bubblewrap cannot filter hosts; declared: ${declared})`;
+    : `ANY host, 127.0.0.1 included (${why}; declared: ${declared})`;
   return `read ${list(g.read)}; write ${list(g.write)}; network ${net}; env ${list(g.env)}${
     g.run.length ? `; run ${list(g.run)}` : ""
   }`;
@@ -244,11 +248,13 @@ async function swept(
   spec: Omit<SpawnSpec, "argv" | "env">,
 ): Promise<readonly [SandboxLine & { shown: boolean }, Spawned]> {
   const sweeps = sweepHost(run, host, line);
-  const before = sweeps && await sweepBefore(sweeps, run.grant);
+  const ids = rootIds(run.grant, run.workDirId);
+  if (typeof ids === "string") throw runRefusal(run.name, run.script, ids);
+  const before = sweeps && await sweepBefore(sweeps, run.grant, ids);
   const unswept = sweeps && !before ? SWEEP_UNLISTED : "";
   const made = run.grant.readOnly.filter((p) => !existsHere(p));
   const spawned = await spawnScript({ ...spec, argv: line.argv, env: line.env });
-  if (sweeps && before) spawned.stderr += await sweepAfter(sweeps, run.grant, before, made);
+  if (sweeps && before) spawned.stderr += await sweepAfter(sweeps, run.grant, ids, before, made);
   spawned.stderr += unswept;
   return [line, spawned];
 }

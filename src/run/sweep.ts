@@ -33,11 +33,21 @@ export interface SweepHost {
 
 const SWEEP = `set -u
 mode=$1; shift
-while [ "$1" != -- ]; do rmdir -- "$1" 2>/dev/null; shift; done; shift
-roots=() named=() noted=()
+made=() roots=() ids=() named=() noted=()
+while [ "$1" != -- ]; do made+=("$1"); shift; done; shift
 while [ "$1" != -- ]; do roots+=("$1"); shift; done; shift
+while [ "$1" != -- ]; do ids+=("$1"); shift; done; shift
 while [ "$1" != -- ]; do named+=(-o -name "$1"); shift; done; shift
 while [ $# -gt 0 ]; do noted+=(-o -name "$1"); shift; done
+for i in "\${!roots[@]}"; do
+  [ "\${ids[$i]}" = - ] || [ "$(stat -c %d:%i -- "\${roots[$i]}" 2>/dev/null)" = "\${ids[$i]}" ] || {
+    printf 'skillrt: the sweep did not look at %q: it is not the folder that was checked (a link was swapped in?)\\n' "\${roots[$i]}"
+    exit 3
+  }
+done
+for p in "\${made[@]}"; do rmdir -- "$p" 2>/dev/null; done
+# Whether the folder holding p is itself, with no link on the way (else nothing is removed there).
+direct() { local d=\${1%/*}; [ "$(realpath -e -- "$d" 2>/dev/null)" = "$d" ]; }
 ${CANDIDATES_SH}
 if [ "$mode" = list ]; then candidates; exit 0; fi
 declare -A was_kept was_noted
@@ -46,16 +56,20 @@ while IFS= read -r -d '' rec; do
   kind=\${rec%% *}; id=\${rec#* }; p=\${id#*$'\\t'}; id=\${id%%$'\\t'*}
   case $kind in K) was_kept[$id]=1 ;; N) was_noted[$id]=1 ;; P) pointed_paths+=("$p") ;; esac
 done
-now() { scan; for p in "\${pointed_paths[@]}"; do under "$p"; done; }
+now() { scan; for p in "\${pointed_paths[@]}"; do direct "$p" && under "$p"; done; }
 while IFS= read -r -d '' rec; do
   kind=\${rec%% *}; id=\${rec#* }; p=\${id#*$'\\t'}; id=\${id%%$'\\t'*}
   [ -e "$p" ] || [ -L "$p" ] || continue
   if [ "$kind" = N ]; then
     [ -z "\${was_noted[$id]+x}" ] || continue
-    printf 'skillrt: note: the script made %q, settings another tool may load or run: look at it before you use that tool here\\n' "$p"
+    printf 'skillrt: note: the script made or changed %q, settings another tool may load or run: look at it before you use that tool here\\n' "$p"
     continue
   fi
   [ -z "\${was_kept[$id]+x}" ] || continue
+  direct "$p" || {
+    printf 'skillrt: did not remove %q, which the script made: a link lies on the way to it; remove it yourself\\n' "$p"
+    continue
+  }
   rm -rf -- "$p" 2>/dev/null
   if [ -e "$p" ] || [ -L "$p" ]; then
     printf 'skillrt: could not remove %q, which the script made: a git repository or an agent folder planted there would run commands in the tools that open it; remove it yourself\\n' "$p"
@@ -74,6 +88,7 @@ exit 0
 export function sweepArgv(
   host: SweepHost,
   grant: Grant,
+  ids: readonly string[],
   mode: "list" | "clean",
   made: readonly string[] = [],
 ): string[] {
@@ -107,11 +122,38 @@ export function sweepArgv(
     "--",
     ...roots,
     "--",
+    ...ids,
+    "--",
     ...keptNames(),
     ...HOOK_FOLDERS,
     "--",
     ...NOTED_NAMES,
   ];
+}
+
+/**
+ * The identity (`device:inode`) of each place the script may write, taken without following
+ * a link, `-` for one not there: each sweep box checks the folder bound at each path is it,
+ * or looks at nothing (another user may swap one for a link while the script runs); the
+ * work dir must still be `workDirId`, the one checked before the question.
+ */
+export function rootIds(grant: Grant, workDirId: string): string[] | string {
+  const ids: string[] = [];
+  for (const root of writableRoots(grant)) {
+    let info: Deno.FileInfo;
+    try {
+      info = Deno.lstatSync(root);
+    } catch {
+      ids.push("-");
+      continue;
+    }
+    const id = `${info.dev}:${info.ino}`;
+    if (info.isSymlink || (root === grant.workDir && id !== workDirId)) {
+      return `'${root}' is not the folder that was checked (a link was swapped in?)`;
+    }
+    ids.push(id);
+  }
+  return ids;
 }
 
 /** The longest a sweep may take (it holds the work dir's turn): two minutes. */
@@ -157,8 +199,12 @@ async function sweepBox(argv: string[], input: Uint8Array): Promise<Swept> {
  * Lists what is there before the box: the records for {@linkcode sweepAfter} (bytes, as
  * the names are), or undefined when the list is not whole — then nothing is removed after.
  */
-export async function sweepBefore(host: SweepHost, grant: Grant): Promise<Uint8Array | undefined> {
-  const listed = await sweepBox(sweepArgv(host, grant, "list"), new Uint8Array());
+export async function sweepBefore(
+  host: SweepHost,
+  grant: Grant,
+  ids: readonly string[],
+): Promise<Uint8Array | undefined> {
+  const listed = await sweepBox(sweepArgv(host, grant, ids, "list"), new Uint8Array());
   return listed.complete ? listed.out : undefined;
 }
 
@@ -169,10 +215,11 @@ export async function sweepBefore(host: SweepHost, grant: Grant): Promise<Uint8A
 export async function sweepAfter(
   host: SweepHost,
   grant: Grant,
+  ids: readonly string[],
   before: Uint8Array,
   made: readonly string[],
 ): Promise<string> {
-  const swept = await sweepBox(sweepArgv(host, grant, "clean", made), before);
+  const swept = await sweepBox(sweepArgv(host, grant, ids, "clean", made), before);
   const lines = new TextDecoder().decode(swept.out);
   return swept.complete ? lines : lines + SWEEP_STOPPED;
 }

@@ -103,17 +103,16 @@ Deno.test({
       "skills/hubby/scripts/read.sh": 'echo planted > out/planted; echo "rc=$?"\n',
       "skills/.hub/lock.json": lockFor("hubby"),
     });
-    const w = outcome(
-      await new SkillRuntime({ home: writer }).run("hubby", "scripts/read.sh", {
-        workdir: work,
-        confirm: () => {
-          Deno.removeSync(`${work}/out`);
-          Deno.symlinkSync(target, `${work}/out`);
-          return Promise.resolve(true);
-        },
-      }),
-    );
-    // bwrap itself refuses to mount through the link (or the box would): the script never runs.
+    const w = await new SkillRuntime({ home: writer }).run("hubby", "scripts/read.sh", {
+      workdir: work,
+      confirm: () => {
+        Deno.removeSync(`${work}/out`);
+        Deno.symlinkSync(target, `${work}/out`);
+        return Promise.resolve(true);
+      },
+    }).then(outcome, (e: Error) => ({ exitCode: 3, stdout: "", stderr: e.message }));
+    // Refused before the box (the sweep's check of what the script may write), else bwrap or
+    // the box refuses to mount through the link: the script never runs.
     ok(w.exitCode !== 0 && w.stdout === "", JSON.stringify(w));
     deepEqual([...Deno.readDirSync(target)].map((e) => e.name).sort(), ["canary", "canary-dir"]);
     // And the positive path: unswapped, the declared folder is read.

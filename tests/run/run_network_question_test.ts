@@ -108,3 +108,25 @@ Deno.test({
     removeTrees(any, none);
   }
 });
+
+Deno.test({
+  name:
+    `a Deno script that may run a program is asked about as reaching any host: the program is not held to Deno's hosts (red team hU)${why}`,
+  ignore,
+}, async () => {
+  const perms =
+    "metadata:\n  skillrt:\n    permissions:\n      net: [api.example.com]\n      run: [curl]\n";
+  const home = makeTree({
+    "skills/hubby/SKILL.md": skill("hubby", "runs curl", perms),
+    "skills/hubby/scripts/get.ts": "console.log('deno ran');\n",
+    "skills/.hub/lock.json": lockFor("hubby"),
+  });
+  try {
+    equal(
+      netPart((await asked(home, "scripts/get.ts")).line),
+      "network ANY host, 127.0.0.1 included (the programs it may run are not held to Deno's hosts; declared: api.example.com)",
+    );
+  } finally {
+    removeTrees(home);
+  }
+});

