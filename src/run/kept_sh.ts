@@ -81,8 +81,9 @@ emit() {
       d=\${p%/*}; [ -e "$d/refs" ] || [ -e "$d/commondir" ] || continue
       kind=K
     fi
-    # A link's identity holds what it points to: a new link may reuse the old one's inode.
-    [ -L "$p" ] && rec="\${rec%%$'\\t'*}:$(readlink -- "$p" | md5sum | cut -c1-32)"$'\\t'"$p"
+    # A kept link's identity holds what it points to: a new link may reuse the old one's inode
+    # (a noted one's need not: it is only reported, and no fork per noted link).
+    [ "$kind" = K ] && [ -L "$p" ] && rec="\${rec%%$'\\t'*}:$(readlink -- "$p" | md5sum | cut -c1-32)"$'\\t'"$p"
     printf '%s %s\\0' "$kind" "$rec"
   done
 }
