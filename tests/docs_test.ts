@@ -90,3 +90,10 @@ Deno.test("[C-8] docs/configuration.md's table of the skills: section names ever
     .flatMap((l) => [...l.split("|")[1].matchAll(/`([a-z_]+)`/g)].map((m) => m[1]));
   deepEqual(keys.toSorted(), Object.keys(defaultConfig()).toSorted());
 });
+
+Deno.test("[C-6] the README gives the test command, and it is deno.json's test task over tests/", () => {
+  const readme = Deno.readTextFileSync(`${REPO}/README.md`);
+  ok(readme.includes("```sh\ndeno task test\n```"), "README.md names `deno task test`");
+  const tasks = JSON.parse(Deno.readTextFileSync(`${REPO}/deno.json`)).tasks;
+  ok(String(tasks.test).endsWith(" tests/"), tasks.test);
+});
