@@ -24,15 +24,29 @@ export function agentWrittenPaths(localRoot: string): string[] {
   return lockedWritePaths(agentWrittenFile(localRoot));
 }
 
+/**
+ * The skill folders marked (real paths): none when the file is absent, undefined when it is
+ * there but holds no marks (a folder, a link to nowhere, not JSON) — unknown.
+ */
+function readMarks(localRoot: string): string[] | undefined {
+  let text: string;
+  try {
+    text = Deno.readTextFileSync(agentWrittenFile(localRoot));
+  } catch (error) {
+    return error instanceof Deno.errors.NotFound ? [] : undefined;
+  }
+  try {
+    const data: unknown = JSON.parse(text);
+    const list = isMapping(data) ? data.skills : undefined;
+    return Array.isArray(list) ? list.filter((x): x is string => typeof x === "string") : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** The skill folders marked (real paths); none when the file is absent or unreadable. */
 export function readAgentWritten(localRoot: string): string[] {
-  try {
-    const data: unknown = JSON.parse(Deno.readTextFileSync(agentWrittenFile(localRoot)));
-    const list = isMapping(data) ? data.skills : undefined;
-    return Array.isArray(list) ? list.filter((x): x is string => typeof x === "string") : [];
-  } catch {
-    return [];
-  }
+  return readMarks(localRoot) ?? [];
 }
 
 /**
@@ -40,26 +54,9 @@ export function readAgentWritten(localRoot: string): string[] {
  * file is there but cannot be read as marks: what is unknown is not the user's own.
  */
 export function isAgentWritten(localRoot: string, skillDir: string): boolean {
-  if (!marksReadable(localRoot)) return true;
-  return readAgentWritten(localRoot).some((dir) =>
-    isInside(dir, skillDir) || isInside(skillDir, dir)
-  );
-}
-
-/** Whether the marks file is absent or holds marks. */
-function marksReadable(localRoot: string): boolean {
-  let text: string;
-  try {
-    text = Deno.readTextFileSync(agentWrittenFile(localRoot));
-  } catch (error) {
-    return error instanceof Deno.errors.NotFound;
-  }
-  try {
-    const data: unknown = JSON.parse(text);
-    return isMapping(data) && Array.isArray(data.skills);
-  } catch {
-    return false;
-  }
+  const marks = readMarks(localRoot);
+  return marks === undefined ||
+    marks.some((dir) => isInside(dir, skillDir) || isInside(skillDir, dir));
 }
 
 /** Marks the skill folder `skillDir` as written by an MCP client. */
@@ -67,12 +64,13 @@ export async function markAgentWritten(localRoot: string, skillDir: string): Pro
   const dir = realPathOrUndefined(skillDir) ?? skillDir;
   const file = agentWrittenFile(localRoot);
   await withLock(file, () => {
-    if (!marksReadable(localRoot)) {
+    const marks = readMarks(localRoot);
+    if (marks === undefined) {
       throw new SkillrtError(
         `'${file}' does not hold marks of what MCP clients wrote; fix it or remove it (every local skill's scripts then ask first) before one writes again.`,
       );
     }
-    const kept = readAgentWritten(localRoot).filter((d) => d !== dir);
+    const kept = marks.filter((d) => d !== dir);
     atomicWriteJson(file, { skills: [...kept, dir].sort() });
   });
 }

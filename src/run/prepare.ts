@@ -105,11 +105,16 @@ function workDirOf(runtime: ScriptRuntime, workdir: string | undefined): string 
   return real;
 }
 
-/** A folder's `device:inode`, taken without following a link (one swapped in since is refused). */
+/** What the box and the sweeps compare a place by: `device:inode` (as `stat -c %d:%i` prints it). */
+export function identity(info: Deno.FileInfo): string {
+  return `${info.dev}:${info.ino}`;
+}
+
+/** A folder's identity, taken without following a link (one swapped in since is refused). */
 function identityOf(dir: string): string {
   const info = Deno.lstatSync(dir);
   if (!info.isDirectory) throw new UsageError(`The work dir '${dir}' is not a folder.`);
-  return `${info.dev}:${info.ino}`;
+  return identity(info);
 }
 
 /**

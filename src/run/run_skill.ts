@@ -17,6 +17,7 @@ import type { Grant } from "./grant.ts";
 import type { Audience } from "../scan/audience.ts";
 import type { Declared } from "./permissions.ts";
 import {
+  absentOf,
   type SandboxKind,
   type SandboxLine,
   sandboxLine,
@@ -28,7 +29,6 @@ import { type Spawned, spawnScript, type SpawnSpec } from "./spawn.ts";
 import { rootIds, SWEEP_UNLISTED, sweepAfter, sweepBefore } from "./sweep.ts";
 import { inWorkDirTurn, turnsFolderOf } from "./work_dir_turns.ts";
 import { readEnv } from "../home/host.ts";
-import { existsHere } from "../home/paths.ts";
 
 /** The default time limit of a script, in seconds. */
 export const DEFAULT_TIMEOUT_SECONDS = 120;
@@ -252,7 +252,7 @@ async function swept(
   if (typeof ids === "string") throw runRefusal(run.name, run.script, ids);
   const before = sweeps && await sweepBefore(sweeps, run.grant, ids);
   const unswept = sweeps && !before ? SWEEP_UNLISTED : "";
-  const made = run.grant.readOnly.filter((p) => !existsHere(p));
+  const made = absentOf(run); // what the box is about to make: the last sweep removes it if left
   const spawned = await spawnScript({ ...spec, argv: line.argv, env: line.env });
   if (sweeps && before) spawned.stderr += await sweepAfter(sweeps, run.grant, ids, before, made);
   spawned.stderr += unswept;

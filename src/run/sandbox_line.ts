@@ -69,7 +69,7 @@ export function sweepHost(
 }
 
 /** The kept-read-only paths that are not there (nothing, not even a link). */
-function absentOf(run: PreparedRun): string[] {
+export function absentOf(run: PreparedRun): string[] {
   return run.grant.readOnly.filter((p) => !existsHere(p));
 }
 

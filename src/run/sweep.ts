@@ -20,6 +20,7 @@ import { systemArgs, writableRoots } from "./bwrap_args.ts";
 import { CANDIDATES_SH, HOOK_FOLDERS, NOTED_NAMES } from "./kept_sh.ts";
 import type { SystemEntry } from "./host_kinds.ts";
 import { SANDBOX_PATH } from "./script_kind.ts";
+import { identity } from "./prepare.ts";
 
 /** What a sweep box needs of the machine. */
 export interface SweepHost {
@@ -147,7 +148,7 @@ export function rootIds(grant: Grant, workDirId: string): string[] | string {
       ids.push("-");
       continue;
     }
-    const id = `${info.dev}:${info.ino}`;
+    const id = identity(info);
     if (info.isSymlink || (root === grant.workDir && id !== workDirId)) {
       return `'${root}' is not the folder that was checked (a link was swapped in?)`;
     }
