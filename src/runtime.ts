@@ -119,7 +119,9 @@ export class SkillRuntime {
     if (current) return current;
     const started = Date.now();
     const catalog = this.catalog();
-    if (this.options.scanHelper) await catalog.prefetch(this.options.scanHelper, undefined, !!live);
+    // A watching runtime's first scan notes its folders (on this thread without a helper).
+    const helper = this.options.scanHelper ?? (live ? () => undefined : undefined);
+    if (helper) await catalog.prefetch(helper, undefined, !!live);
     live?.adopt(catalog, started); // its scans, proved unchanged since, serve the next calls
     return catalog;
   }

@@ -11,6 +11,7 @@ import type { Setup } from "../home/setup.ts";
 import { Catalog } from "./catalog.ts";
 import { WatchedCache, type WatchStatus } from "./watch_cache.ts";
 import { HelperWatches, ownWatchHelper, watchInThread, type WatchOpener } from "./watch_source.ts";
+import type { StampSet } from "./stamp_of.ts";
 
 /** Where a live catalog gets its sentinel folder and its watchers. */
 export interface LiveOptions {
@@ -29,6 +30,8 @@ export class LiveCatalog {
   #onScan: () => void;
   #cache?: WatchedCache;
   #helper?: HelperWatches;
+  /** A second watch helper that opens no watchers: it checks stamps while the first opens them. */
+  #checker?: HelperWatches;
   #answered = false;
   #startTimer?: ReturnType<typeof setTimeout>;
   #listeners = new Set<() => void>();
@@ -83,7 +86,15 @@ export class LiveCatalog {
   #watched(): WatchedCache {
     if (!this.#cache) {
       const roots = [...this.#setup.roots, ...this.#setup.plugins].map((r) => r.path);
-      this.#cache = WatchedCache.create(roots, this.#options.sentinel, this.#opener());
+      const checker = this.#stampHelper();
+      const check = checker && ((set: StampSet) => checker.stamps(set));
+      this.#cache = WatchedCache.create(
+        roots,
+        this.#options.sentinel,
+        this.#opener(),
+        undefined,
+        check,
+      );
       this.#cache.onChange(() => this.#listeners.forEach((listener) => listener()));
     }
     return this.#cache;
@@ -99,6 +110,16 @@ export class LiveCatalog {
       // In this thread: after the answer being made (opening blocks the thread).
       return new Promise((resolve) => setTimeout(resolve, 0)).then(() => watchInThread(paths));
     };
+  }
+
+  /**
+   * The helper that checks stamps ([PERF-6]): asked of the sandbox (`helper`), else this
+   * process's own; none when watchers come from a given opener (the caller's threads).
+   */
+  #stampHelper(): HelperWatches | undefined {
+    const ask = this.#options.helper;
+    if (!ask && this.#options.opener) return undefined;
+    return this.#checker ??= ask ? new HelperWatches(ask()) : ownWatchHelper();
   }
 
   /** How each root is kept fresh, once the watchers are open (this opens them). */
@@ -134,6 +155,8 @@ export class LiveCatalog {
     this.#cache = undefined;
     this.#helper?.close();
     this.#helper = undefined;
+    this.#checker?.close();
+    this.#checker = undefined;
     this.#answered = false;
     this.#current = undefined;
     this.#listeners.clear();

@@ -9,9 +9,8 @@
  * changed are read again; when a folder changed (an entry added, removed or renamed), the
  * root is walked again, and every skill whose SKILL.md kept its stamp keeps its record.
  *
- * A stamp younger than {@linkcode RACY_MS} cannot prove anything (a file's times have a
- * coarse clock: an edit in the same tick could keep them), so it never matches: such a
- * path counts as changed until it is older.
+ * Stamps themselves, and the check of which no longer match, are `stamp_of.ts`'s: a watch
+ * helper runs the check too (`StampChecker`).
  *
  * @module
  */
@@ -22,10 +21,15 @@ import type { SkillRecord } from "./record.ts";
 import type { ScannedRoot } from "./scanned.ts";
 import { type WalkLimits, walkRoot } from "./walk.ts";
 import { joinPath } from "../home/paths.ts";
-import { irrelevant } from "./watch_events.ts";
-
-/** How old a stamp must be to prove that nothing changed since (milliseconds). */
-export const RACY_MS = 2000;
+import {
+  checkStamps,
+  folderStampOf,
+  isRacy,
+  type StampCheck,
+  stampMatches,
+  stampOf,
+  type StampSet,
+} from "./stamp_of.ts";
 
 /**
  * The most stamps (folders and SKILL.md files) a call validates itself while its root's
@@ -49,40 +53,9 @@ export interface StampedScan {
   files: string[];
 }
 
-let racy = 0;
-
-/** How `path` looks now (following links); a racy or missing path gets a stamp of its own. */
-export function stampOf(path: string, now = Date.now()): string {
-  let info: Deno.FileInfo;
-  try {
-    info = Deno.statSync(path);
-  } catch (error) {
-    return `absent:${(error as Error).name}`;
-  }
-  const mtime = info.mtime?.getTime() ?? 0;
-  if (mtime === 0 || now - mtime < RACY_MS) return `racy:${++racy}`;
-  return `${mtime}:${info.ctime?.getTime() ?? 0}:${info.size}:${info.ino ?? 0}`;
-}
-
-/**
- * The stamp of folder `dir` of root `root`: its times, but for the root itself its entries
- * (their names and kinds): the root holds the usage counters, rewritten by every view
- * ([U-1]), and they would change its times on every call.
- */
-export function folderStampOf(dir: string, root: string, now: number): string {
-  if (dir !== root) return stampOf(dir, now);
-  try {
-    const kinds = [...Deno.readDirSync(dir)].filter((e) => !irrelevant(joinPath(dir, e.name), dir))
-      .map((e) => `${e.isDirectory ? "d" : e.isSymlink ? "l" : "f"}:${e.name}`);
-    return `entries:${JSON.stringify(kinds.sort())}`;
-  } catch (error) {
-    return `absent:${(error as Error).name}`;
-  }
-}
-
 /**
  * The stamps of a scan made from `started` on that noted its folders (`dirs`), taken
- * after it: a path modified less than {@linkcode RACY_MS} before `started` (or since) gets
+ * after it: a path modified less than `RACY_MS` (`stamp_of.ts`) before `started` (or since) gets
  * a stamp of its own (it counts as changed), so that each stamp that matches later proves
  * the scan read what is there. (A file put in place by a rename changes its folder's
  * time, and every folder holding a record is stamped.)
@@ -91,7 +64,7 @@ export function stampedSince(scanned: ScannedRoot, root: string, started: number
   const dirs = new Map<string, string>();
   for (const dir of scanned.dirs ?? []) {
     // The root's entries, listed after its walk, prove nothing when it changed since it began.
-    const racy = dir === root && stampOf(dir, started).startsWith("racy:");
+    const racy = dir === root && isRacy(stampOf(dir, started));
     dirs.set(dir, racy ? stampOf(dir, started) : folderStampOf(dir, root, started));
   }
   const files = scanned.records.map((r) => stampOf(r.file, started));
@@ -126,12 +99,22 @@ export function stampedScan(
     const stamp = stampOf(joinPath(s.dir, "SKILL.md"), now);
     files.push(stamp);
     const i = before.get(s.dir);
-    if (previous && i !== undefined && previous.files[i] === stamp) {
+    if (previous && i !== undefined && stampMatches(previous.files[i], stamp)) {
       return previous.scanned.records[i];
     }
     return readRecord(s.dir, s.rel, root.path, source, namespace, realRoots);
   });
   return { scanned: { records, flat: walk.flat, diagnostics: walk.diagnostics }, dirs, files };
+}
+
+/** What `stamped` saw of `root`, for {@linkcode checkStamps} (here or in a helper). */
+export function stampSetOf(root: string, stamped: StampedScan): StampSet {
+  return {
+    root,
+    dirs: stamped.dirs,
+    files: stamped.scanned.records.map((r) => r.file),
+    stamps: stamped.files,
+  };
 }
 
 /**
@@ -146,24 +129,34 @@ export function revalidate(
   previous: StampedScan,
   onWalk?: () => void,
 ): StampedScan {
-  const now = Date.now();
-  for (const [dir, stamp] of previous.dirs) {
-    if (folderStampOf(dir, root.path, now) !== stamp) {
-      onWalk?.();
-      return stampedScan(root, limits, realRoots, previous);
-    }
+  const check = checkStamps(stampSetOf(root.path, previous));
+  return applyCheck(root, limits, realRoots, previous, check, onWalk);
+}
+
+/**
+ * `previous` as `check` (taken after it, here or in a helper) found it: itself when nothing
+ * changed; else walked again (a folder changed) or with the changed skills read again.
+ */
+export function applyCheck(
+  root: Root | PluginRoot,
+  limits: WalkLimits,
+  realRoots: readonly string[],
+  previous: StampedScan,
+  check: StampCheck,
+  onWalk?: () => void,
+): StampedScan {
+  if (check.dirChanged) {
+    onWalk?.();
+    return stampedScan(root, limits, realRoots, previous);
   }
+  if (check.files.length === 0) return previous;
   const { source, namespace } = rootSource(root);
-  let files: string[] | undefined;
-  let records: SkillRecord[] | undefined;
-  previous.scanned.records.forEach((r, i) => {
-    const stamp = stampOf(r.file, now);
-    if (stamp === previous.files[i]) return;
-    files ??= [...previous.files];
-    records ??= [...previous.scanned.records];
+  const files = [...previous.files];
+  const records = [...previous.scanned.records];
+  for (const [i, stamp] of check.files) {
+    const r = records[i];
     files[i] = stamp;
     records[i] = readRecord(r.skillDir, r.path, root.path, source, namespace, realRoots);
-  });
-  if (!files || !records) return previous;
+  }
   return { scanned: { ...previous.scanned, records }, dirs: previous.dirs, files };
 }

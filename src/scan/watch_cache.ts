@@ -11,10 +11,13 @@
  * (reads, usage counters, excluded folders) do not invalidate.
  *
  * A root no watcher covers — its watcher could not be opened (the system's watch limit
- * is exhausted, say), or is not open yet (watchers are opened at a server's start or its
- * first call: watching thousands of folders takes seconds) — is validated on every read
- * by the modification times of what its last scan saw (`stamps.ts`), and only that root;
- * while its watcher opens, a root with more stamps than a budget is waited for instead.
+ * is exhausted, say), or is not open yet, or has not reported a mark yet (watchers are
+ * opened at a server's start or its first call: watching thousands of folders takes
+ * seconds) — is validated on every read by the modification times of what its last scan
+ * saw (`stamps.ts`), and only that root. With a {@linkcode StampChecker} (a watch helper
+ * that opens no watchers) the pass over the stamps is made on the checker's thread, so a
+ * call waits for one pass but the thread answering calls makes none ([PERF-6]); without
+ * one, while its watcher opens, a root with more stamps than a budget is waited for instead.
  *
  * @module
  */
@@ -23,17 +26,19 @@ import { scanRoot } from "./scan_root.ts";
 import { linkSignature, SWEEP_MS } from "./link_sweep.ts";
 import type { ScannedRoot } from "./scanned.ts";
 import {
+  applyCheck,
   OPEN_WAIT_MS,
-  revalidate,
   STAMP_BUDGET,
   type StampedScan,
   stampedScan,
   stampedSince,
+  stampSetOf,
 } from "./stamps.ts";
+import { checkStamps, type StampCheck, type StampChecker } from "./stamp_of.ts";
 import type { WalkLimits } from "./walk.ts";
-import { irrelevant } from "./watch_events.ts";
 import { type FsWatch, watchFailure, watchInThread, type WatchOpener } from "./watch_source.ts";
 import { Sentinel } from "./sentinel.ts";
+import { type Entry, FIRST_MARKS, LATE_MS, listenTo, newEntry, waitFor } from "./watch_entry.ts";
 
 /** What a scan needs besides its root (a catalog's bounds and real roots). */
 export interface ScanContext {
@@ -55,47 +60,13 @@ export interface WatchStatus {
   reason?: string;
 }
 
-interface Entry {
-  path: string;
-  state: WatchStatus["state"];
-  reason?: string;
-  generation: number;
-  scanned?: ScannedRoot;
-  /** The stamps of a root validated by modification times (or watched, not yet verified). */
-  stamped?: StampedScan;
-  root?: Root | PluginRoot;
-  watch?: FsWatch;
-  rebuild: boolean;
-  /** The last sentinel mark this root's watcher reported. */
-  seen: number;
-  /** The root's links as they were before its scan (`link_sweep.ts`). */
-  links?: string;
-  /** Settles when the watcher being opened is up or has failed. */
-  opened?: Promise<void>;
-  /** Whether the current watcher has reported a mark yet (see {@linkcode FIRST_MARKS}). */
-  marked: boolean;
-  waiters: Set<() => void>;
-}
-
-/** How long a watcher may take to report a sentinel mark before its root is rescanned. */
-const LATE_MS = 1000;
-
-/**
- * How many marks a watcher just opened is given ({@linkcode LATE_MS} each) before its
- * root is rescanned ([PERF-6]). `Deno.watchFs` returns while its last watches are still
- * being set up, the sentinel's last of all: a mark placed at once may never be reported
- * (traced at 10,000 skills), and a root walked again for it cost the call seconds. A mark
- * made again later is; the sentinel watched last, its mark proves the root's watches are
- * all set up.
- */
-const FIRST_MARKS = 5;
-
 /** Scanned roots kept while nothing below them changes. */
 export class WatchedCache {
   #entries = new Map<string, Entry>();
   #sentinel?: Sentinel;
   #opener: WatchOpener;
   #budget: number;
+  #checker?: StampChecker;
   #tick = 0;
   /** The timer of the link sweep, once the watchers are open. */
   #sweep?: ReturnType<typeof setInterval>;
@@ -113,35 +84,32 @@ export class WatchedCache {
     sentinel: Sentinel | undefined,
     opener: WatchOpener,
     budget: number,
+    checker: StampChecker | undefined,
   ) {
     this.#budget = budget;
+    this.#checker = checker;
     this.#sentinel = sentinel;
     this.#opener = opener;
     for (const path of roots) {
-      this.#entries.set(path, {
-        path,
-        state: "waiting",
-        generation: 0,
-        rebuild: false,
-        seen: 0,
-        marked: false,
-        waiters: new Set(),
-      });
+      this.#entries.set(path, newEntry(path));
     }
   }
 
   /**
    * A cache over `roots`, not watching yet ({@linkcode start}). `sentinel` is a folder this
-   * process may write in (a temp folder is made when absent); `opener` opens watchers.
+   * process may write in (a temp folder is made when absent); `opener` opens watchers;
+   * `checker` checks stamps on another thread (when absent, on this one, and a root over
+   * `budget` stamps waits for its watcher while it opens).
    */
   static create(
     roots: string[],
     sentinel?: string,
     opener = watchInThread,
     budget = STAMP_BUDGET,
+    checker?: StampChecker,
   ): WatchedCache {
     // Without a folder to prove freshness in, every root is validated by modification times.
-    return new WatchedCache(roots, Sentinel.in(sentinel), opener, budget);
+    return new WatchedCache(roots, Sentinel.in(sentinel), opener, budget, checker);
   }
 
   /**
@@ -182,9 +150,11 @@ export class WatchedCache {
       if (this.#closed) return watch.close();
       entry.watch = watch;
       entry.marked = false;
-      entry.state = "watched";
-      entry.reason = undefined;
-      this.#listen(entry, watch, this.#sentinel);
+      listenTo(entry, watch, this.#sentinel, () => this.#invalidate(entry));
+      if (await this.#proved(entry, watch)) {
+        entry.state = "watched";
+        entry.reason = undefined;
+      }
     } catch (error) {
       if (this.#closed) return;
       entry.state = "fallback";
@@ -192,43 +162,23 @@ export class WatchedCache {
     }
   }
 
-  #listen(entry: Entry, watch: FsWatch, sentinel: Sentinel): void {
-    (async () => {
-      try {
-        for await (const event of watch) {
-          if (entry.watch !== watch) break;
-          if (event.kind === "access") continue; // reading, our own scans included, changes nothing
-          if (event.paths.length === 0 || event.flag === "rescan") {
-            this.#invalidate(entry); // The watcher lost track (queue overflow): trust nothing.
-            continue;
-          }
-          for (const path of event.paths) {
-            if (path.startsWith(sentinel.dir + "/")) {
-              entry.seen = Math.max(entry.seen, sentinel.tickOf(path));
-              entry.marked = true;
-              for (const wake of entry.waiters) wake();
-              continue;
-            }
-            if (irrelevant(path, entry.path)) continue;
-            // A renamed folder keeps its watch descriptor, which a later move-self event
-            // can drop: open this root's watcher again before the cache is read again.
-            if (event.kind === "rename") entry.rebuild = true;
-            if (path === entry.path || path.startsWith(entry.path + "/")) this.#invalidate(entry);
-          }
-        }
-      } catch {
-        // The stream failed: handled as its end.
-      } finally {
-        if (entry.watch === watch) {
-          // It ended on its own: this root falls back to validation by modification times.
-          entry.watch = undefined;
-          entry.state = "fallback";
-          entry.reason = "its watcher stopped";
-          this.#invalidate(entry);
-          for (const wake of entry.waiters) wake();
-        }
-      }
-    })();
+  /**
+   * Places marks until the watcher just opened reports one ({@linkcode FIRST_MARKS}, each
+   * given {@linkcode LATE_MS}): true once it has; a watcher that reports none is closed,
+   * and its root falls back. (It stays `opening` meanwhile: validated by its stamps.)
+   */
+  async #proved(entry: Entry, watch: FsWatch): Promise<boolean> {
+    for (let i = 0; i < FIRST_MARKS && entry.watch === watch && !entry.marked; i++) {
+      if (!this.#sentinel?.place(++this.#tick)) break;
+      await waitFor(entry, () => entry.marked || entry.watch !== watch, LATE_MS);
+    }
+    if (entry.watch !== watch) return false; // it stopped, or the cache closed
+    if (entry.marked) return true;
+    entry.watch = undefined;
+    entry.state = "fallback";
+    entry.reason = "its watcher reported no change";
+    watch.close();
+    return false;
   }
 
   /** Grows whenever anything kept is dropped or changed: an unchanged version means nothing changed. */
@@ -236,7 +186,7 @@ export class WatchedCache {
     return this.#version;
   }
 
-  /** True when a watcher covers every root (none waiting, falling back or to be reopened). */
+  /** True when a watcher covers every root (none waiting, opening, falling back or to be reopened). */
   everyRootWatched(): boolean {
     if (this.#closed) return false;
     for (const e of this.#entries.values()) if (e.state !== "watched" || e.rebuild) return false;
@@ -327,10 +277,11 @@ export class WatchedCache {
   }
 
   /**
-   * When a root being opened has more stamps than the budget, waits for every watcher
-   * being opened (roots under it are validated by their stamps meanwhile).
+   * Without a checker, when a root being opened has more stamps than the budget, waits for
+   * every watcher being opened (roots under it are validated by their stamps meanwhile).
    */
   async #openedOrLate(): Promise<void> {
+    if (this.#checker) return;
     const costly = [...this.#entries.values()].filter((e) =>
       e.state === "opening" && e.opened && e.stamped &&
       e.stamped.dirs.size + e.stamped.files.length > this.#budget
@@ -362,31 +313,52 @@ export class WatchedCache {
 
   async #runRound(ctx: ScanContext): Promise<void> {
     try {
-      await this.#markRound();
-      this.#revalidate(ctx);
+      // Trusted before the mark is placed: a watcher proven later is verified next round.
+      const trusted = new Set([...this.#entries.values()].filter((e) => e.state === "watched"));
+      await this.#markRound(trusted);
+      await this.#revalidate(ctx, trusted);
     } finally {
       if (!this.#next) this.#current = undefined;
     }
   }
 
-  /** Validates by modification times the scan of each root no watcher covers (yet). */
-  #revalidate(ctx: ScanContext): void {
-    for (const entry of this.#entries.values()) {
-      if (!entry.stamped || !entry.root) continue;
+  /**
+   * Validates by modification times the scan of each root no proven watcher covers (yet),
+   * and once more the scan a root's watcher has since proven it covers (then forgotten).
+   */
+  async #revalidate(ctx: ScanContext, trusted: ReadonlySet<Entry>): Promise<void> {
+    const stamped = [...this.#entries.values()].filter((e) => e.stamped && e.root);
+    const checks = await Promise.all(stamped.map((e) => this.#check(e.path, e.stamped!)));
+    stamped.forEach((entry, i) => {
+      const before = entry.stamped;
+      if (!before || !entry.root) return; // dropped meanwhile (an event, a reopen)
       const onWalk = () => ctx.onWalk?.(entry.path);
-      const next = revalidate(entry.root, ctx.limits, ctx.realRoots, entry.stamped, onWalk);
-      if (next !== entry.stamped) {
+      const next = applyCheck(entry.root, ctx.limits, ctx.realRoots, before, checks[i], onWalk);
+      if (next !== before) {
         entry.scanned = next.scanned;
         this.#changed();
       }
       // A watched root's scan from before its watcher, once verified, is the watcher's to keep.
-      entry.stamped = entry.state === "watched" ? undefined : next;
-    }
+      entry.stamped = trusted.has(entry) && entry.state === "watched" ? undefined : next;
+    });
   }
 
-  /** Resolves once a sentinel mark made now has come back from every watcher. */
-  async #markRound(): Promise<void> {
-    const watched = [...this.#entries.values()].filter((e) => e.state === "watched");
+  /** Which of a root's stamps changed: on the checker's thread when there is one, else here. */
+  async #check(root: string, stamped: StampedScan): Promise<StampCheck> {
+    const set = stampSetOf(root, stamped);
+    if (this.#checker) {
+      try {
+        return await this.#checker(set);
+      } catch {
+        // The helper failed or is slow: checked here.
+      }
+    }
+    return checkStamps(set);
+  }
+
+  /** Resolves once a sentinel mark made now has come back from every `trusted` watcher. */
+  async #markRound(trusted: ReadonlySet<Entry>): Promise<void> {
+    const watched = [...trusted];
     if (watched.length === 0 || !this.#sentinel) return;
     const tick = ++this.#tick;
     if (!this.#sentinel.place(tick)) {
@@ -397,27 +369,9 @@ export class WatchedCache {
   }
 
   /** Resolves when `entry`'s watcher has reported mark `tick` (or drops its scan when late). */
-  #awaitMark(entry: Entry, tick: number): Promise<void> {
-    if (entry.seen >= tick) return Promise.resolve();
-    return new Promise((resolve) => {
-      const done = () => {
-        clearTimeout(timer);
-        entry.waiters.delete(wake);
-        resolve();
-      };
-      const wake = () => (entry.seen >= tick || entry.state !== "watched") && done();
-      let tries = entry.marked ? 1 : FIRST_MARKS;
-      const late = () => {
-        if (--tries > 0 && this.#sentinel?.place(++this.#tick)) {
-          timer = setTimeout(late, LATE_MS); // a later mark proves as much
-          return;
-        }
-        this.#invalidate(entry); // Unsure: forget this root.
-        done();
-      };
-      let timer = setTimeout(late, LATE_MS);
-      entry.waiters.add(wake);
-    });
+  async #awaitMark(entry: Entry, tick: number): Promise<void> {
+    const ready = () => entry.seen >= tick || entry.state !== "watched";
+    if (!(await waitFor(entry, ready, LATE_MS))) this.#invalidate(entry); // Unsure: forget this root.
   }
 
   /** Replaces a root's watcher (after a rename); validated by modification times meanwhile. */

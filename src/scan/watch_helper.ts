@@ -4,7 +4,10 @@
  * Setting up a watch on every folder of a big home takes seconds of this thread, never
  * the one answering requests. It also reads, when asked, what a skill's first view shows
  * of its folder ([V-2]: the file listing and the linked files' summaries, every file
- * opened as `openInside` proves it), so that such a view does not hold up other calls.
+ * opened as `openInside` proves it), so that such a view does not hold up other calls;
+ * and it checks a root's stamps ([PERF-6]: while the watchers open, a call's proof of
+ * freshness is a pass over the stamps of what the first scan saw, made here, on a helper
+ * that opens no watchers, so that the thread answering calls never makes it).
  * The warden starts it with the command's permissions (the library starts it with the
  * process's).
  *
@@ -12,6 +15,7 @@
  */
 import type { FromWatchHelper, ToWatchHelper } from "./watch_source.ts";
 import { skillFilesFacts } from "../view/skill_files.ts";
+import { checkStamps, type StampSet } from "./stamp_of.ts";
 
 interface HelperScope {
   onmessage: ((event: MessageEvent<{ port: MessagePort }>) => void) | null;
@@ -19,6 +23,8 @@ interface HelperScope {
 
 const scope = globalThis as unknown as HelperScope;
 const watchers = new Map<number, Deno.FsWatcher>();
+/** The stamps of each root, as last sent. */
+const stampSets = new Map<string, StampSet>();
 
 async function forward(port: MessagePort, id: number, watcher: Deno.FsWatcher): Promise<void> {
   const post = (message: FromWatchHelper) => port.postMessage(message);
@@ -39,22 +45,33 @@ async function forward(port: MessagePort, id: number, watcher: Deno.FsWatcher): 
   }
 }
 
-/** Reads a skill folder's files for a view, and answers with them (or why it could not). */
-function answerFiles(port: MessagePort, id: number, dir: string, reach: readonly string[] | null) {
-  let answer: FromWatchHelper;
+/** Answers request `id` with what `work` returns (or why it could not). */
+function answer(port: MessagePort, id: number, work: () => unknown): void {
+  let message: FromWatchHelper;
   try {
-    answer = { kind: "files", id, value: skillFilesFacts(dir, reach) };
+    message = { kind: "answer", id, value: work() };
   } catch (error) {
-    answer = { kind: "files", id, error: error instanceof Error ? error.message : String(error) };
+    message = { kind: "answer", id, error: error instanceof Error ? error.message : String(error) };
   }
-  port.postMessage(answer);
+  port.postMessage(message);
+}
+
+/** Checks the stamps of `root` (as sent now or last). */
+function checkRoot(root: string, set: StampSet | undefined) {
+  if (set) stampSets.set(root, set);
+  const held = stampSets.get(root);
+  if (!held) throw new Error(`no stamps held for ${root}`);
+  return checkStamps(held);
 }
 
 scope.onmessage = (event) => {
   const port = event.data.port;
   port.onmessage = (message: MessageEvent<ToWatchHelper>) => {
     const data = message.data;
-    if (data.kind === "files") return answerFiles(port, data.id, data.dir, data.reach);
+    if (data.kind === "files") {
+      return answer(port, data.id, () => skillFilesFacts(data.dir, data.reach));
+    }
+    if (data.kind === "stamps") return answer(port, data.id, () => checkRoot(data.root, data.set));
     if (data.kind === "close") {
       try {
         watchers.get(data.id)?.close();

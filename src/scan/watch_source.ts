@@ -6,6 +6,7 @@
  *
  * @module
  */
+import type { StampCheck, StampChecker, StampSet } from "./stamp_of.ts";
 
 /** A running file watcher: its events, in the order they happened, until closed. */
 export interface FsWatch extends AsyncIterable<Deno.FsEvent> {
@@ -52,24 +53,32 @@ export async function probeWatch(
 }
 
 /**
- * Messages to a watch helper: open a watcher over paths, or close one; or read a skill
- * folder's files for a view (`reach` as in `src/scan/containment.ts`).
+ * Messages to a watch helper: open a watcher over paths, or close one; read a skill
+ * folder's files for a view (`reach` as in `src/scan/containment.ts`); or check a root's
+ * stamps (`set` sent when the helper does not hold that root's stamps yet).
  */
 export type ToWatchHelper =
   | { kind: "open"; id: number; paths: string[] }
   | { kind: "close"; id: number }
-  | { kind: "files"; id: number; dir: string; reach: readonly string[] | null };
+  | { kind: "files"; id: number; dir: string; reach: readonly string[] | null }
+  | { kind: "stamps"; id: number; root: string; set?: StampSet };
 
-/** Messages from a watch helper about one watcher, or the answer to a read. */
+/** Messages from a watch helper about one watcher, or the answer to a read or a check. */
 export type FromWatchHelper =
   | { kind: "ready"; id: number }
   | { kind: "failed"; id: number; reason: string }
   | { kind: "event"; id: number; event: Deno.FsEvent }
   | { kind: "end"; id: number }
-  | { kind: "files"; id: number; value?: unknown; error?: string };
+  | { kind: "answer"; id: number; value?: unknown; error?: string };
 
 /** How long a read may wait for the helper's answer before it is made here instead. */
 export const HELPER_READ_MS = 2000;
+
+/**
+ * How long a check of stamps may wait for the helper's answer before it is made here
+ * instead (a pass over 20,000 stamps takes a few hundred milliseconds under load).
+ */
+export const HELPER_CHECK_MS = 10_000;
 
 /** The events of one watcher opened by a helper, queued until read. */
 class PortWatch implements FsWatch {
@@ -115,6 +124,8 @@ export class HelperWatches {
   #opening = new Map<number, { watch: PortWatch; settle: (error?: Error) => void }>();
   #open = new Map<number, PortWatch>();
   #reads = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
+  /** The stamps the helper holds, by root (what was sent last). */
+  #sets = new Map<string, StampSet>();
 
   /** Talks to a helper through `port`; `stop` is called by {@linkcode close}. */
   constructor(port: MessagePort, stop?: () => void) {
@@ -124,7 +135,7 @@ export class HelperWatches {
   }
 
   #receive(data: FromWatchHelper): void {
-    if (data.kind === "files") {
+    if (data.kind === "answer") {
       const read = this.#reads.get(data.id);
       this.#reads.delete(data.id);
       if (data.error === undefined) read?.resolve(data.value);
@@ -168,18 +179,43 @@ export class HelperWatches {
    */
   files(dir: string, reach: readonly string[] | null): Promise<unknown> {
     if (this.#opening.size > 0) return Promise.reject(new Error("the helper is opening watchers"));
+    return this.#ask((id) => ({ kind: "files", id, dir, reach }), HELPER_READ_MS);
+  }
+
+  /**
+   * Checks `set`'s stamps in the helper (`checkStamps`), sending the stamps only
+   * when the helper does not hold them yet; rejects when the helper does not answer within
+   * {@linkcode HELPER_CHECK_MS}. (A helper that opens watchers holds its thread for
+   * seconds: stamps are checked by another, which opens none.)
+   */
+  stamps: StampChecker = (set) => {
+    const held = this.#sets.get(set.root);
+    const send = !held || held.dirs !== set.dirs || held.stamps !== set.stamps;
+    if (send) this.#sets.set(set.root, set);
+    const root = set.root;
+    return this.#ask(
+      (id) => send ? { kind: "stamps", id, root, set } : { kind: "stamps", id, root },
+      HELPER_CHECK_MS,
+    ).then((value) => value as StampCheck, (error) => {
+      this.#sets.delete(root); // unsure what it holds now: sent again next time
+      throw error;
+    });
+  };
+
+  /** Posts the message `make` builds with a new id; settles with its answer, or rejects after `limit` ms. */
+  #ask(make: (id: number) => ToWatchHelper, limit: number): Promise<unknown> {
     const id = ++this.#next;
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
         this.#reads.delete(id);
         reject(new Error("the helper did not answer"));
-      }, HELPER_READ_MS);
+      }, limit);
       const settle = <T>(f: (v: T) => void) => (v: T) => {
         clearTimeout(timer);
         f(v);
       };
       this.#reads.set(id, { resolve: settle(resolve), reject: settle(reject) });
-      this.#port.postMessage({ kind: "files", id, dir, reach } satisfies ToWatchHelper);
+      this.#port.postMessage(make(id));
     });
   }
 
@@ -188,6 +224,7 @@ export class HelperWatches {
     for (const { settle } of this.#opening.values()) settle(new Error("closed"));
     for (const { reject } of this.#reads.values()) reject(new Error("closed"));
     this.#reads.clear();
+    this.#sets.clear();
     for (const watch of this.#open.values()) watch.end();
     this.#opening.clear();
     this.#open.clear();
