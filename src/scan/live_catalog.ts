@@ -11,7 +11,6 @@ import type { Setup } from "../home/setup.ts";
 import { Catalog } from "./catalog.ts";
 import { WatchedCache, type WatchStatus } from "./watch_cache.ts";
 import { HelperWatches, ownWatchHelper, watchInThread, type WatchOpener } from "./watch_source.ts";
-import type { StampSet } from "./stamp_of.ts";
 
 /** Where a live catalog gets its sentinel folder and its watchers. */
 export interface LiveOptions {
@@ -86,14 +85,12 @@ export class LiveCatalog {
   #watched(): WatchedCache {
     if (!this.#cache) {
       const roots = [...this.#setup.roots, ...this.#setup.plugins].map((r) => r.path);
-      const checker = this.#stampHelper();
-      const check = checker && ((set: StampSet) => checker.stamps(set));
       this.#cache = WatchedCache.create(
         roots,
         this.#options.sentinel,
         this.#opener(),
         undefined,
-        check,
+        this.#stampHelper(),
       );
       this.#cache.onChange(() => this.#listeners.forEach((listener) => listener()));
     }

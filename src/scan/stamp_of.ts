@@ -80,12 +80,12 @@ export function folderStampOf(dir: string, root: string, now: number): string {
 export interface StampSet {
   /** The root. */
   root: string;
-  /** Every folder the walk read, with its stamp. */
-  dirs: ReadonlyMap<string, string>;
+  /** Every folder the walk read, with its stamp (never changed once made). */
+  dirs: Map<string, string>;
   /** Each record's SKILL.md. */
-  files: readonly string[];
-  /** The stamp of each of `files`, in the same order. */
-  stamps: readonly string[];
+  files: string[];
+  /** The stamp of each of `files`, in the same order (never changed once made). */
+  stamps: string[];
 }
 
 /** Which stamps of a {@linkcode StampSet} no longer match. */
@@ -112,7 +112,34 @@ export function checkStamps(set: StampSet, now = Date.now()): StampCheck {
 }
 
 /**
- * Checks a set of stamps somewhere else (a watch helper's thread). Rejects when it cannot;
- * the check is then made on this thread.
+ * The stamps of what a scan of `root` begun at `started` saw (its folders and SKILL.md
+ * files), taken after it: a path modified less than {@linkcode RACY_MS} before `started`
+ * (or since) gets a racy stamp (it counts as changed), so that each stamp that matches
+ * later proves the scan read what is there. They may be taken any time after the scan:
+ * what changed since it began is racy whenever it is looked at.
  */
-export type StampChecker = (set: StampSet) => Promise<StampCheck>;
+export function stampsSince(
+  root: string,
+  dirs: readonly string[],
+  files: string[],
+  started: number,
+): StampSet {
+  const stamped = new Map<string, string>();
+  for (const dir of dirs) {
+    // The root's entries, listed after its walk, prove nothing when it changed since it began.
+    const racy = dir === root && isRacy(stampOf(dir, started));
+    stamped.set(dir, racy ? stampOf(dir, started) : folderStampOf(dir, root, started));
+  }
+  return { root, dirs: stamped, files, stamps: files.map((f) => stampOf(f, started)) };
+}
+
+/**
+ * Stamps taken and checked somewhere else (a watch helper's thread). Each rejects when it
+ * cannot; the work is then done on this thread.
+ */
+export interface StampChecker {
+  /** Which of `set`'s stamps no longer match ({@linkcode checkStamps}). */
+  check(set: StampSet): Promise<StampCheck>;
+  /** The stamps of what a scan begun at `started` saw ({@linkcode stampsSince}). */
+  since(root: string, dirs: string[], files: string[], started: number): Promise<StampSet>;
+}

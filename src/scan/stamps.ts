@@ -24,11 +24,11 @@ import { joinPath } from "../home/paths.ts";
 import {
   checkStamps,
   folderStampOf,
-  isRacy,
   type StampCheck,
   stampMatches,
   stampOf,
   type StampSet,
+  stampsSince,
 } from "./stamp_of.ts";
 
 /**
@@ -54,21 +54,21 @@ export interface StampedScan {
 }
 
 /**
- * The stamps of a scan made from `started` on that noted its folders (`dirs`), taken
- * after it: a path modified less than `RACY_MS` (`stamp_of.ts`) before `started` (or since) gets
- * a stamp of its own (it counts as changed), so that each stamp that matches later proves
- * the scan read what is there. (A file put in place by a rename changes its folder's
- * time, and every folder holding a record is stamped.)
+ * A scan made from `started` on that noted its folders (`dirs`), with the stamps of what
+ * it saw, taken now (`stampsSince`). (A file put in place by a rename changes its
+ * folder's time, and every folder holding a record is stamped.)
  */
 export function stampedSince(scanned: ScannedRoot, root: string, started: number): StampedScan {
-  const dirs = new Map<string, string>();
-  for (const dir of scanned.dirs ?? []) {
-    // The root's entries, listed after its walk, prove nothing when it changed since it began.
-    const racy = dir === root && isRacy(stampOf(dir, started));
-    dirs.set(dir, racy ? stampOf(dir, started) : folderStampOf(dir, root, started));
-  }
-  const files = scanned.records.map((r) => stampOf(r.file, started));
-  return { scanned: { ...scanned, dirs: undefined }, dirs, files };
+  const files = scanned.records.map((r) => r.file);
+  return stampedFrom(scanned, stampsSince(root, scanned.dirs ?? [], files, started));
+}
+
+/**
+ * `scanned` with the stamps of `set` (taken of it, here or in a helper), the same objects:
+ * a helper that took them holds them already.
+ */
+export function stampedFrom(scanned: ScannedRoot, set: StampSet): StampedScan {
+  return { scanned: { ...scanned, dirs: undefined }, dirs: set.dirs, files: set.stamps };
 }
 
 /**

@@ -29,12 +29,13 @@ import {
   applyCheck,
   OPEN_WAIT_MS,
   STAMP_BUDGET,
+  stampedFrom,
   type StampedScan,
   stampedScan,
   stampedSince,
   stampSetOf,
 } from "./stamps.ts";
-import { checkStamps, type StampCheck, type StampChecker } from "./stamp_of.ts";
+import { checkStamps, type StampCheck, type StampChecker, stampsSince } from "./stamp_of.ts";
 import type { WalkLimits } from "./walk.ts";
 import { type FsWatch, watchFailure, watchInThread, type WatchOpener } from "./watch_source.ts";
 import { Sentinel } from "./sentinel.ts";
@@ -228,15 +229,31 @@ export class WatchedCache {
 
   /**
    * Keeps `scanned`, a scan of `root` made from `started` on that noted its folders, as
-   * the root's scan validated by modification times (`stampedSince`), when the root has none.
+   * the root's scan validated by modification times (`stampedSince`), when the root has
+   * none. With a checker its stamps are taken there, not before this call answers.
    */
   adopt(root: Root | PluginRoot, scanned: ScannedRoot, started: number): void {
     const entry = this.#entries.get(root.path);
-    if (!entry || entry.scanned || !scanned.dirs) return;
+    const dirs = scanned.dirs;
+    if (!entry || entry.scanned || !dirs) return;
     entry.root = root;
     entry.links = linkSignature(root.path);
-    entry.stamped = stampedSince(scanned, root.path, started);
-    entry.scanned = entry.stamped.scanned;
+    if (!this.#checker) {
+      entry.stamped = stampedSince(scanned, root.path, started);
+      entry.scanned = entry.stamped.scanned;
+      return;
+    }
+    entry.scanned = { ...scanned, dirs: undefined };
+    const { generation } = entry;
+    const files = scanned.records.map((r) => r.file);
+    const stamping: Promise<void> = this.#checker.since(root.path, dirs, files, started)
+      .catch(() => stampsSince(root.path, dirs, files, started)) // the helper failed: here
+      .then((set) => {
+        if (entry.stamping !== stamping) return;
+        entry.stamping = undefined;
+        if (entry.generation === generation) entry.stamped = stampedFrom(scanned, set);
+      });
+    entry.stamping = stamping;
   }
 
   /** The scan of a root as kept now (see {@linkcode scan}), without walking; undefined when none is. */
@@ -327,6 +344,7 @@ export class WatchedCache {
    * and once more the scan a root's watcher has since proven it covers (then forgotten).
    */
   async #revalidate(ctx: ScanContext, trusted: ReadonlySet<Entry>): Promise<void> {
+    await Promise.all([...this.#entries.values()].map((e) => e.stamping));
     const stamped = [...this.#entries.values()].filter((e) => e.stamped && e.root);
     const checks = await Promise.all(stamped.map((e) => this.#check(e.path, e.stamped!)));
     stamped.forEach((entry, i) => {
@@ -348,7 +366,7 @@ export class WatchedCache {
     const set = stampSetOf(root, stamped);
     if (this.#checker) {
       try {
-        return await this.#checker(set);
+        return await this.#checker.check(set);
       } catch {
         // The helper failed or is slow: checked here.
       }

@@ -23,6 +23,8 @@ export interface Entry {
   scanned?: ScannedRoot;
   /** The stamps of a root validated by modification times (or watched, not yet verified). */
   stamped?: StampedScan;
+  /** Settles when the stamps of an adopted scan, being taken in a helper, are `stamped`. */
+  stamping?: Promise<void>;
   root?: Root | PluginRoot;
   watch?: FsWatch;
   rebuild: boolean;

@@ -15,7 +15,7 @@
  */
 import type { FromWatchHelper, ToWatchHelper } from "./watch_source.ts";
 import { skillFilesFacts } from "../view/skill_files.ts";
-import { checkStamps, type StampSet } from "./stamp_of.ts";
+import { checkStamps, type StampSet, stampsSince } from "./stamp_of.ts";
 
 interface HelperScope {
   onmessage: ((event: MessageEvent<{ port: MessagePort }>) => void) | null;
@@ -72,6 +72,13 @@ scope.onmessage = (event) => {
       return answer(port, data.id, () => skillFilesFacts(data.dir, data.reach));
     }
     if (data.kind === "stamps") return answer(port, data.id, () => checkRoot(data.root, data.set));
+    if (data.kind === "since") {
+      return answer(port, data.id, () => {
+        const set = stampsSince(data.root, data.dirs, data.files, data.started);
+        stampSets.set(data.root, set);
+        return set;
+      });
+    }
     if (data.kind === "close") {
       try {
         watchers.get(data.id)?.close();

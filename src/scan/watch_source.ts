@@ -54,14 +54,16 @@ export async function probeWatch(
 
 /**
  * Messages to a watch helper: open a watcher over paths, or close one; read a skill
- * folder's files for a view (`reach` as in `src/scan/containment.ts`); or check a root's
- * stamps (`set` sent when the helper does not hold that root's stamps yet).
+ * folder's files for a view (`reach` as in `src/scan/containment.ts`); check a root's
+ * stamps (`set` sent when the helper does not hold that root's stamps yet), or take them
+ * (which the helper then holds).
  */
 export type ToWatchHelper =
   | { kind: "open"; id: number; paths: string[] }
   | { kind: "close"; id: number }
   | { kind: "files"; id: number; dir: string; reach: readonly string[] | null }
-  | { kind: "stamps"; id: number; root: string; set?: StampSet };
+  | { kind: "stamps"; id: number; root: string; set?: StampSet }
+  | { kind: "since"; id: number; root: string; dirs: string[]; files: string[]; started: number };
 
 /** Messages from a watch helper about one watcher, or the answer to a read or a check. */
 export type FromWatchHelper =
@@ -117,7 +119,7 @@ class PortWatch implements FsWatch {
  * Watchers opened by a helper thread (`watch_helper.ts`) reached through `port`: setting
  * up thousands of watches then blocks that thread, not this one. `stop` ends the helper.
  */
-export class HelperWatches {
+export class HelperWatches implements StampChecker {
   #port: MessagePort;
   #stop?: () => void;
   #next = 0;
@@ -188,7 +190,7 @@ export class HelperWatches {
    * {@linkcode HELPER_CHECK_MS}. (A helper that opens watchers holds its thread for
    * seconds: stamps are checked by another, which opens none.)
    */
-  stamps: StampChecker = (set) => {
+  check(set: StampSet): Promise<StampCheck> {
     const held = this.#sets.get(set.root);
     const send = !held || held.dirs !== set.dirs || held.stamps !== set.stamps;
     if (send) this.#sets.set(set.root, set);
@@ -200,7 +202,18 @@ export class HelperWatches {
       this.#sets.delete(root); // unsure what it holds now: sent again next time
       throw error;
     });
-  };
+  }
+
+  /** Takes the stamps of what a scan begun at `started` saw in the helper (`stampsSince`), which then holds them. */
+  since(root: string, dirs: string[], files: string[], started: number): Promise<StampSet> {
+    this.#sets.delete(root);
+    return this.#ask((id) => ({ kind: "since", id, root, dirs, files, started }), HELPER_CHECK_MS)
+      .then((value) => {
+        const set = value as StampSet;
+        this.#sets.set(root, set);
+        return set;
+      });
+  }
 
   /** Posts the message `make` builds with a new id; settles with its answer, or rejects after `limit` ms. */
   #ask(make: (id: number) => ToWatchHelper, limit: number): Promise<unknown> {
