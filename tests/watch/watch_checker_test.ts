@@ -13,24 +13,7 @@ import { checkStamps, type StampChecker, stampOf } from "../../src/scan/stamp_of
 import { type FsWatch, ownWatchHelper } from "../../src/scan/watch_source.ts";
 import { realRootsOf } from "../../src/scan/containment.ts";
 import { makeTree, removeTrees, skill, testHost } from "../helpers.ts";
-
-/** Sets the times of everything below `dir` (and `dir`) an hour back: no stamp is racy. */
-function age(dir: string): void {
-  const past = new Date(Date.now() - 3_600_000);
-  for (const e of Deno.readDirSync(dir)) {
-    const path = `${dir}/${e.name}`;
-    if (e.isDirectory) age(path);
-    else Deno.utimeSync(path, past, past);
-  }
-  Deno.utimeSync(dir, past, past);
-}
-
-/** Writes `text` into `path` in place, and sets its times an hour back (not racy). */
-function editAged(path: string, text: string): void {
-  Deno.writeTextFileSync(path, text);
-  const past = new Date(Date.now() - 3_500_000);
-  Deno.utimeSync(path, past, past);
-}
+import { age, editAged } from "./watch_helpers.ts";
 
 Deno.test("[PERF-6] checkStamps: nothing changed, a SKILL.md edited in place, a racy file, a folder changed", () => {
   const root = makeTree({ "dev/a/SKILL.md": skill("a", "A"), "dev/b/SKILL.md": skill("b", "B") });

@@ -9,17 +9,7 @@ import { deepEqual, equal } from "node:assert/strict";
 import { SkillRuntime } from "../../src/runtime.ts";
 import type { FsWatch } from "../../src/scan/watch_source.ts";
 import { makeTree, removeTrees, skill, testHost } from "../helpers.ts";
-
-/** Sets the times of everything below `dir` (and `dir`) an hour back: no stamp is racy. */
-function age(dir: string): void {
-  const past = new Date(Date.now() - 3_600_000);
-  for (const e of Deno.readDirSync(dir)) {
-    const path = `${dir}/${e.name}`;
-    if (e.isDirectory) age(path);
-    else Deno.utimeSync(path, past, past);
-  }
-  Deno.utimeSync(dir, past, past);
-}
+import { age } from "./watch_helpers.ts";
 
 /** A watching runtime whose watchers stay opening (`asked` counts the opens), scanning as the server does. */
 function opening(home: string): { rt: SkillRuntime; asked: string[] } {
