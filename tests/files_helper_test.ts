@@ -27,7 +27,7 @@ function proxiedHelper(mode: Mode) {
       seen.files++;
       if (mode === "drop") return;
       if (mode === "error") {
-        return toRuntime.port2.postMessage({ kind: "files", id: message.id, error: "no" });
+        return toRuntime.port2.postMessage({ kind: "answer", id: message.id, error: "no" });
       }
     }
     toHelper.port1.postMessage(message);
@@ -103,7 +103,7 @@ Deno.test("[PERF-5] a read asked of a helper that closes fails, and one the help
   channel.port2.onmessage = (event: MessageEvent<ToWatchHelper>) => {
     const m = event.data;
     if (m.kind === "files" && m.dir === "/answer") {
-      channel.port2.postMessage({ kind: "files", id: m.id, error: "unreadable" });
+      channel.port2.postMessage({ kind: "answer", id: m.id, error: "unreadable" });
     }
   };
   await rejects(() => helper.files("/answer", null), /^Error: unreadable$/);
@@ -122,7 +122,7 @@ Deno.test("[PERF-6] while a watcher is being opened, a read is not queued behind
   channel.port2.onmessage = (event: MessageEvent<ToWatchHelper>) => {
     const m = event.data;
     asked.push(m.kind);
-    if (m.kind === "files") channel.port2.postMessage({ kind: "files", id: m.id, value: "read" });
+    if (m.kind === "files") channel.port2.postMessage({ kind: "answer", id: m.id, value: "read" });
     if (m.kind === "open") {
       answered.then(() => channel.port2.postMessage({ kind: "ready", id: m.id }));
     }
