@@ -1,7 +1,7 @@
 /**
  * Writes docs/cli.md, the command-line reference, from the command table
  * (`src/cli/command_table.ts`): the global options, the exit codes of the error classes, and
- * each command's usage, arguments, options and help examples. `tests/docs_test.ts` fails when
+ * each command's usage, arguments, options and help examples. `tests/house/docs_test.ts` fails when
  * docs/cli.md is not what this script writes, so the reference cannot drift from the code.
  *
  * ```sh

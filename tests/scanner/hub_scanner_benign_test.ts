@@ -1,7 +1,7 @@
 import { deepEqual, equal, ok } from "node:assert/strict";
 import { scanFolder } from "../../src/scanner/scanner.ts";
 import { cli, cliJson, makeTree } from "../helpers.ts";
-import { BENIGN } from "../scanner_cases/benign.ts";
+import { BENIGN } from "./cases/benign.ts";
 
 Deno.test("[HUB-4] the benign set: at least 40 skills modelled on real false positives, none dangerous, each finding in its context", () => {
   ok(BENIGN.length >= 40, `${BENIGN.length} benign skills`);

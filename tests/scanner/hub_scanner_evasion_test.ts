@@ -1,7 +1,7 @@
 import { deepEqual, equal, ok } from "node:assert/strict";
 import { scanFolder } from "../../src/scanner/scanner.ts";
 import { makeTree } from "../helpers.ts";
-import { EVASIONS } from "../scanner_cases/evasion.ts";
+import { EVASIONS } from "./cases/evasion.ts";
 
 Deno.test("[HUB-4] the evasion set: at least 40 disguised dangerous skills, every one scored dangerous by the rule it hides from", () => {
   ok(EVASIONS.length >= 40, `${EVASIONS.length} evasion skills`);

@@ -2,7 +2,7 @@ import { deepEqual, equal } from "node:assert/strict";
 import { normalForm } from "../../src/scanner/normalize.ts";
 import { invisibleIn } from "../../src/scanner/invisible.ts";
 import { scanBytes, scanFolder } from "../../src/scanner/scanner.ts";
-import { tags } from "../scanner_cases/skill.ts";
+import { tags } from "./cases/skill.ts";
 import { makeTree } from "../helpers.ts";
 
 Deno.test("[HUB-4] the normal form: continuations joined, entities and %-encoding decoded, look-alikes folded, invisibles and NULs gone, whitespace collapsed", () => {

@@ -1,0 +1,301 @@
+import { JSON_NAMES, toJsonDocument } from "../../src/json_document.ts";
+import { deepEqual, equal, ok } from "node:assert/strict";
+import type { PluginRoot, Root } from "../../src/home/setup.ts";
+import { scanRoot } from "../../src/scan/scan_root.ts";
+import { walksRoot } from "../../src/resolve/resolve.ts";
+import {
+  BATCH,
+  helperBatchesParsed,
+  helperResult,
+  type ScanHelper,
+  scanWithHelper,
+  type SlimRecord,
+  slimRecord,
+  survivesJson,
+  wholeRecord,
+} from "../../src/scan/parallel.ts";
+import { DEFAULT_WALK_LIMITS } from "../../src/scan/walk.ts";
+import { cli, makeTree, skill } from "../helpers.ts";
+
+/** Two roots and a plugin with the cases that make a scan interesting; `bulk` more skills in root a. */
+function tree(bulk = 0): { dir: string; roots: (Root | PluginRoot)[] } {
+  const files: Record<string, string> = {};
+  for (let i = 0; i < bulk; i++) files[`a/bulk/b-${i}/SKILL.md`] = skill(`b-${i}`, `bulk ${i}`);
+  for (let c = 0; c < 6; c++) {
+    for (let k = 0; k < 8; k++) {
+      files[`a/cat-${c}/s-${c}-${k}/SKILL.md`] = skill(`s-${c}-${k}`, "x");
+    }
+  }
+  Object.assign(files, {
+    "a/odd/SKILL.md": skill("odd", "numbers JSON cannot carry", "weight: .nan\nfloor: -.inf\n"),
+    "a/broken/SKILL.md": "---\nname: broken\ndescription: never closed\n",
+    "a/plain/SKILL.md": "# Plain\n\nFirst prose line is the description.\n",
+    "a/outer/SKILL.md": skill("outer", "holds a nested skill"),
+    "a/outer/inner/SKILL.md": skill("inner", "inside another skill"),
+    "a/outer/references/ref/SKILL.md": skill("ref", "in a support folder: not a skill"),
+    "a/legacy.md": "# Legacy\n\nA flat skill.\n",
+    "b/s-0-0/SKILL.md": skill("s-0-0", "shadowed by root a"),
+    "b/only-b/SKILL.md": skill("only-b", "external"),
+    "p/tool/SKILL.md": skill("tool", "a plugin skill"),
+  });
+  const dir = makeTree(files);
+  Deno.symlinkSync(`${dir}/a/cat-0/s-0-1`, `${dir}/a/zz-link`);
+  return {
+    dir,
+    roots: [
+      { path: `${dir}/a`, source: "local" },
+      { path: `${dir}/b`, source: "external" },
+      { namespace: "plug", path: `${dir}/p` },
+    ],
+  };
+}
+
+/**
+ * A real scan helper Worker reading only `dir`, ready once its first answer comes back.
+ * It takes every batch it is sent (`takesAll`), so the test sees its records, every time.
+ */
+async function readyHelper(dir: string): Promise<{ helper: ScanHelper; worker: Worker }> {
+  const worker = new Worker(new URL("../../src/scan/scan_helper.ts", import.meta.url), {
+    type: "module",
+    deno: { permissions: { read: [dir] } },
+  });
+  const channel = new MessageChannel();
+  worker.postMessage({ port: channel.port2 }, [channel.port2]);
+  const claims = new Int32Array(new SharedArrayBuffer(4));
+  channel.port1.postMessage({ kind: "claims", claims });
+  channel.port1.postMessage({ kind: "batch", id: 0, root: dir, source: "local", items: [] });
+  await new Promise((resolve) => (channel.port1.onmessage = resolve));
+  channel.port1.onmessage = null;
+  return { helper: { port: channel.port1, takesAll: true }, worker };
+}
+
+/** The batches a scan of these roots makes: each root's skills in batches of `size`. */
+function batchesOf(roots: { records: unknown[] }[], size: number): number {
+  return roots.reduce((n, r) => n + Math.ceil(r.records.length / size), 0);
+}
+
+Deno.test("[PERF-1][S-2] a scan shared with a helper Worker equals the one-thread scan, record for record", async () => {
+  const { dir, roots } = tree(400);
+  const expected = roots.map((root) => scanRoot(root, DEFAULT_WALK_LIMITS));
+  const { helper, worker } = await readyHelper(dir);
+  const before = helperBatchesParsed();
+  const scan = await scanWithHelper(roots, DEFAULT_WALK_LIMITS, () => helper, 4);
+  worker.terminate();
+  deepEqual(scan.roots, expected);
+  // Root a's first batch is full, so the helper is asked for at once and sent every batch.
+  equal(scan.batches, batchesOf(expected, 4));
+  equal(scan.helped, scan.batches, "the helper parsed every batch");
+  equal(helperBatchesParsed() - before, scan.batches);
+  const odd = expected[0].records.find((r) => r.name === "odd")!;
+  ok(Number.isNaN(odd.frontmatter.weight) && odd.frontmatter.floor === -Infinity);
+  // Such a record goes by structured clone, which keeps NaN and -Infinity; the rest as JSON.
+  deepEqual(helperResult(7, [odd]), { id: 7, records: [odd] });
+  const plain = expected[1].records;
+  const sent = helperResult(8, plain) as { id: number; json: string };
+  deepEqual(sent, { id: 8, json: JSON.stringify(plain.map(slimRecord)) });
+  const batch = {
+    kind: "batch" as const,
+    id: 8,
+    root: roots[1].path,
+    source: "external" as const,
+    items: plain.map((r) => ({ dir: r.skillDir, rel: r.path })),
+  };
+  deepEqual(
+    JSON.parse(sent.json).map((s: SlimRecord, i: number) => wholeRecord(batch, i, s)),
+    plain,
+  );
+  ok(expected[0].records.some((r) => r.name === "inner"));
+  ok(!expected[0].records.some((r) => r.name === "ref"));
+});
+
+Deno.test("[PERF-1] a helper that answers nothing, or has failed, leaves every batch to this thread", async () => {
+  const { roots } = tree();
+  const expected = roots.map((root) => scanRoot(root, DEFAULT_WALK_LIMITS));
+  const silent = new MessageChannel();
+  const quiet = await scanWithHelper(roots, DEFAULT_WALK_LIMITS, () => ({ port: silent.port1 }), 2);
+  deepEqual(quiet.roots, expected);
+  equal(quiet.helped, 0);
+  silent.port1.close();
+  // A helper that claimed a batch and then died: its batch is read here once the failure is told.
+  const dead = new MessageChannel();
+  let fail = () => {};
+  const failed = new Promise<void>((resolve) => (fail = resolve));
+  dead.port2.onmessage = (event) => {
+    const data = event.data;
+    if (data.kind === "claims") Atomics.store(data.claims, 0, 1);
+    else if (data.kind === "batch" && data.id === 0) fail();
+  };
+  const recovered = await scanWithHelper(
+    roots,
+    DEFAULT_WALK_LIMITS,
+    () => ({ port: dead.port1, failed }),
+    2,
+  );
+  deepEqual(recovered.roots, expected);
+  equal(recovered.helped, 0);
+  dead.port1.close();
+  dead.port2.close();
+});
+
+Deno.test("[PERF-1] a helper is asked for once, and only when the first batch is full", async () => {
+  const { roots } = tree();
+  const expected = roots.map((root) => scanRoot(root, DEFAULT_WALK_LIMITS));
+  const skills = expected.reduce((n, r) => n + r.records.length, 0);
+  let asked = 0;
+  const none = () => {
+    asked++;
+    return undefined;
+  };
+  const small = await scanWithHelper(roots, DEFAULT_WALK_LIMITS, none, skills + 1);
+  deepEqual(small.roots, expected);
+  equal(asked, 0, "a scan smaller than one batch never asks");
+  const big = await scanWithHelper(roots, DEFAULT_WALK_LIMITS, none, 3);
+  deepEqual(big.roots, expected);
+  equal(asked, 1, "asked once, then scanned alone when no helper came");
+  equal(big.helped, 0);
+});
+
+Deno.test("[PERF-1] batches posted before the helper is up wait in its port and are answered", async () => {
+  const { dir, roots } = tree();
+  const channel = new MessageChannel();
+  const claims = new Int32Array(new SharedArrayBuffer(8));
+  const items = [{ dir: `${dir}/a/cat-2/s-2-5`, rel: "cat-2/s-2-5" }];
+  channel.port1.postMessage({ kind: "claims", claims });
+  channel.port1.postMessage({ kind: "batch", id: 1, root: roots[0].path, source: "local", items });
+  // Only now is the helper started and given the other end, as the warden does.
+  const worker = new Worker(new URL("../../src/scan/scan_helper.ts", import.meta.url), {
+    type: "module",
+    deno: { permissions: { read: [dir] } },
+  });
+  worker.postMessage({ port: channel.port2 }, [channel.port2]);
+  const answer = await new Promise<MessageEvent>((resolve) => (channel.port1.onmessage = resolve));
+  worker.terminate();
+  channel.port1.close();
+  equal(answer.data.id, 1);
+  equal(Atomics.load(claims, 1), 1, "the helper claimed the batch");
+  const batch = {
+    kind: "batch" as const,
+    id: 1,
+    root: roots[0].path,
+    source: "local" as const,
+    items,
+  };
+  deepEqual(
+    JSON.parse(answer.data.json).map((s: SlimRecord, i: number) => wholeRecord(batch, i, s)),
+    scanRoot(roots[0], DEFAULT_WALK_LIMITS).records.filter((r) => r.name === "s-2-5"),
+  );
+});
+
+Deno.test("[PERF-1] records go as JSON only when JSON gives them back exactly", () => {
+  ok(survivesJson({ a: [1, "x", true, null, { b: -1.5 }] }));
+  for (
+    const value of [
+      { d: new Date(0) },
+      [undefined],
+      { u: undefined },
+      { n: Number.NaN },
+      { i: Infinity },
+      { z: -0 },
+      { m: new Map() },
+      { b: new Uint8Array(1) },
+      Object.create(null),
+    ]
+  ) {
+    equal(survivesJson(value), false, String(Object.keys(value)));
+  }
+});
+
+Deno.test("[PERF-1][X-1] the CLI's list, search and prompt with the helper match the library's one-thread answers", async () => {
+  const { dir } = tree(600); // more than two batches: the helper is asked for
+  const home = makeTree({ "config.yaml": `skills:\n  external_dirs: [${dir}/b]\n` });
+  Deno.renameSync(`${dir}/a`, `${home}/skills`);
+  const { SkillRuntime } = await import("../../src/runtime.ts");
+  const runtime = new SkillRuntime({ home, env: () => undefined });
+  // SKILLRT_SCAN_TRACE=1: the helper takes every batch and the CLI says how many it parsed.
+  const env = { SKILLRT_SCAN_TRACE: "1" };
+  const roots = [...runtime.setup.roots, ...runtime.setup.plugins];
+  const batches = batchesOf(roots.map((r) => scanRoot(r, DEFAULT_WALK_LIMITS)), BATCH);
+  equal(batches, 4, "home: 655 skills in 3 batches, the external root 2 skills in 1");
+  const traced = `skillrt: scan helper parsed ${batches} batches\n`;
+  const list = await cli(["--home", home, "list", "--json"], { env });
+  equal(list.code, 0, list.stderr);
+  // The tree holds two skills without a description: `list` says so first ([L0-1], issue 26).
+  const problems = "skillrt: 2 skills have problems (missing frontmatter or description, " +
+    "repaired YAML, …); see 'skillrt doctor' or 'skillrt validate NAME'.\n";
+  equal(list.stderr, problems + traced);
+  deepEqual(JSON.parse(list.stdout), toJsonDocument(await runtime.list()));
+  const search = await cli(["--home", home, "search", "s-1", "--json"], { env });
+  equal(search.stderr, traced);
+  deepEqual(JSON.parse(search.stdout), toJsonDocument(await runtime.search("s-1")));
+  const prompt = await cli(["--home", home, "prompt", "--format", "json", "--json"], { env });
+  equal(prompt.stderr, traced);
+  deepEqual(JSON.parse(prompt.stdout), toJsonDocument(await runtime.prompt({ format: "json" })));
+});
+
+Deno.test("[PERF-2][R-2] walksRoot: only a bare name with no folder or flat file at the top walks the root", () => {
+  const { dir } = tree();
+  const root: Root = { path: `${dir}/a`, source: "local" };
+  equal(walksRoot(root, "s-1-3"), true, "lives in a category: the root is walked");
+  equal(walksRoot(root, "outer"), false, "a folder at the top is read directly");
+  equal(walksRoot(root, "legacy"), false, "a flat file at the top is read directly");
+  equal(walksRoot(root, "cat-1/s-1-3"), false, "a path is never walked for");
+  equal(walksRoot(root, "plug:tool"), false, "a namespaced name looks in its plugin");
+  equal(walksRoot(root, "../etc"), false, "an invalid name is refused before any walk");
+});
+
+Deno.test("[PERF-2][X-1] a bare-name view through the CLI (helper on) loads what the library loads", async () => {
+  const { dir } = tree(600);
+  const home = makeTree({});
+  Deno.renameSync(`${dir}/a`, `${home}/skills`);
+  const { SkillRuntime } = await import("../../src/runtime.ts");
+  const expected = await new SkillRuntime({ home, env: () => undefined }).view("s-4-6");
+  const out = await cli(["--home", home, "view", "s-4-6", "--json"], {
+    env: { SKILLRT_SCAN_TRACE: "1" },
+  });
+  equal(out.code, 0, out.stderr);
+  // Only the first root is walked for a bare name: its 655 skills in 3 batches, all the helper's.
+  const batches = batchesOf([
+    scanRoot({ path: `${home}/skills`, source: "local" }, DEFAULT_WALK_LIMITS),
+  ], BATCH);
+  equal(batches, 3);
+  equal(out.stderr, `skillrt: scan helper parsed ${batches} batches\n`);
+  const doc = JSON.parse(out.stdout);
+  for (const key of ["name", "path", "skillDir", "content", "description"] as const) {
+    deepEqual(doc[JSON_NAMES[key] ?? key], expected[key], key);
+  }
+  const missing = await cli(["--home", home, "view", "no-such-skill", "--json"]);
+  equal(missing.code, 1);
+  equal(JSON.parse(missing.stdout).error, "Skill 'no-such-skill' not found.");
+});
+
+Deno.test("[PERF-1] the warden starts a helper early only for a whole-root walk of a root with many folders", async () => {
+  const { resolveSetup } = await import("../../src/home/setup.ts");
+  const { startsHelperEarly } = await import("../../src/sandbox/run_worker.ts");
+  const files: Record<string, string> = {};
+  for (let i = 0; i < 9; i++) files[`skills/c${i}/s${i}/SKILL.md`] = skill(`s${i}`, "x");
+  const big = resolveSetup({ home: makeTree(files) });
+  const small = resolveSetup({ home: makeTree({ "skills/c/s/SKILL.md": skill("s", "x") }) });
+  const request = (command: string, args: string[] = [], options = {}) => ({
+    command,
+    args,
+    options,
+    global: { json: false, color: false },
+  });
+  for (
+    const [req, expected] of [
+      [request("list"), true],
+      [request("search", ["x"]), true],
+      [request("prompt"), true],
+      [request("view", ["s1"]), true],
+      [request("invoke", ["s1", "do", "it"]), true],
+      [request("list", [], { categories: true }), false],
+      [request("view", ["c1/s1"]), false],
+      [request("view", ["s1", "references/a.md"]), false],
+      [request("view", ["plug:s1"]), false],
+      [request("doctor"), false],
+    ] as const
+  ) {
+    equal(startsHelperEarly(req, big), expected, `${req.command} ${req.args.join(" ")}`);
+    equal(startsHelperEarly(req, small), false, `small home: ${req.command}`);
+  }
+});
