@@ -7,8 +7,8 @@
  * asserts the exact refusal and that nothing changed on disk.
  */
 import { equal, match, ok, rejects } from "node:assert/strict";
-import { appendAudit } from "../src/hub/audit.ts";
-import { SkillRuntime } from "../src/runtime.ts";
+import { appendAudit } from "../../src/hub/audit.ts";
+import { SkillRuntime } from "../../src/runtime.ts";
 import {
   assertAbsent,
   cli,
@@ -18,7 +18,7 @@ import {
   skill,
   snapshot,
   testHost,
-} from "./helpers.ts";
+} from "../helpers.ts";
 
 /** The CLI's module cache, kept when HOME points at a temp folder. */
 const DENO_DIR = Deno.env.get("DENO_DIR") ?? `${Deno.env.get("HOME")}/.cache/deno`;

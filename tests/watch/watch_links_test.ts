@@ -9,10 +9,10 @@
  * the very next call tells what a fresh command tells (the real CLI, where it refuses).
  */
 import { deepEqual, equal, rejects } from "node:assert/strict";
-import { SkillRuntime } from "../src/runtime.ts";
-import { SETTLED_MS, settledStamp, stampHolds, watcherSees } from "../src/scan/watcher_sees.ts";
-import { cli, makeCanary, makeTree, removeTrees, skill, testHost } from "./helpers.ts";
-import { connectStdio, firstText } from "./mcp/mcp_helpers.ts";
+import { SkillRuntime } from "../../src/runtime.ts";
+import { SETTLED_MS, settledStamp, stampHolds, watcherSees } from "../../src/scan/watcher_sees.ts";
+import { cli, makeCanary, makeTree, removeTrees, skill, testHost } from "../helpers.ts";
+import { connectStdio, firstText } from "../mcp/mcp_helpers.ts";
 
 /** A lock that installed `helper` (folder `helper` of the local root) with `trust`. */
 const lock = (trust: string) =>
