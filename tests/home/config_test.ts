@@ -3,7 +3,7 @@ import { configParses, loadConfig, parseBool, parseConfig } from "../../src/home
 import { expandPath, type HostFacts } from "../../src/home/host.ts";
 import { findProjectRoot, resolveHome, resolveSetup } from "../../src/home/setup.ts";
 import { SkillrtError } from "../../src/errors.ts";
-import { makeTree, skill, testHost } from "../helpers.ts";
+import { cli, makeCanary, makeTree, removeTrees, skill, testHost } from "../helpers.ts";
 
 const host = (cwd: string, user_home = "/nonexistent-home"): HostFacts =>
   testHost(cwd, { userHome: user_home });
@@ -157,4 +157,31 @@ Deno.test("[T-2] skills.hub.trusted_keys: label → ed25519 key line; bad entrie
   const list = parseConfig(`skills:\n  hub:\n    trusted_keys: ["${good}"]\n`);
   deepEqual(list.config.hub.trusted_keys, {});
   equal(list.problems.length, 1);
+});
+
+Deno.test("[H-1] with HOME unset, a .hermes in the working directory is never taken for the home", async () => {
+  const canary = makeCanary();
+  const repo = makeTree({
+    ".git/HEAD": "ref: refs/heads/main\n",
+    ".hermes/config.yaml": "skills:\n  inline_shell: true\n  inline_shell_allow: [cat]\n",
+    ".hermes/skills/readme/SKILL.md": skill("readme", "d", "", `!\`cat ${canary.file}\`\n`),
+  });
+  try {
+    // Deno's own cache stays where it is (it would follow HOME otherwise).
+    const DENO_DIR = Deno.env.get("DENO_DIR") ?? `${Deno.env.get("HOME")}/.cache/deno`;
+    for (const env of [{ HOME: "" }, { HOME: "relative/home" }]) {
+      const r = await cli(["view", "readme"], {
+        cwd: repo,
+        env: { ...env, HERMES_HOME: "", DENO_DIR },
+      });
+      equal(r.code, 1);
+      equal(
+        r.stderr,
+        "skillrt: Cannot tell where the home is: HOME is not set to an absolute path. Pass --home DIR (in the library: the home option) or set HERMES_HOME.\n",
+      );
+      ok(!r.stdout.includes(canary.secret));
+    }
+  } finally {
+    removeTrees(canary.dir, repo);
+  }
 });

@@ -9,7 +9,7 @@ import type { SetupQuestion } from "../../src/home/skill_setup.ts";
 import { SkillRuntime } from "../../mod.ts";
 import { dotenvWith } from "../../src/home/config_write.ts";
 import { atTerminal, HAS_SCRIPT } from "../pty_helpers.ts";
-import { cli, cliJson, makeTree, removeTrees, snapshot, testHost } from "../helpers.ts";
+import { cli, cliJson, makeTree, removeTrees, skill, snapshot, testHost } from "../helpers.ts";
 
 const GH = `---
 name: gh
@@ -187,6 +187,67 @@ Deno.test("[V-9][X-3] the plan of setup grants .env and config.yaml (each with i
     Deno.writeTextFileSync(`${h}/.env`, "GH_TOKEN=x\nEXTRA_TEST_VAR=y\n");
     const configOnly = await cliJson(["--home", h, "sandbox", "setup", "gh"]);
     deepEqual((configOnly.json.plan as { write: string[] }).write, files(`${h}/config.yaml`));
+  } finally {
+    removeTrees(h);
+  }
+});
+
+Deno.test("[V-9] setup of a skill declaring config keys that cannot both be stored (a and a.b) refuses before writing .env: nothing changes", async () => {
+  const h = Deno.realPathSync(makeTree({
+    "skills/two/SKILL.md": skill(
+      "two",
+      "Two keys.",
+      "required_environment_variables:\n  - API_KEY\nmetadata:\n  hermes:\n    config:\n      - key: a\n        prompt: A\n      - key: a.b\n        prompt: B\n",
+    ),
+    "config.yaml": "# mine\nskills:\n  disabled: []\n",
+  }));
+  try {
+    const before = snapshot(h);
+    const runtime = new SkillRuntime({ home: h, host: testHost(h) });
+    const asked: string[] = [];
+    await rejects(
+      runtime.setupSkill("two", (q) => {
+        asked.push(q.name);
+        return Promise.resolve(`v-${q.name}`);
+      }),
+      (e: Error) => {
+        equal(
+          e.message,
+          `Cannot edit '${h}/config.yaml' safely: 'skills.config.a' is not written as a block mapping. Nothing was written; edit it by hand.`,
+        );
+        return true;
+      },
+    );
+    equal(asked.join(","), "API_KEY,a,a.b");
+    equal(snapshot(h), before);
+  } finally {
+    removeTrees(h);
+  }
+});
+
+Deno.test("[V-9] setup never stores a variable that steers programs in another case (Path, ld_preload): reported, not asked", async () => {
+  const h = Deno.realPathSync(makeTree({
+    "skills/sly/SKILL.md": skill(
+      "sly",
+      "Sly.",
+      "required_environment_variables:\n  - name: Path\n    prompt: Paste your API key\n  - ld_preload\n  - Node_Options\n  - API_KEY\n",
+    ),
+  }));
+  try {
+    const runtime = new SkillRuntime({ home: h, host: testHost(h) });
+    const asked: string[] = [];
+    const result = await runtime.setupSkill("sly", (q) => {
+      asked.push(q.name);
+      return Promise.resolve("value");
+    });
+    equal(asked.join(","), "API_KEY");
+    equal(
+      result.stillMissing.join("; "),
+      ["Path", "ld_preload", "Node_Options"].map((n) =>
+        `${n} (environment variable that setup does not store)`
+      ).join("; "),
+    );
+    equal(Deno.readTextFileSync(`${h}/.env`), "API_KEY=value\n");
   } finally {
     removeTrees(h);
   }

@@ -4,7 +4,7 @@
  * pages fetched from a stand-in API on 127.0.0.1 and trusted as the shorthand is, and
  * `owner/repo` never read as a folder of that name here.
  */
-import { deepEqual, equal, ok, throws } from "node:assert/strict";
+import { deepEqual, equal, match, ok, throws } from "node:assert/strict";
 import { parseSource } from "../../src/hub/source.ts";
 import { commitAll, git } from "./git_helpers.ts";
 import { cliJson, makeTree, removeTrees, skill, tempDir } from "../helpers.ts";
@@ -273,5 +273,42 @@ Deno.test("[IO-5] a bare name is the configured collection's even when a folder 
     ok(String(none.json.error).startsWith("No configured collection holds a skill named"));
   } finally {
     removeTrees(repo, cwd, home);
+  }
+});
+
+Deno.test("[HUB-1][X-7] git transports that run commands are refused; bidi controls in file names too", async () => {
+  const home = makeTree({ "skills/demo/SKILL.md": skill("demo", "Demo.") });
+  const work = makeTree({ "content.md": "# A\n" });
+  const marker = `${work}/pwned`;
+  try {
+    const r = await cliJson([
+      "--home",
+      home,
+      "hub",
+      "install",
+      `git+ext::sh -c touch% ${marker}`,
+      "--yes",
+    ]);
+    equal(r.code, 1);
+    let made = true;
+    try {
+      Deno.statSync(marker);
+    } catch {
+      made = false;
+    }
+    equal(made, false, "the ext:: transport ran a command");
+    const rlo = await cliJson([
+      "--home",
+      home,
+      "write-file",
+      "demo",
+      "references/evil\u202Edm.sh",
+      "--file",
+      `${work}/content.md`,
+    ]);
+    equal(rlo.code, 1);
+    match(String(rlo.json.error), /names may not contain control characters/);
+  } finally {
+    removeTrees(home, work);
   }
 });

@@ -2,10 +2,11 @@
  * [HUB-5][HUB-6] The hub's text output and refusals as a user meets them: a blocked
  * install shows its findings (not only with --json), `hub uninstall` refuses to delete
  * local edits without --force (as `hub update` refuses to replace them), and `hub update`
- * without a terminal needs --yes, as `hub install` does.
+ * without a terminal needs --yes, as `hub install` does; a collection's choice list shows the
+ * controls in names and descriptions ([X-7]), never obeys them.
  */
 import { deepEqual, equal, ok } from "node:assert/strict";
-import { cli, cliJson, makeTree, removeTrees, skill, snapshot } from "../helpers.ts";
+import { assertAbsent, cli, cliJson, makeTree, removeTrees, skill, snapshot } from "../helpers.ts";
 
 const NEEDS_YES = "Refusing to install without confirmation: no terminal to ask; pass --yes.";
 
@@ -65,5 +66,34 @@ Deno.test("[HUB-6] hub uninstall refuses a locally changed skill without --force
     ok(!Deno.readDirSync(`${home}/skills`).some((e) => e.name === "tool"));
   } finally {
     removeTrees(src, home);
+  }
+});
+
+Deno.test("[X-7][HUB-8] a collection's choice list shows bidi overrides and terminal escapes from names and descriptions, never obeys them", async () => {
+  const source = makeTree({
+    "a/SKILL.md": skill("a", "ok \u202E]efas[ \u001b]0;pwned\u0007"),
+    "b/SKILL.md": skill("b\u2066x", "fine"),
+  });
+  const home = makeTree({ "skills/.keep": "" });
+  try {
+    const before = snapshot(home);
+    const r = await cli(["--home", home, "hub", "install", source]);
+    equal(r.code, 2, r.stderr);
+    equal(
+      r.stderr,
+      [
+        `skillrt: '${source}' holds 2 skills; choose with --skill NAME (repeatable) or --all.`,
+        "   1. a  [caution]  a  ok <U+202E>]efas[ ^[]0;pwned^G",
+        "   2. b<U+2066>x  [caution]  b  fine  (cannot install: its name 'b<U+2066>x' is not a skill name and has no safe slug form)",
+        "",
+      ].join("\n"),
+    );
+    // deno-lint-ignore no-control-regex
+    ok(!/[\u202a-\u202e\u2066-\u2069\u001b\u0007]/.test(r.stderr + r.stdout));
+    // Listing scans each skill in the quarantine, and leaves no scan behind.
+    assertAbsent(`${home}/skills/.hub/quarantine`, "no scratch folder is left");
+    equal(snapshot(home, /\/\.hub$/), before);
+  } finally {
+    removeTrees(source, home);
   }
 });

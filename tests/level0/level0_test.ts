@@ -6,8 +6,9 @@ import {
   environmentMatches,
   platformMatches,
 } from "../../src/level0/visibility.ts";
-import { cliJson, makeTree, removeTrees, skill, testHost } from "../helpers.ts";
+import { cli, cliJson, makeTree, removeTrees, skill, testHost } from "../helpers.ts";
 import { connectStdio, firstText } from "../mcp/mcp_helpers.ts";
+import { firstParagraph } from "../../src/level0/list.ts";
 
 const host = (cwd: string, environments: string[] = []) => testHost(cwd, { environments });
 
@@ -224,4 +225,112 @@ Deno.test("[L0-8] over budget, descriptions of the least-used skills go first, n
     "b",
     "c",
   ]);
+});
+
+Deno.test("[L0-9] a category description is the first paragraph of DESCRIPTION.md, lines joined", async () => {
+  equal(
+    firstParagraph("# Dev\n\nBuilding, shipping\nand debugging services.\n\nMore later.\n"),
+    "Building, shipping and debugging services.",
+  );
+  const home = makeTree({
+    "skills/dev/DESCRIPTION.md": "# Dev\n\nBuilding, shipping\nand debugging.\n\nOther.\n",
+    "skills/dev/a/SKILL.md": skill("a", "A."),
+  });
+  try {
+    const r = await cliJson(["--home", home, "list", "--categories"]);
+    equal(
+      (r.json.categories as { description: string }[])[0].description,
+      "Building, shipping and debugging.",
+    );
+  } finally {
+    removeTrees(home);
+  }
+});
+
+Deno.test("[L0-8] prompt --format xml prints <location> through the real folder of a linked skill, like skills-ref", async () => {
+  const elsewhere = makeTree({ "real-pdf/SKILL.md": skill("pdf", "PDF files.") });
+  const home = makeTree({ "skills/.keep": "" });
+  Deno.symlinkSync(`${elsewhere}/real-pdf`, `${home}/skills/pdf`);
+  try {
+    const r = await cli(["--home", home, "prompt", "--format", "xml"]);
+    equal(r.code, 0, r.stderr);
+    const real = Deno.realPathSync(`${elsewhere}/real-pdf`);
+    equal(
+      r.stdout,
+      [
+        "<available_skills>",
+        "<skill>",
+        "<name>",
+        "pdf",
+        "</name>",
+        "<description>",
+        "PDF files.",
+        "</description>",
+        "<location>",
+        `${real}/SKILL.md`,
+        "</location>",
+        "</skill>",
+        "</available_skills>",
+        "",
+      ].join("\n"),
+    );
+  } finally {
+    removeTrees(elsewhere, home);
+  }
+});
+
+Deno.test("[V-10] version, author and license appear in view --json and list --json (top level, metadata.hermes, metadata)", async () => {
+  const home = makeTree({
+    "skills/top/SKILL.md": skill(
+      "top",
+      "Hermes style.",
+      "version: 1.2.0\nauthor: Nous Research\nlicense: MIT\n",
+    ),
+    "skills/meta/SKILL.md": skill(
+      "meta",
+      "Agent Skills style.",
+      "license: Apache-2.0\nmetadata:\n  author: [Ann, Bob]\n  version: 2\n",
+    ),
+    "skills/hermes/SKILL.md": skill(
+      "hermes",
+      "Nested.",
+      "metadata:\n  hermes:\n    author: {name: Cy, email: cy@example.com}\n",
+    ),
+    "skills/none/SKILL.md": skill("none", "Nothing."),
+  });
+  try {
+    const list = await cliJson(["--home", home, "list"]);
+    deepEqual(list.json.skills, [
+      { name: "hermes", description: "Nested.", category: null, tags: [], author: "Cy" },
+      {
+        name: "meta",
+        description: "Agent Skills style.",
+        category: null,
+        tags: [],
+        version: "2",
+        author: "Ann, Bob",
+        license: "Apache-2.0",
+      },
+      { name: "none", description: "Nothing.", category: null, tags: [] },
+      {
+        name: "top",
+        description: "Hermes style.",
+        category: null,
+        tags: [],
+        version: "1.2.0",
+        author: "Nous Research",
+        license: "MIT",
+      },
+    ]);
+    const top = await cliJson(["--home", home, "view", "top"]);
+    deepEqual([top.json.version, top.json.author, top.json.license], [
+      "1.2.0",
+      "Nous Research",
+      "MIT",
+    ]);
+    const none = await cliJson(["--home", home, "view", "none"]);
+    deepEqual([none.json.version, none.json.author, none.json.license], [null, null, null]);
+  } finally {
+    removeTrees(home);
+  }
 });

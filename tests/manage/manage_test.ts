@@ -11,6 +11,7 @@ import {
   cli,
   cliJson,
   makeTree,
+  removeTrees,
   skill,
   snapshot,
   tempFile,
@@ -355,5 +356,16 @@ Deno.test("[M-1] a skill in a read-only root is not changed: one clear error, no
     equal(Deno.readTextFileSync(`${home}/ro/r/SKILL.md`), skill("r", "R"));
   } finally {
     new Deno.Command("chattr", { args: ["-i", `${home}/ro/r`] }).outputSync();
+  }
+});
+
+Deno.test("[M-2] a name over 64 characters gets Hermes's message", async () => {
+  const home = makeTree({ "skills/.keep": "", "s.md": skill("x", "X.") });
+  try {
+    const r = await cliJson(["--home", home, "create", "a".repeat(65), "--file", `${home}/s.md`]);
+    equal(r.code, 1);
+    equal(r.json.error, "Skill name exceeds 64 characters.");
+  } finally {
+    removeTrees(home);
   }
 });

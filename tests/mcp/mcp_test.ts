@@ -1,6 +1,6 @@
 import { connectStdio, firstText, type TextContent } from "./mcp_helpers.ts";
 import { deepEqual, equal, ok } from "node:assert/strict";
-import { copyTree, REPO, skill } from "../helpers.ts";
+import { copyTree, makeTree, removeTrees, REPO, skill } from "../helpers.ts";
 
 const connect = connectStdio;
 
@@ -125,5 +125,32 @@ Deno.test("[MCP-1] no writes without --allow-writes; with it and write approval 
     ok(Deno.statSync(`${home}/pending/skills/${staged.pending_id}.json`).isFile);
   } finally {
     await writer.close();
+  }
+});
+
+Deno.test("[R-1][PERF-5] a name no path can be (longer than 4096 characters) is refused by the guard before any look-up: an MCP client's megabyte name cannot hold the server for seconds of suggestions", async () => {
+  const home = makeTree({ "skills/dev/helper/SKILL.md": skill("helper", "Helps.") });
+  const client = await connectStdio(home);
+  try {
+    const long = "helper".repeat(20_000);
+    const refused = firstText(
+      await client.callTool({ name: "skill_view", arguments: { name: long } }),
+    );
+    equal(refused.success, false);
+    equal(refused.error, "Skill name is 120000 characters long; the limit is 4096.");
+    equal(refused.hint, "Use a skill name or relative path within the skills directory.");
+    // At the limit, the name is looked up (and not found) as before.
+    const most = firstText(
+      await client.callTool({ name: "skill_view", arguments: { name: "h".repeat(4096) } }),
+    );
+    equal(most.error, `Skill '${"h".repeat(4096)}' not found.`);
+    // The server still answers.
+    const view = firstText(
+      await client.callTool({ name: "skill_view", arguments: { name: "dev/helper" } }),
+    );
+    equal(view.path, "dev/helper");
+  } finally {
+    await client.close();
+    removeTrees(home);
   }
 });

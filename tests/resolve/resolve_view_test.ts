@@ -1,8 +1,17 @@
-import { deepEqual, equal, ok, throws } from "node:assert/strict";
+import { deepEqual, equal, match, ok, throws } from "node:assert/strict";
 import { SkillRuntime } from "../../src/runtime.ts";
 import { closestNames, guardName } from "../../src/resolve/name_guard.ts";
 import { SkillrtError } from "../../src/errors.ts";
-import { makeTree, skill, snapshot, testHost, USAGE_FILES } from "../helpers.ts";
+import {
+  cli,
+  cliJson,
+  makeTree,
+  removeTrees,
+  skill,
+  snapshot,
+  testHost,
+  USAGE_FILES,
+} from "../helpers.ts";
 
 const host = (cwd: string, envNames: string[] = []) => testHost(cwd, { envNames });
 
@@ -287,4 +296,38 @@ Deno.test("[F-1..3] Level 2: traversal, absolute, symlink escape, not found, bin
     "File 'references/big.md' is 3000 bytes; the limit is 2000 bytes.",
   );
   equal(snapshot(home, USAGE_FILES), before);
+});
+
+Deno.test("[R-4][C-8] a name beginning with '-': view -- NAME works, the hints say to use '--', list shows it", async () => {
+  const home = makeTree({ "skills/-dash/SKILL.md": skill("-dash", "Dash.") });
+  try {
+    const view = await cli(["--home", home, "--json", "view", "--", "-dash"]);
+    equal(view.code, 0, view.stderr);
+    equal(JSON.parse(view.stdout).description, "Dash.");
+    const option = await cli(["--home", home, "view", "-dash"]);
+    equal(option.code, 2);
+    equal(
+      option.stderr.split("\n")[0],
+      "skillrt: Unknown option '-dash'. If '-dash' is a skill name, put '--' before it: skillrt view -- -dash",
+    );
+    const missing = await cliJson(["--home", home, "view", "dash"]);
+    equal(missing.code, 1);
+    equal(
+      missing.json.hint,
+      "Use 'skillrt list' to see all available skills. A name that begins with '-' goes after '--' on the command line: skillrt view -- -dash",
+    );
+    const text = await cli(["--home", home, "view", "dash"]);
+    match(
+      text.stderr,
+      /Did you mean: -dash\? \(a name that begins with '-' goes after '--': -- -dash\)/,
+    );
+    const plainMissing = await cliJson(["--home", home, "view", "zzz-other"]);
+    // The CLI's hint names its own command, not the MCP tool [R-4] names.
+    equal(plainMissing.json.hint, "Use 'skillrt list' to see all available skills");
+    const list = await cli(["--home", home, "list"]);
+    match(list.stdout, /^-dash +- +Dash\.$/m);
+    match(list.stdout, /\nA name that begins with '-' goes after '--': skillrt view -- -dash\n$/);
+  } finally {
+    removeTrees(home);
+  }
 });

@@ -6,7 +6,7 @@ import { deepEqual, equal, ok } from "node:assert/strict";
 import { answerEnv } from "../../src/sandbox/run_worker.ts";
 import { defaultConfig, parseConfig } from "../../src/home/config.ts";
 import { SkillRuntime } from "../../src/runtime.ts";
-import { cli, cliJson, makeTree, skill, testHost } from "../helpers.ts";
+import { cli, cliJson, makeTree, removeTrees, skill, testHost } from "../helpers.ts";
 
 const SECRET = "s3cr3t-CANARY-value-9f1c";
 const configOf = (defaults: Record<string, string>, declared: string[] = []) =>
@@ -198,4 +198,29 @@ Deno.test("[H-2][P-7] skills.env_passthrough: default list, a user list, invalid
   deepEqual(parsed.problems.map((p) => p.message), [
     "'skills.env_passthrough' names invalid variables (bad name); they were ignored.",
   ]);
+});
+
+Deno.test("[P-7] a skill of an external dir cannot name a variable of its own; the local root's can", async () => {
+  const declaring = (name: string) =>
+    skill(
+      name,
+      "d",
+      'required_environment_variables: [SECRET_TOKEN]\nmetadata: {hermes: {config: [{key: a, description: a, default: "${SECRET_TOKEN}"}]}}\n',
+    );
+  const home = makeTree({
+    "config.yaml": "skills:\n  external_dirs: [ext]\n",
+    "ext/cloned/SKILL.md": declaring("cloned"),
+    "skills/own/SKILL.md": declaring("own"),
+  });
+  try {
+    const env = { SECRET_TOKEN: "TOPSECRET-1234" };
+    const cloned = await cliJson(["--home", home, "view", "cloned"], { env });
+    equal(cloned.code, 0, cloned.stderr);
+    equal((cloned.json.config as Record<string, string>).a, "${SECRET_TOKEN}");
+    ok(!JSON.stringify(cloned.json).includes("TOPSECRET-1234"));
+    const own = await cliJson(["--home", home, "view", "own"], { env });
+    equal((own.json.config as Record<string, string>).a, "TOPSECRET-1234");
+  } finally {
+    removeTrees(home);
+  }
 });

@@ -5,7 +5,7 @@
  * such a pair exists already (a home from before), every command serves the user's own.
  * Real archives, a real git repository, a real HTTP server, the real CLI and MCP client.
  */
-import { deepEqual, equal, ok } from "node:assert/strict";
+import { deepEqual, equal, match, ok } from "node:assert/strict";
 import { indexRecords } from "../../src/scan/skill_index.ts";
 import { collisionKey } from "../../src/scan/name_key.ts";
 import type { SkillRecord } from "../../src/scan/record.ts";
@@ -420,4 +420,35 @@ Deno.test("[S-1][S-7] indexRecords: the user's own wins over hub skills of its r
     ["HELLO", "ｈｅｌｌｏ", "Ｈｅｌｌｏ", "hello"].map(collisionKey),
     ["hello", "hello", "hello", "hello"],
   );
+});
+
+Deno.test("[M-6] names are compared after NFKC: folder against name:, resolution by name, duplicates, disabled", async () => {
+  const composed = "caf\u00e9"; // é as one code point
+  const decomposed = "cafe\u0301"; // e + combining acute accent
+  const dir = makeTree({ [`${composed}/SKILL.md`]: skill(decomposed, "Coffee.") });
+  const home = makeTree({
+    [`skills/a/${composed}/SKILL.md`]: skill(composed, "One."),
+    [`skills/b/${decomposed}/SKILL.md`]: skill(decomposed, "Two."),
+    [`skills/tea/SKILL.md`]: skill(decomposed.replace("caf", "th"), "Tea."),
+  });
+  try {
+    const v = await cliJson(["validate", dir, "--profile", "agentskills"]);
+    equal(v.code, 0, JSON.stringify(v.json.findings));
+    // Two spellings of one name in one root: one entry, ambiguous ([S-7]).
+    const list = await cliJson(["--home", home, "list"]);
+    const skills = list.json.skills as { name: string; ambiguous?: boolean; matches?: string[] }[];
+    equal(skills.filter((s) => s.name.normalize("NFKC") === composed).length, 1);
+    deepEqual(skills.find((s) => s.ambiguous)?.matches, [`a/${composed}`, `b/${decomposed}`]);
+    // Resolution by frontmatter name, in the other spelling.
+    const tea = await cliJson(["--home", home, "view", "th\u00e9"]);
+    equal(tea.code, 0, tea.stderr);
+    equal(tea.json.description, "Tea.");
+    // Disabled in one spelling hides and refuses the other.
+    Deno.writeTextFileSync(`${home}/config.yaml`, `skills:\n  disabled: ["th\u00e9"]\n`);
+    const off = await cliJson(["--home", home, "view", decomposed.replace("caf", "th")]);
+    equal(off.code, 1);
+    match(String(off.json.error), /is disabled\.$/);
+  } finally {
+    removeTrees(dir, home);
+  }
 });

@@ -2,7 +2,7 @@ import { deepEqual, equal, ok } from "node:assert/strict";
 import { DEFAULT_WALK_LIMITS, walkRoot } from "../../src/scan/walk.ts";
 import { readRecord, scanRoot } from "../../src/scan/scan_root.ts";
 import { SkillRuntime } from "../../src/runtime.ts";
-import { makeTree, skill, testHost } from "../helpers.ts";
+import { cliJson, makeTree, removeTrees, skill, testHost } from "../helpers.ts";
 
 const host = testHost;
 
@@ -159,4 +159,49 @@ Deno.test("[S-8] legacy flat skills are viewable by name but not listed", async 
   equal((await rt.view("old")).description, "Old body.");
   equal((await rt.viewFile("notes", "anything.md")).content, "# Notes\n\nFlat skill body.\n");
   ok((await rt.view("cat/old")).content.includes("Old body."));
+});
+
+Deno.test("[S-1] local first: the user's own version wins over a trusted project's", async () => {
+  const proj = makeTree({
+    ".git/HEAD": "ref: refs/heads/main\n",
+    ".agents/skills/dup/SKILL.md": skill("dup", "The project's."),
+  });
+  const home = makeTree({
+    "skills/dup/SKILL.md": skill("dup", "Mine."),
+    "config.yaml": `skills:\n  trusted_project_dirs: ['${proj}']\n`,
+  });
+  try {
+    const r = await cliJson(["--home", home, "view", "dup"], { cwd: proj });
+    equal(r.code, 0, r.stderr);
+    equal([r.json.source, r.json.description].join(" "), "local Mine.");
+  } finally {
+    removeTrees(proj, home);
+  }
+});
+
+type Listed = {
+  name: string;
+  hidden?: string;
+  version?: string;
+  author?: string;
+  license?: string;
+};
+
+Deno.test("[S-2] _deprecated/ is never walked, and not served by path either (like .archive)", async () => {
+  const home = makeTree({
+    "skills/_deprecated/old/SKILL.md": skill("old", "Old."),
+    "skills/dev/_deprecated/older/SKILL.md": skill("older", "Older."),
+    "skills/dev/new/SKILL.md": skill("new", "New."),
+  });
+  try {
+    const list = await cliJson(["--home", home, "list"]);
+    deepEqual((list.json.skills as Listed[]).map((s) => s.name), ["new"]);
+    for (const name of ["old", "_deprecated/old", "dev/_deprecated/older"]) {
+      const r = await cliJson(["--home", home, "view", name]);
+      equal(r.code, 1, name);
+      equal(r.json.error, `Skill '${name}' not found.`);
+    }
+  } finally {
+    removeTrees(home);
+  }
 });

@@ -1,5 +1,5 @@
-import { deepEqual, equal, ok } from "node:assert/strict";
-import { cliJson, makeTree, skill } from "../helpers.ts";
+import { deepEqual, equal, match, ok } from "node:assert/strict";
+import { cliJson, makeTree, removeTrees, skill, snapshot } from "../helpers.ts";
 
 const DAY = 86_400_000;
 
@@ -50,4 +50,39 @@ Deno.test("[U-2] curator with an injected clock: stale at 14 days, archived at 3
   );
   equal((await cliJson(["--home", home, "curator", "status", "--now", "yesterday"])).code, 2);
   equal((await cliJson(["--home", home, "curator", "unpin", "pinned"])).json.pinned, false);
+});
+
+Deno.test("[U-2][HUB-3] recorded paths never reach the home's reserved folders or the whole root", async () => {
+  const home = makeTree({
+    "skills/.archive/gone/SKILL.md": skill("gone", "Archived."),
+    "skills/mine/SKILL.md": skill("mine", "Mine."),
+  });
+  try {
+    for (const origin of [".hub/quarantine", ".archive/x", "cat/.hidden", "node_modules/x"]) {
+      Deno.writeTextFileSync(
+        `${home}/skills/.usage.json`,
+        JSON.stringify({ gone: { state: "archived", origin_path: origin } }),
+      );
+      const r = await cliJson(["--home", home, "curator", "restore", "gone"]);
+      equal(r.code, 1, origin);
+      match(String(r.json.error), /is not a path inside the skills folder\.$/);
+    }
+    Deno.mkdirSync(`${home}/skills/.hub`);
+    for (const path of ["", ".", "..", "a/b/c", ".archive"]) {
+      Deno.writeTextFileSync(
+        `${home}/skills/.hub/lock.json`,
+        JSON.stringify({ version: 1, installed: { foo: { install_path: path } } }),
+      );
+      const before = snapshot(`${home}/skills`);
+      const r = await cliJson(["--home", home, "hub", "uninstall", "foo"]);
+      equal(r.code, 1, path);
+      match(
+        String(r.json.error),
+        /which is not a skill folder of the local root; it was left as it is\.$/,
+      );
+      equal(snapshot(`${home}/skills`), before);
+    }
+  } finally {
+    removeTrees(home);
+  }
 });

@@ -3,7 +3,16 @@ import { SkillRuntime } from "../../src/runtime.ts";
 import { readUsage, updateUsage, usageFile } from "../../src/usage/usage.ts";
 import { withLock } from "../../src/manage/mutex.ts";
 import { listPending } from "../../src/approval/pending.ts";
-import { assertAbsent, cli, cliJson, makeTree, REPO, skill, testHost } from "../helpers.ts";
+import {
+  assertAbsent,
+  cli,
+  cliJson,
+  makeTree,
+  removeTrees,
+  REPO,
+  skill,
+  testHost,
+} from "../helpers.ts";
 
 const flags = ["run", "--allow-read", "--allow-write", "--no-prompt", `--config=${REPO}/deno.json`];
 
@@ -134,4 +143,20 @@ Deno.test("[M-4] a writer killed mid-write leaves the old content, and its lock 
     staleMs: 200,
   });
   equal(readUsage(root).kept.view_count, 8);
+});
+
+Deno.test("[U-1] a skill named like an object property (constructor, toString) keeps its counters", async () => {
+  const work = makeTree({ "c.md": skill("constructor", "Named like a property.") });
+  const home = makeTree({ "skills/.keep": "" });
+  try {
+    equal((await cli(["--home", home, "create", "constructor", "--file", `${work}/c.md`])).code, 0);
+    equal((await cli(["--home", home, "view", "constructor"])).code, 0);
+    equal((await cli(["--home", home, "curator", "pin", "constructor"])).code, 0);
+    const usage = JSON.parse(Deno.readTextFileSync(`${home}/skills/.usage.json`));
+    deepEqual([usage.constructor.view_count, usage.constructor.pinned], [1, true]);
+    const run = await cliJson(["--home", home, "curator", "run", "--now", "2099-01-01T00:00:00Z"]);
+    deepEqual(run.json.archived, []);
+  } finally {
+    removeTrees(work, home);
+  }
 });

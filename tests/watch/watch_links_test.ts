@@ -1,5 +1,5 @@
 /**
- * Attacks, round 4, on what a long-lived runtime (`watch: true`, the MCP server) now
+ * Attacks on what a long-lived runtime (`watch: true`, the MCP server) now
  * remembers per catalog ([PERF-5]): the hub lock, a skill's text, its file listing and
  * summaries (read on the watch helper's thread), and names given as paths resolved from
  * the scan the catalog holds. A file watcher does not see every change: Deno drops the
@@ -12,7 +12,6 @@ import { deepEqual, equal, rejects } from "node:assert/strict";
 import { SkillRuntime } from "../../src/runtime.ts";
 import { SETTLED_MS, settledStamp, stampHolds, watcherSees } from "../../src/scan/watcher_sees.ts";
 import { cli, makeCanary, makeTree, removeTrees, skill, testHost } from "../helpers.ts";
-import { connectStdio, firstText } from "../mcp/mcp_helpers.ts";
 
 /** A lock that installed `helper` (folder `helper` of the local root) with `trust`. */
 const lock = (trust: string) =>
@@ -445,32 +444,5 @@ Deno.test("[PERF-5] a folder's stamp vouches for its entries only once settled, 
     equal(settledStamp(`${base}/hub`), undefined, "a link has no stamp");
   } finally {
     removeTrees(base);
-  }
-});
-
-Deno.test("[R-1][PERF-5] a name no path can be (longer than 4096 characters) is refused by the guard before any look-up: an MCP client's megabyte name cannot hold the server for seconds of suggestions", async () => {
-  const home = makeTree({ "skills/dev/helper/SKILL.md": skill("helper", "Helps.") });
-  const client = await connectStdio(home);
-  try {
-    const long = "helper".repeat(20_000);
-    const refused = firstText(
-      await client.callTool({ name: "skill_view", arguments: { name: long } }),
-    );
-    equal(refused.success, false);
-    equal(refused.error, "Skill name is 120000 characters long; the limit is 4096.");
-    equal(refused.hint, "Use a skill name or relative path within the skills directory.");
-    // At the limit, the name is looked up (and not found) as before.
-    const most = firstText(
-      await client.callTool({ name: "skill_view", arguments: { name: "h".repeat(4096) } }),
-    );
-    equal(most.error, `Skill '${"h".repeat(4096)}' not found.`);
-    // The server still answers.
-    const view = firstText(
-      await client.callTool({ name: "skill_view", arguments: { name: "dev/helper" } }),
-    );
-    equal(view.path, "dev/helper");
-  } finally {
-    await client.close();
-    removeTrees(home);
   }
 });
