@@ -6,6 +6,7 @@
 import { deepEqual, equal, match, ok } from "node:assert/strict";
 import { WARDEN_FLAGS } from "../../src/sandbox/warden_flags.ts";
 import { cli, cliJson, DEMO_HOME, makeTree, removeTrees, REPO, skill } from "../helpers.ts";
+import { PLANNED_COMMANDS } from "../../src/cli/command_table.ts";
 
 Deno.test("[C-8] a reader that closes stdout early ends the command quietly with exit 0", async () => {
   const files: Record<string, string> = {};
@@ -102,4 +103,49 @@ Deno.test("[C-8][R-4] not-found names come with suggestions; an unknown category
     (await cli(["--home", DEMO_HOME, "list", "--category", "writing"])).stdout,
     /\n\n2 skills\n$/,
   );
+});
+
+Deno.test("[C-2] an unknown sub-action is a usage error that suggests the closest one", async () => {
+  const home = makeTree({ "skills/fine/SKILL.md": skill("fine", "Fine.") });
+  try {
+    const lines: [string[], string][] = [
+      [
+        ["hub", "instal", "x"],
+        "Unknown hub action 'instal'; did you mean install? Use install, search, list, uninstall, verify, check, update, scan, audit, publish, keygen, lock.",
+      ],
+      [
+        ["bundle", "craete", "x"],
+        "Unknown bundle action 'craete'; did you mean create? Use list, show, create, edit, delete.",
+      ],
+      [
+        ["pending", "lst"],
+        "Unknown pending action 'lst'; did you mean list? Use list, diff, approve, reject.",
+      ],
+      [
+        ["curator", "stauts"],
+        "Unknown curator action 'stauts'; did you mean status? Use status, run, pin, unpin, restore.",
+      ],
+      [
+        ["validate", "--profile", "hermse"],
+        "Unknown profile 'hermse'; did you mean hermes? Use hermes, agentskills, claude.",
+      ],
+      [
+        ["sandbox", "lst"],
+        `Unknown sandbox command 'lst'; did you mean list? Use ${PLANNED_COMMANDS.join(", ")}.`,
+      ],
+      [["completions", "bsh"], "Unknown shell 'bsh'; did you mean bash? Use bash, zsh, fish."],
+      [
+        ["hub", "zzzzzz"],
+        "Unknown hub action 'zzzzzz'; use install, search, list, uninstall, verify, check, update, scan, audit, publish, keygen, lock.",
+      ],
+    ];
+    for (const [args, message] of lines) {
+      const r = await cli(["--home", home, ...args]);
+      deepEqual([r.code, r.stdout, r.stderr], [2, "", `skillrt: ${message}\n`], args.join(" "));
+      const j = await cliJson(["--home", home, ...args]);
+      deepEqual([j.code, j.json.success, j.json.error], [2, false, message], args.join(" "));
+    }
+  } finally {
+    removeTrees(home);
+  }
 });

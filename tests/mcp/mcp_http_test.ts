@@ -1,5 +1,14 @@
 import { deepEqual, equal, match, ok } from "node:assert/strict";
-import { cli, cliJson, copyTree, eventually, makeTree, removeTrees, REPO } from "../helpers.ts";
+import {
+  cli,
+  cliJson,
+  copyTree,
+  eventually,
+  makeTree,
+  removeTrees,
+  REPO,
+  skill,
+} from "../helpers.ts";
 import {
   connect,
   firstText,
@@ -169,6 +178,25 @@ Deno.test("[T-3][A-1] --allow-writes offers skill_manage over HTTP, and writes s
     await client.close().catch(() => {});
   } finally {
     equal(await server.stop(), 0);
+    removeTrees(home);
+  }
+});
+
+Deno.test("[T-3][C-3] mcp --http on a port another program holds: one line naming the port, exit 2", async () => {
+  const home = makeTree({ "skills/fine/SKILL.md": skill("fine", "Fine.") });
+  const holder = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = String(holder.addr.port);
+  const message =
+    `Port ${port} on 127.0.0.1 is already in use by another program; pick a free one with --port N.`;
+  try {
+    for (const extra of [[], ["--stateless"]]) {
+      const r = await cli(["--home", home, "mcp", "--http", "--port", port, ...extra]);
+      deepEqual([r.code, r.stdout, r.stderr], [2, "", `skillrt: ${message}\n`], extra.join(" "));
+    }
+    const j = await cliJson(["--home", home, "mcp", "--http", "--port", port]);
+    deepEqual([j.code, j.json], [2, { success: false, error: message }]);
+  } finally {
+    holder.close();
     removeTrees(home);
   }
 });

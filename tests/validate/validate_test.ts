@@ -1,6 +1,7 @@
 /**
- * `validate` ([M-5], [M-6]): a folder without SKILL.md, and frontmatter that is not valid YAML
- * under each profile, through the real CLI on temporary folders.
+ * `validate` ([M-5], [M-6]): a folder without SKILL.md, frontmatter that is not valid YAML under
+ * each profile, and the one code and severity doctor gives the same problem ([C-4]), through the
+ * real CLI on temporary folders.
  */
 import { cliJson, makeTree, removeTrees, skill } from "../helpers.ts";
 import { deepEqual, equal, match } from "node:assert/strict";
@@ -46,5 +47,35 @@ Deno.test("[M-6] under agentskills and claude, frontmatter that is not valid YAM
     }
   } finally {
     removeTrees(dir);
+  }
+});
+
+Deno.test("[C-4][M-5] doctor and validate give a frontmatter problem one code and one severity", async () => {
+  const home = makeTree({
+    "skills/colon/SKILL.md": "---\nname: colon\ndescription: Use it: when needed\n---\n\nBody.\n",
+    "skills/broken/SKILL.md": "---\nname: broken\ndescription: [unclosed\n---\n\nBody.\n",
+    "skills/unclosed/SKILL.md": "---\nname: unclosed\ndescription: never closed\n",
+    "skills/bare/SKILL.md": "# Bare\n\nNo frontmatter at all.\n",
+    "skills/fine/SKILL.md": skill("fine", "Fine."),
+  });
+  try {
+    const doctor = await cliJson(["--home", home, "doctor"]);
+    const validate = await cliJson(["--home", home, "validate"]);
+    type Said = { path?: string; file?: string; code?: string; rule?: string; severity: string };
+    const said = (list: Said[]) =>
+      list.filter((d) => (d.code ?? d.rule ?? "").startsWith("frontmatter."))
+        .map((d) => [(d.path ?? d.file ?? "").slice(home.length), d.code ?? d.rule, d.severity])
+        .sort();
+    const expected = [
+      ["/skills/bare/SKILL.md", "frontmatter.missing", "error"],
+      ["/skills/broken/SKILL.md", "frontmatter.yaml_invalid", "error"],
+      ["/skills/colon/SKILL.md", "frontmatter.yaml_repaired", "warning"],
+      ["/skills/unclosed/SKILL.md", "frontmatter.unclosed", "error"],
+    ];
+    deepEqual(said(doctor.json.diagnostics as Said[]), expected);
+    deepEqual(said(validate.json.findings as Said[]), expected);
+    deepEqual([doctor.code, validate.code], [1, 1]);
+  } finally {
+    removeTrees(home);
   }
 });
