@@ -5,6 +5,7 @@
  */
 import { deepEqual, equal } from "node:assert/strict";
 import { cli, cliJson, makeTree, removeTrees, skill, snapshot } from "../helpers.ts";
+import { assertIncludes } from "../asserts.ts";
 
 const NOTE = (n: string) =>
   `skillrt: ${n} problems (missing frontmatter or description, repaired YAML, …); see 'skillrt doctor' or 'skillrt validate NAME'.\n`;
@@ -24,9 +25,9 @@ Deno.test("[S-6][C-8] list: one stderr line counts the listed skills with proble
     Deno.removeSync(`${home}/skills/bare`, { recursive: true });
     equal((await cli(["--home", home, "list"])).stderr, NOTE("1 skill has"));
     const doctor = await cliJson(["--home", home, "doctor"]);
-    equal(
-      JSON.stringify(doctor.json).includes("The skill has no description."),
-      true,
+    assertIncludes(
+      JSON.stringify(doctor.json),
+      "The skill has no description.",
       "doctor names the problem",
     );
     equal((await cli(["--home", clean, "list"])).stderr, "");

@@ -6,6 +6,7 @@
  */
 import { deepEqual, equal } from "node:assert/strict";
 import { REPO } from "../helpers.ts";
+import { assertIncludes } from "../asserts.ts";
 
 interface Dependency {
   code?: { specifier: string };
@@ -74,7 +75,7 @@ Deno.test("[PERF] the MCP SDK is reachable from the mcp Worker only: a fresh mac
   );
   const config = JSON.parse(Deno.readTextFileSync(`${REPO}/deno.json`)) as { unstable: string[] };
   // Without it Deno installs every package of deno.lock at the first npm import.
-  equal(config.unstable.includes("npm-lazy-caching"), true);
+  assertIncludes(config.unstable, "npm-lazy-caching");
 });
 
 Deno.test("[PERF][X-1] start-up fence: no node: module and no npm package but js-yaml in the warden, the Worker or its helpers", () => {
@@ -101,7 +102,8 @@ Deno.test("[PERF-7] start-up fence: the warden loads no hub scanner or publisher
   deepEqual(worker.filter((s) => later.test(s)), []);
   // The MCP server views from its first calls: it loads the view at start ([PERF-6]).
   const mcp = [...reachable("src/sandbox/mcp_worker.ts")].map(ours);
-  equal(mcp.includes("src/view/view.ts") && mcp.includes("src/view/untrusted.ts"), true);
+  assertIncludes(mcp, "src/view/view.ts");
+  assertIncludes(mcp, "src/view/untrusted.ts");
 });
 
 /** Every entry point: the CLI, the library and its sub-exports, the Worker and the scan helper. */

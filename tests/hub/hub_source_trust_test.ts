@@ -9,6 +9,7 @@ import { sha256Hex } from "../../src/hash/sha256.ts";
 import { commitAll } from "./git_helpers.ts";
 import { repositoryOfUrl } from "../../src/hub/github.ts";
 import { assertAbsent, cliJson, makeTree, removeTrees, skill, tempDir } from "../helpers.ts";
+import { assertStartsWith } from "../asserts.ts";
 
 const WK = ".well-known/agent-skills";
 
@@ -100,9 +101,9 @@ Deno.test("[HUB-1][HUB-5] a ref that climbs out of the tarball URL is refused be
     ) {
       const r = await gh.install(source);
       equal(r.code, 1, `${source}: ${r.stdout}`);
-      equal(
-        (r.json.error as string).startsWith(`Source '${showControls(source)}': the ${part} `),
-        true,
+      assertStartsWith(
+        r.json.error as string,
+        `Source '${showControls(source)}': the ${part} `,
         `${source}: ${r.json.error}`,
       );
     }

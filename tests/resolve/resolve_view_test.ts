@@ -12,6 +12,7 @@ import {
   testHost,
   USAGE_FILES,
 } from "../helpers.ts";
+import { assertExcludes } from "../asserts.ts";
 
 const host = (cwd: string, envNames: string[] = []) => testHost(cwd, { envNames });
 
@@ -174,7 +175,7 @@ Deno.test("[V-2] linked files by folder and file summaries (title, first paragra
   equal(api.title, "API guide");
   equal(api.summary!.length, 200);
   ok(api.summary!.endsWith("..."));
-  equal(v.fileSummaries.some((f) => f.path === "assets/logo.png"), false);
+  assertExcludes(v.fileSummaries.map((f) => f.path), "assets/logo.png");
   equal(
     v.usageHint,
     "To view linked files, call skill_view(name, file_path) where file_path is e.g. 'references/api.md'",
@@ -207,7 +208,7 @@ Deno.test("[V-4] required env vars merged from three places, first wins; present
   deepEqual(v.missingRequiredEnvironmentVariables, ["TOKEN", "SECRET_B"]);
   equal(v.setupNeeded, true);
   equal(v.readinessStatus, "setup_needed");
-  equal(JSON.stringify(v).includes("s3cr3t-value"), false);
+  assertExcludes(JSON.stringify(v), "s3cr3t-value");
 });
 
 Deno.test("[V-6] warnings name pattern and line; HTML comments only outside fences; --strict refuses", async () => {

@@ -33,8 +33,7 @@ Deno.test("[S-5] description falls back to the first prose line; long ones are c
     place("a"),
     splitFrontmatter(`---\nname: a\ndescription: ${"d".repeat(1100)}\n---\n`),
   );
-  equal(long.description.length, 1024);
-  equal(long.description.endsWith("d..."), true);
+  equal(long.description, `${"d".repeat(1021)}...`);
   equal(long.diagnostics[0].code, "description.too_long");
 });
 

@@ -8,6 +8,7 @@ import { deepEqual, equal, ok } from "node:assert/strict";
 import { firstParagraph, outline, selectSections, slugify } from "../../src/view/outline.ts";
 import { bodyOf, briefOf } from "../../src/view/partial.ts";
 import { REPO } from "../helpers.ts";
+import { assertIncludes } from "../asserts.ts";
 
 const BODY = bodyOf(Deno.readTextFileSync(`${REPO}/fixtures/long_skill/SKILL.md`));
 
@@ -35,7 +36,7 @@ Deno.test("[V-8] the outline of a long skill: every level, setext headings, noth
     [2, "see-also-hotfix-flow-and-git-tags"],
   ]);
   const titles = outline(BODY).map((h) => h.title);
-  equal(titles.includes("Pitfalls"), true, "the closing #s of an ATX heading are not its text");
+  assertIncludes(titles, "Pitfalls", "the closing #s of an ATX heading are not its text");
   equal(titles.at(-1), "See also: hotfix-flow and `git-tags`", "a link counts by its text");
   for (const h of outline(BODY)) {
     ok(!/not a heading|inside|comment/i.test(h.title), `'${h.title}' came from code or a comment`);

@@ -1,6 +1,7 @@
 import { deepEqual, equal, rejects } from "node:assert/strict";
 import { SkillRuntime } from "../../src/runtime.ts";
 import { makeTree, removeTrees, skill, testHost } from "../helpers.ts";
+import { assertExcludes, assertIncludes } from "../asserts.ts";
 
 /** The summaries of a view's linked files, but assets. */
 const summaryOf = (view: { fileSummaries: { path: string; title: string | null }[] }) =>
@@ -157,7 +158,7 @@ Deno.test("[PERF-5][V-10][HUB-3] a watching runtime sees the hub lock change a s
     Deno.writeTextFileSync(`${home}/skills/.hub/lock.json`, lock("community"));
     let seen = await view();
     equal(banner(seen), true);
-    equal(seen.content.includes("\u200B"), false);
+    assertExcludes(seen.content, "\u200B");
     // Changed in place, to trusted: as written, no banner.
     Deno.writeTextFileSync(`${home}/skills/.hub/lock.json`, lock("trusted"));
     equal(banner(await view()), false);
@@ -170,7 +171,7 @@ Deno.test("[PERF-5][V-10][HUB-3] a watching runtime sees the hub lock change a s
     Deno.writeTextFileSync(`${home}/elsewhere/lock.json`, lock("trusted"));
     seen = await view();
     equal(banner(seen), false);
-    equal(seen.content.includes("\u200B"), true);
+    assertIncludes(seen.content, "\u200B");
   } finally {
     await rt.close();
     removeTrees(home);
@@ -218,14 +219,14 @@ Deno.test("[PERF-5][S-9] a skill reached through a link outside the roots is rea
     await rt.currentCatalog();
     await rt.watchStatus();
     let seen = await view("a");
-    equal(seen.content.includes("The first target."), true);
+    assertIncludes(seen.content, "The first target.");
     deepEqual(summaryOf(seen), ["references/r.md: One"]);
     Deno.removeSync(`${home}/out/link`);
     Deno.symlinkSync(`${home}/t2`, `${home}/out/link`);
     seen = await view("a");
-    equal(seen.content.includes("The second target."), true);
+    assertIncludes(seen.content, "The second target.");
     deepEqual(summaryOf(seen), ["references/r.md: Two"]);
-    equal((await view("plain")).content.includes("First."), true);
+    assertIncludes((await view("plain")).content, "First.");
   } finally {
     await rt.close();
     removeTrees(home);

@@ -12,6 +12,7 @@ import { deepEqual, equal, rejects } from "node:assert/strict";
 import { SkillRuntime } from "../../src/runtime.ts";
 import { SETTLED_MS, settledStamp, stampHolds, watcherSees } from "../../src/scan/watcher_sees.ts";
 import { cli, makeCanary, makeTree, removeTrees, skill, testHost } from "../helpers.ts";
+import { assertExcludes, assertIncludes, assertStartsWith } from "../asserts.ts";
 
 /** A lock that installed `helper` (folder `helper` of the local root) with `trust`. */
 const lock = (trust: string) =>
@@ -30,7 +31,7 @@ const lock = (trust: string) =>
 async function watching(home: string): Promise<SkillRuntime> {
   const rt = new SkillRuntime({ home, host: testHost(home), watch: true });
   await rt.currentCatalog();
-  equal((await rt.watchStatus()).every((s) => s.state === "watched"), true);
+  deepEqual((await rt.watchStatus()).filter((s) => s.state !== "watched"), []);
   await rt.list({ catalog: await rt.currentCatalog() });
   return rt;
 }
@@ -60,17 +61,17 @@ async function lockAttack(
     "[Untrusted skill 'helper': installed from https://x.example/h.tgz with community trust.";
   try {
     const before = await viewOf(rt, "helper");
-    equal(before.content.startsWith("---\nname: helper"), true);
-    equal(before.content.includes("\u200B"), true);
+    assertStartsWith(before.content, "---\nname: helper");
+    assertIncludes(before.content, "\u200B");
     attack(home);
     const after = await viewOf(rt, "helper");
-    equal(after.content.startsWith(banner), true, after.content.slice(0, 80));
-    equal(after.content.includes("\u200B"), false);
+    assertStartsWith(after.content, banner, after.content.slice(0, 80));
+    assertExcludes(after.content, "\u200B");
     const file = await rt.readFile("helper", "references/notes.md", {
       catalog: await rt.currentCatalog(),
     });
-    equal(file.result.content?.startsWith(banner), true);
-    equal(file.result.content?.includes("\u200B"), false);
+    assertStartsWith(file.result.content, banner);
+    assertExcludes(file.result.content, "\u200B");
   } finally {
     await rt.close();
     removeTrees(home);
@@ -128,7 +129,7 @@ Deno.test("[S-9][PERF-5] an external skill's SKILL.md replaced by a link leaving
   makeTree({ "SKILL.md": skill("e", "E", "", `# e\n\n${canary.secret}\n`) }, canary.dir);
   const rt = await watching(home);
   try {
-    equal((await viewOf(rt, "e")).content.includes("The first body."), true);
+    assertIncludes((await viewOf(rt, "e")).content, "The first body.");
     Deno.symlinkSync(`${canary.dir}/SKILL.md`, `${canary.dir}/tmp`);
     Deno.renameSync(`${canary.dir}/tmp`, `${home}/ext/e/SKILL.md`);
     const refusal = `Refusing to follow a symbolic link that leaves the skill roots: '${
@@ -164,7 +165,7 @@ Deno.test("[S-9][R-2][PERF-5] a name given as a path, resolved from the scan the
   const rt = await watching(home);
   try {
     const first = await viewOf(rt, "a");
-    equal(first.content.includes("Inside the roots."), true);
+    assertIncludes(first.content, "Inside the roots.");
     Deno.removeSync(`${home}/out/link`);
     Deno.symlinkSync(`${real}/out/evil`, `${home}/out/link`);
     const refusal =
@@ -229,8 +230,8 @@ Deno.test("[V-2][F-1][PERF-5] a linked file replaced by a link leaving the skill
   const read = async (name: string, path: string) =>
     await rt.readFile(name, path, { catalog: await rt.currentCatalog() });
   try {
-    equal((await watched("a")).includes('"title":"Hard"'), true);
-    equal((await watched("e")).includes('"title":"Old e"'), true);
+    assertIncludes(await watched("a"), '"title":"Hard"');
+    assertIncludes(await watched("e"), '"title":"Old e"');
     for (const dir of ["skills/a", "ext/e"]) {
       Deno.symlinkSync(canary.file, `${canary.dir}/tmp`);
       Deno.renameSync(`${canary.dir}/tmp`, `${home}/${dir}/references/r.md`);
@@ -239,7 +240,7 @@ Deno.test("[V-2][F-1][PERF-5] a linked file replaced by a link leaving the skill
     // The watcher is not told: the listing may show what it showed, never the canary, and
     // every file read is proved again.
     for (const name of ["a", "e"]) {
-      equal((await watched(name)).includes(canary.secret), false);
+      assertExcludes(await watched(name), canary.secret);
       await rejects(() => read(name, "references/r.md"), /Path escapes allowed directory/);
     }
     equal((await read("a", "references/h.md")).result.content, "# Rewritten\n");
@@ -250,10 +251,10 @@ Deno.test("[V-2][F-1][PERF-5] a linked file replaced by a link leaving the skill
     for (const name of ["a", "e"]) {
       const seen = await watched(name);
       equal(seen, await files(fresh, name));
-      equal(seen.includes("references/r.md"), false);
-      equal(seen.includes(canary.secret), false);
+      assertExcludes(seen, "references/r.md");
+      assertExcludes(seen, canary.secret);
     }
-    equal((await watched("a")).includes('"title":"Rewritten"'), true);
+    assertIncludes(await watched("a"), '"title":"Rewritten"');
   } finally {
     await rt.close();
     removeTrees(home, canary.dir);

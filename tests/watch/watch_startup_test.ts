@@ -10,6 +10,7 @@ import { SkillRuntime } from "../../src/runtime.ts";
 import type { FsWatch } from "../../src/scan/watch_source.ts";
 import { makeTree, removeTrees, skill, testHost } from "../helpers.ts";
 import { age } from "./watch_helpers.ts";
+import { assertExcludes, assertIncludes } from "../asserts.ts";
 
 /** A watching runtime whose watchers stay opening (`asked` counts the opens), scanning as the server does. */
 function opening(home: string): { rt: SkillRuntime; asked: string[] } {
@@ -110,9 +111,9 @@ Deno.test("[PERF-6] a category made in the root while the first scan walks is li
   });
   const names = async () => (await rt.currentCatalog()).index().records.map((r) => r.name);
   try {
-    equal((await names()).includes("n"), false); // the walk had read the root already
+    assertExcludes(await names(), "n"); // the walk had read the root already
     equal(asked > 0, true);
-    equal((await names()).includes("n"), true, "the root's listing, taken after, proves nothing");
+    assertIncludes(await names(), "n", "the root's listing, taken after, proves nothing");
   } finally {
     rt.close();
     removeTrees(home);
