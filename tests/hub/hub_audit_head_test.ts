@@ -1,4 +1,4 @@
-import { deepEqual, equal } from "node:assert/strict";
+import { deepEqual, equal, notEqual } from "node:assert/strict";
 import { appendAudit, auditFile, auditText, chainOf } from "../../src/hub/audit.ts";
 import { cliJson, makeTree, skill } from "../helpers.ts";
 
@@ -169,7 +169,7 @@ Deno.test("[HUB-3] a later append never washes a tampering out: the recorded hea
       await appendAudit(root, auditText(AT, "INSTALL", "c", "/src/c", "local", "safe"));
       const [code, intact] = await verify(home);
       equal(code, 1, `${tamper}: a later append made the log look intact`);
-      equal(intact === true, false, tamper);
+      notEqual(intact, true, tamper);
     } finally {
       Deno.removeSync(home, { recursive: true });
     }

@@ -3,7 +3,7 @@
  * `${HERMES_SKILL_DIR}` (text and inline-shell commands alike) when template_vars is on,
  * and the one table of aliases in docs/preprocessing.md is the code's table.
  */
-import { deepEqual, equal } from "node:assert/strict";
+import { deepEqual, equal, ok } from "node:assert/strict";
 import { TEMPLATE_ALIASES } from "../../src/preprocess/variables.ts";
 import { cliJson, makeTree, removeTrees, REPO, skill } from "../helpers.ts";
 
@@ -12,8 +12,8 @@ Deno.test("[P-8] the docs' table of template aliases is the code's table, row fo
   const block = /<!-- template-aliases:start -->([\s\S]*?)<!-- template-aliases:end -->/.exec(
     readme,
   );
-  equal(block !== null, true, "docs/preprocessing.md marks its table of template aliases");
-  const rows = block![1].split("\n").filter((l) => l.startsWith("| ")).slice(1)
+  ok(block, "docs/preprocessing.md marks its table of template aliases");
+  const rows = block[1].split("\n").filter((l) => l.startsWith("| ")).slice(1)
     .filter((l) => !/^\|\s*-/.test(l))
     .map((l) => l.split("|").slice(1, -1).map((c) => c.trim()));
   deepEqual(rows, TEMPLATE_ALIASES.map((a) => [`\`${a.written}\``, a.means, a.from]));

@@ -179,14 +179,6 @@ Deno.test("[S-1] local first: the user's own version wins over a trusted project
   }
 });
 
-type Listed = {
-  name: string;
-  hidden?: string;
-  version?: string;
-  author?: string;
-  license?: string;
-};
-
 Deno.test("[S-2] _deprecated/ is never walked, and not served by path either (like .archive)", async () => {
   const home = makeTree({
     "skills/_deprecated/old/SKILL.md": skill("old", "Old."),
@@ -195,7 +187,7 @@ Deno.test("[S-2] _deprecated/ is never walked, and not served by path either (li
   });
   try {
     const list = await cliJson(["--home", home, "list"]);
-    deepEqual((list.json.skills as Listed[]).map((s) => s.name), ["new"]);
+    deepEqual((list.json.skills as { name: string }[]).map((s) => s.name), ["new"]);
     for (const name of ["old", "_deprecated/old", "dev/_deprecated/older"]) {
       const r = await cliJson(["--home", home, "view", name]);
       equal(r.code, 1, name);

@@ -8,7 +8,7 @@
  * watcher looks at. Each attack makes such a change below a watched root and checks that
  * the very next call tells what a fresh command tells (the real CLI, where it refuses).
  */
-import { deepEqual, equal, rejects } from "node:assert/strict";
+import { deepEqual, equal, notEqual, rejects } from "node:assert/strict";
 import { SkillRuntime } from "../../src/runtime.ts";
 import { SETTLED_MS, settledStamp, stampHolds, watcherSees } from "../../src/scan/watcher_sees.ts";
 import { cli, makeCanary, makeTree, removeTrees, skill, testHost } from "../helpers.ts";
@@ -433,7 +433,7 @@ Deno.test("[PERF-5] a folder's stamp vouches for its entries only once settled, 
     equal(settledStamp(`${base}/hub/keep`), undefined, "a file has no stamp");
     await wait(SETTLED_MS * 3);
     const stamp = settledStamp(`${base}/hub`);
-    equal(stamp !== undefined, true);
+    notEqual(stamp, undefined);
     equal(stampHolds(`${base}/hub`, stamp!), true);
     Deno.symlinkSync(`${base}/out/lock.json`, `${base}/hub/lock.json`);
     equal(stampHolds(`${base}/hub`, stamp!), false, "a link made in it");
