@@ -1,6 +1,6 @@
 /**
  * The skillrt command line: the warden of [X-1]. Run it with the flags of
- * `deno task skillrt` (see `src/sandbox/warden_flags.ts`); each command runs in a
+ * `deno task skillrt` (see `src/warden/warden_flags.ts`); each command runs in a
  * Worker that holds only the permissions its plan names.
  *
  * @example
@@ -12,7 +12,7 @@
  */
 import denoJson from "./deno.json" with { type: "json" };
 import { runCli } from "./src/cli/warden.ts";
-import { writeAll } from "./src/cli/write_all.ts";
+import { writeAll } from "./src/worker/write_all.ts";
 
 /** The version printed by `--version`, from deno.json. */
 export const VERSION: string = denoJson.version;

@@ -85,7 +85,7 @@ export type { Catalog } from "./src/scan/catalog.ts";
 export type { Resolved } from "./src/resolve/resolve.ts";
 export type { Frontmatter } from "./src/frontmatter/parse.ts";
 export type { SkillFiles } from "./src/view/skill_files.ts";
-export type { PermissionPlan } from "./src/sandbox/plan.ts";
+export type { PermissionPlan } from "./src/warden/plan.ts";
 export type { WatchStatus } from "./src/scan/watch_cache.ts";
 export type { FsWatch, WatchOpener } from "./src/scan/watch_source.ts";
 export type { RunOptions, RunResult } from "./src/run/run_skill.ts";

@@ -6,7 +6,7 @@
  *
  * usage: deno run -A bench/compare.ts [--sizes 1000,10000] [--runs 5] [--out BENCHMARKS.md]
  */
-import { WARDEN_FLAGS } from "../src/sandbox/warden_flags.ts";
+import { WARDEN_FLAGS } from "../src/warden/warden_flags.ts";
 
 const REPO = new URL("..", import.meta.url).pathname.replace(/\/$/, "");
 const SHARED = Deno.env.get("SKILLRT_BENCH") ?? `${REPO}/../shared/bench`;

@@ -9,7 +9,7 @@
  */
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { WARDEN_FLAGS } from "../src/sandbox/warden_flags.ts";
+import { WARDEN_FLAGS } from "../src/warden/warden_flags.ts";
 
 /** The checkout whose `main.ts` is served (`$SKILLRT_REPO`, else this one). */
 export const REPO = Deno.env.get("SKILLRT_REPO") ??

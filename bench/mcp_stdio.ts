@@ -14,7 +14,7 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { SkillRuntime } from "../src/runtime.ts";
-import { WARDEN_FLAGS } from "../src/sandbox/warden_flags.ts";
+import { WARDEN_FLAGS } from "../src/warden/warden_flags.ts";
 
 const REPO = new URL("..", import.meta.url).pathname.replace(/\/$/, "");
 const BENCH = Deno.env.get("SKILLRT_BENCH") ?? `${REPO}/../shared/bench`;

@@ -55,8 +55,8 @@ export const LAYERS: Layer[] = [
     ],
   },
   { name: "runtime", prefixes: ["src/runtime"] },
-  { name: "warden", prefixes: ["src/sandbox/", "src/warden/", "src/worker/"] },
-  { name: "front", prefixes: ["src/cli/", "src/mcp/", "main.ts", "mod.ts"] },
+  { name: "warden", prefixes: ["src/warden/", "src/worker/"] },
+  { name: "front", prefixes: ["src/cli/", "src/mcp/", "src/sandbox/", "main.ts", "mod.ts"] },
 ];
 
 /** What {@linkcode houseMeasures} finds. */
@@ -94,7 +94,12 @@ function entries(): string[] {
     exports: Record<string, string>;
   };
   const exported = Object.values(config.exports).map((p) => p.replace(/^\.\//, ""));
-  const workers = ["src/sandbox/worker.ts", "src/scan/scan_helper.ts", "src/scan/watch_helper.ts"];
+  const workers = [
+    "src/cli/command_worker.ts",
+    "src/cli/mcp_worker.ts",
+    "src/scan/scan_helper.ts",
+    "src/scan/watch_helper.ts",
+  ];
   return [...new Set(["main.ts", "mod.ts", ...exported, ...workers])].filter((p) => {
     try {
       return Deno.statSync(`${REPO}/${p}`).isFile;

@@ -1,14 +1,14 @@
 /**
  * `deno task compile`: builds `dist/skillrt`, one executable holding the warden, the
  * sandbox Worker, the scan helper Worker and every component, with the warden's flags from
- * `src/sandbox/warden_flags.ts` (the same source as `deno task skillrt`).
+ * `src/warden/warden_flags.ts` (the same source as `deno task skillrt`).
  *
  * `deno compile` needs Deno's `denort` runtime. It downloads it unless `DENORT_BIN`
  * names a local copy; where neither works, this prints one line saying so and exits 1.
  *
  * @module
  */
-import { WARDEN_FLAGS } from "../src/sandbox/warden_flags.ts";
+import { WARDEN_FLAGS } from "../src/warden/warden_flags.ts";
 
 /** The `deno compile` arguments for the single executable. */
 export function compileArgs(output = "dist/skillrt"): string[] {
@@ -17,9 +17,9 @@ export function compileArgs(output = "dist/skillrt"): string[] {
     ...WARDEN_FLAGS,
     "--unstable-worker-options",
     "--include",
-    "src/sandbox/worker.ts",
+    "src/cli/command_worker.ts",
     "--include",
-    "src/sandbox/mcp_worker.ts",
+    "src/cli/mcp_worker.ts",
     "--include",
     "src/scan/scan_helper.ts",
     "--include",

@@ -11,7 +11,7 @@
  *
  * @module
  */
-import { WARDEN_FLAGS } from "../src/sandbox/warden_flags.ts";
+import { WARDEN_FLAGS } from "../src/warden/warden_flags.ts";
 
 /** The suite, pinned (`.ci/run` caches it first, so a cold machine works). */
 export const SUITE = "npm:@modelcontextprotocol/conformance@0.1.16";

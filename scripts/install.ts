@@ -1,7 +1,7 @@
 /**
  * `deno task install`: puts a `skillrt` command on PATH for the current user ([C-6]) —
  * `deno install -g` of `main.ts` with the warden's flags from
- * `src/sandbox/warden_flags.ts` (the same list as `deno task skillrt` and the compiled
+ * `src/warden/warden_flags.ts` (the same list as `deno task skillrt` and the compiled
  * binary), this project's config (so its imports resolve) and the Worker option. The
  * command then runs from any folder, and relative paths on its command line are the
  * user's. `deno task uninstall` removes it. `--root DIR` (or `DENO_INSTALL_ROOT`) picks
@@ -9,7 +9,7 @@
  *
  * @module
  */
-import { WARDEN_FLAGS } from "../src/sandbox/warden_flags.ts";
+import { WARDEN_FLAGS } from "../src/warden/warden_flags.ts";
 
 /** The `deno install` arguments for the `skillrt` command. */
 export function installArgs(repo: string, root?: string): string[] {

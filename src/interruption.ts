@@ -51,7 +51,7 @@ let groups: ProcessGroups | undefined;
 
 /**
  * Who kills the process groups of this thread's long steps on an interruption: the
- * warden, in a command's Worker (set once by src/sandbox/worker.ts); nobody in the library.
+ * warden, in a command's Worker (set once by src/worker/worker.ts); nobody in the library.
  */
 export function setInterruptGroups(by: ProcessGroups): void {
   groups = by;

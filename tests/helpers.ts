@@ -4,7 +4,7 @@
  */
 import { resolve } from "node:path";
 import { load } from "js-yaml";
-import { WARDEN_FLAGS } from "../src/sandbox/warden_flags.ts";
+import { WARDEN_FLAGS } from "../src/warden/warden_flags.ts";
 import type { HostFacts } from "../src/home/host.ts";
 
 /** The repository root. */

@@ -3,8 +3,8 @@
  * waits until the terminal shows its text, then types its keys — an answer and Enter, or
  * a Ctrl-C (`\x03`), which the terminal turns into SIGINT unless the program reads it raw.
  */
-import { shellQuote } from "../src/sandbox/plan.ts";
-import { WARDEN_FLAGS } from "../src/sandbox/warden_flags.ts";
+import { shellQuote } from "../src/warden/plan.ts";
+import { WARDEN_FLAGS } from "../src/warden/warden_flags.ts";
 import { childEnv } from "./child_env.ts";
 import { REPO } from "./helpers.ts";
 

@@ -7,7 +7,7 @@
 import type { SkillRuntime } from "../runtime.ts";
 import type { ExecuteContext, Targets } from "./context.ts";
 import type { CommandSpec } from "./grammar.ts";
-import type { CommandRequest, Outcome } from "./request.ts";
+import type { CommandRequest, Outcome } from "../worker/request.ts";
 import type { Setup } from "../home/setup.ts";
 
 /** What a row's skeleton looks at of a line: its command, its words, its options. */
@@ -94,6 +94,12 @@ export interface CommandRow {
    * its line names (`hub publish --out SITE`), the agent folder it installs into ([HUB-8]).
    */
   fence?: (request: CommandRequest, setup: Setup) => { outputs?: string[]; agentTarget?: string };
+  /**
+   * For this line it walks whole roots (SPEC §19): the warden then starts a scan helper along
+   * with its Worker when the roots hold many folders (`list`, `search`, `prompt`, `view` or
+   * `invoke` of a bare name).
+   */
+  walksRoots?: (request: PlannedLine) => boolean;
   /** For these options it preprocesses skills it does not usually load (`prompt --preload`, [L0-10]). */
   preloads?: (options: CommandRequest["options"]) => boolean;
   /** Its grammar; absent for the Worker's internal steps, which no command line names. */

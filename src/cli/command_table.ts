@@ -6,7 +6,7 @@
  * writing command, works out its targets. The skill commands' rows are in
  * `manage_rows.ts`, the actions of `bundle`, `pending` and `curator` in `action_rows.ts`,
  * hub's in `commands/hub_plan.ts`. Everything that lists commands is derived from it: the
- * {@linkcode CommandName} type, the sandbox plan's lists (`src/sandbox/plan.ts`), the
+ * {@linkcode CommandName} type, the sandbox plan's lists (`src/warden/plan.ts`), the
  * Worker's dispatcher (`execute.ts`), the parser, help, the quick path and the
  * completions (`COMMANDS`) and the MCP `skill_manage` actions (`src/mcp/tools.ts`).
  * Planning asks a row ({@linkcode rowOf}). Adding a command is adding a row and a module.
@@ -16,9 +16,10 @@
 import { registeredModule } from "./worker_modules.ts";
 import type { CommandModule, CommandRow, PlannedLine } from "./command_row.ts";
 import type { CommandSpec } from "./grammar.ts";
-import type { CommandRequest } from "./request.ts";
+import type { CommandRequest } from "../worker/request.ts";
 import { SKILL_ACTIONS } from "../manage/change.ts";
 import { resolvePath } from "../home/paths.ts";
+import { isBareName } from "../resolve/name_guard.ts";
 import type { Setup } from "../home/setup.ts";
 import { workDirPaths } from "./work_dir.ts";
 import { MANAGE_ROWS } from "./manage_rows.ts";
@@ -54,11 +55,13 @@ function mcpSkeleton(request: PlannedLine, setup: Setup): string[] {
 const TABLE = {
   list: {
     plan: "reads",
+    walksRoots: ({ options }) => options.categories !== true,
     load: () => import("./commands/list.ts"),
     grammar: LIST_GRAMMAR,
   },
   search: {
     plan: "reads",
+    walksRoots: () => true,
     load: () => import("./commands/search.ts"),
     grammar: {
       description: "rank visible skills by a query",
@@ -70,6 +73,7 @@ const TABLE = {
   view: {
     plan: "reads",
     preprocesses: true,
+    walksRoots: ({ args }) => args.length === 1 && isBareName(args[0] ?? ""),
     load: () => import("./commands/view.ts"),
     grammar: {
       description: "show one skill (Level 1) or one of its files (Level 2)",
@@ -95,6 +99,7 @@ const TABLE = {
     plan: "reads",
     preprocesses: true,
     skillHelp: true,
+    walksRoots: ({ args }) => isBareName(args[0] ?? ""),
     load: () => import("./commands/invoke.ts"),
     grammar: {
       description: "the message for a slash-command invocation of a skill",
@@ -107,6 +112,7 @@ const TABLE = {
   },
   prompt: {
     plan: "reads",
+    walksRoots: () => true,
     preloads: (options) => typeof options.preload === "string",
     load: () => import("./commands/prompt.ts"),
     grammar: {
@@ -276,7 +282,7 @@ const TABLE = {
     sandboxes: (options) => options.allowRun === true,
     snapshots: (options) => options.allowRun === true,
     skeleton: mcpSkeleton,
-    // In its own Worker entry (src/sandbox/mcp_worker.ts): the MCP SDK stays out of the others.
+    // In its own Worker entry (src/cli/mcp_worker.ts): the MCP SDK stays out of the others.
     load: () => registeredModule("mcp"),
     grammar: {
       description: "serve skills over MCP (stdio, or Streamable HTTP) from inside the sandbox",
@@ -337,6 +343,11 @@ export const RUNNING_COMMANDS: readonly string[] = names((row) => row.runs === t
 export function looksAtSandboxes(request: CommandRequest): boolean {
   const sandboxes = rowOf(request.command)?.sandboxes;
   return typeof sandboxes === "function" ? sandboxes(request.options) : sandboxes === true;
+}
+
+/** Whether a request walks whole roots (its row's `walksRoots`): a scan helper may start with its Worker. */
+export function walksRoots(request: PlannedLine): boolean {
+  return rowOf(request.command)?.walksRoots?.(request) === true;
 }
 
 /** Whether a request runs skills' scripts, from snapshots in a scratch folder ([RUN-3]; its row's `snapshots`). */

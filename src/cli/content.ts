@@ -7,7 +7,7 @@
 import { NotFoundError, UsageError } from "../errors.ts";
 import { decodeUtf8 } from "../frontmatter/read_head.ts";
 import { resolvePath } from "../home/paths.ts";
-import type { CommandRequest } from "./request.ts";
+import type { CommandRequest } from "../worker/request.ts";
 
 async function readStdin(): Promise<Uint8Array> {
   const chunks: Uint8Array[] = [];

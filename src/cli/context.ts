@@ -5,16 +5,9 @@
  *
  * @module
  */
-import type { Setup } from "../home/setup.ts";
-import type { PromptReader } from "../home/skill_setup.ts";
-import type { Channel } from "../mcp/channel_transport.ts";
-import type { EnvAsk } from "../preprocess/env_access.ts";
-import type { ProcessGroups } from "../preprocess/process_group.ts";
-import type { ReadinessProbe } from "../home/readiness_probe.ts";
-import type { PermissionPlan } from "../sandbox/permission_plan.ts";
-import type { HelperSource } from "../scan/parallel.ts";
 import type { SkillRuntime } from "../runtime.ts";
-import type { CommandRequest } from "./request.ts";
+import type { CommandRequest } from "../worker/request.ts";
+import type { WorkerServices } from "../worker/protocol.ts";
 
 /**
  * What a writing command's targets step found it needs besides the paths it writes: hosts,
@@ -42,30 +35,8 @@ export type Targets = (
   grants: Grants,
 ) => string[] | Promise<string[]>;
 
-/** What a command runs with besides its request. */
-export interface ExecuteContext {
-  /** The setup the warden computed. */
-  setup: Setup;
-  /** The plan the Worker was created with. */
-  plan: PermissionPlan;
-  /** Values of environment variables, answered by the warden ([P-6], [P-7]); none when absent. */
-  envValues?: (asks: EnvAsk[]) => Promise<Record<string, string>>;
-  /** Has the warden look programs up on PATH and credential files under the home ([V-9]). */
-  readiness?: ReadinessProbe;
-  /** Has the warden kill inline-shell process groups ([P-4]). */
-  processGroups?: ProcessGroups;
-  /** Asks the user a yes/no question at the warden's terminal (undefined: no terminal). */
-  confirm?: (question: string) => Promise<boolean | undefined>;
-  /** Asks the user one `setup` question at the warden's terminal ([V-9]). */
-  ask?: PromptReader;
-  /** Asks the user for a line at the warden's terminal (undefined: no terminal). */
-  choose?: (question: string) => Promise<string | undefined>;
-  /** The MCP channel to the warden's stdio relay (the `mcp` command). */
-  channel?: Channel;
-  /** Asks the warden for a scan helper Worker next to this one (SPEC §19). */
-  scanHelper?: HelperSource;
+/** What a command runs with besides its request: the warden's services, and its module's targets. */
+export interface ExecuteContext extends WorkerServices {
   /** The write targets of a command, from its module (the targets step, [X-1]); set by `execute.ts`. */
   targetsOf?: (command: string) => Promise<Targets | undefined>;
-  /** Asks the warden for a watch helper Worker next to this one ([PERF-5]): its port. */
-  watchHelper?: () => MessagePort;
 }

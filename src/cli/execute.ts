@@ -10,7 +10,7 @@ import { UsageError } from "../errors.ts";
 import { SkillRuntime } from "../runtime.ts";
 import { outcomeOfError } from "./render.ts";
 import { terminalOutcome } from "./terminal_text.ts";
-import type { CommandRequest, Outcome } from "./request.ts";
+import type { CommandRequest, Outcome } from "../worker/request.ts";
 import type { ExecuteContext } from "./context.ts";
 import { COMMAND_MODULES, type WorkerCommandName } from "./command_table.ts";
 

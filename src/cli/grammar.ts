@@ -7,7 +7,7 @@
  *
  * @module
  */
-import type { CommandRequest, GlobalOptions } from "./request.ts";
+import type { CommandRequest, GlobalOptions } from "../worker/request.ts";
 
 /** A parse result: a command to run, or text to print (help, version). */
 export type Parsed =

@@ -6,7 +6,7 @@
  */
 import type { ManageAction } from "../manage/actions.ts";
 import { UsageError } from "../errors.ts";
-import type { CommandRequest } from "./request.ts";
+import type { CommandRequest } from "../worker/request.ts";
 import { SKELETON_DIRS, skeletonSkill } from "../manage/skeleton_skill.ts";
 
 const str = (v: unknown): string | undefined => (typeof v === "string" ? v : undefined);

@@ -11,10 +11,11 @@ import { UsageError } from "../errors.ts";
 import { resolvePath } from "../home/paths.ts";
 import type { Setup } from "../home/setup.ts";
 import { isLoopback } from "../mcp/loopback.ts";
-import { shellQuote } from "../sandbox/plan.ts";
-import { startWorker } from "../sandbox/run_worker.ts";
+import { shellQuote } from "../warden/plan.ts";
+import { startWorker } from "../warden/run_worker.ts";
+import { CLI_HOST } from "./worker_host.ts";
 import { mcpPlan } from "./mcp_relay.ts";
-import type { CommandRequest, Outcome } from "./request.ts";
+import type { CommandRequest, Outcome } from "../worker/request.ts";
 
 /** The listen address of `mcp --http`: host, port and the `net` grant (`host:port`). */
 export interface Listen {
@@ -201,7 +202,7 @@ export async function serveMcpHttp(
       listen.grant,
       runWorkDir(request.options, setup.host.cwd),
     ),
-  });
+  }, CLI_HOST);
   const stop = () => worker.post({ kind: "mcp-close" });
   const signals: Deno.Signal[] = ["SIGINT", "SIGTERM"];
   for (const s of signals) Deno.addSignalListener(s, stop);

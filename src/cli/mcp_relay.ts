@@ -11,13 +11,15 @@ import { joinPath, realPathOrUndefined } from "../home/paths.ts";
 import type { Setup } from "../home/setup.ts";
 import { lockedWritePaths } from "../manage/mutex.ts";
 import { pendingDir } from "../approval/pending.ts";
-import { type PermissionPlan, planFor, runGrants } from "../sandbox/plan.ts";
+import { type PermissionPlan, runGrants } from "../warden/plan.ts";
+import { planFor } from "./plan_for.ts";
 import { runWorkDir } from "./work_dir.ts";
-import { checkWrites } from "../sandbox/write_guard.ts";
-import { startWorker } from "../sandbox/run_worker.ts";
+import { checkWrites } from "../warden/write_guard.ts";
+import { startWorker } from "../warden/run_worker.ts";
+import { CLI_HOST } from "./worker_host.ts";
 import { readLine } from "../mcp/jsonrpc_line.ts";
-import { writeAll } from "./write_all.ts";
-import type { CommandRequest, Outcome } from "./request.ts";
+import { writeAll } from "../worker/write_all.ts";
+import type { CommandRequest, Outcome } from "../worker/request.ts";
 
 /**
  * The plan of `mcp`: like `view`; with `--allow-writes`, the local root (or only the
@@ -89,6 +91,7 @@ export async function serveMcp(
         runWorkDir(request.options, setup.host.cwd),
       ),
     },
+    CLI_HOST,
     (message) => {
       writeLine(message);
       if ("id" in message && !("method" in message)) open.delete(message.id);

@@ -10,12 +10,14 @@
  */
 import { realPathOrUndefined } from "../home/paths.ts";
 import type { Setup } from "../home/setup.ts";
-import { type PermissionPlan, planFor, preloads } from "../sandbox/plan.ts";
+import type { PermissionPlan } from "../warden/plan.ts";
+import { planFor, preloads } from "./plan_for.ts";
 import { isWriting, rowOf } from "./command_table.ts";
 import type { PlannedLine } from "./command_row.ts";
-import { runInWorker } from "../sandbox/run_worker.ts";
-import { checkWrites } from "../sandbox/write_guard.ts";
-import type { CommandRequest, Outcome } from "./request.ts";
+import { runInWorker } from "../warden/run_worker.ts";
+import { CLI_HOST } from "./worker_host.ts";
+import { checkWrites } from "../warden/write_guard.ts";
+import type { CommandRequest, Outcome } from "../worker/request.ts";
 
 /** The folders below the home a request needs made before it is planned: its row's skeleton. */
 export function skeletonOf(request: PlannedLine, setup: Setup): string[] {
@@ -50,9 +52,9 @@ async function targetsOf(
   };
   let plan = read;
   for (let phase = 0;; phase++) {
-    const found = await runInWorker({ request: step, setup, plan });
+    const found = await runInWorker({ request: step, setup, plan }, CLI_HOST);
     if (found.exitCode !== 0) return { outcome: found };
-    const targets = JSON.parse(found.stdout) as FoundTargets;
+    const targets = found.result as unknown as FoundTargets;
     const more = (targets.planWith ?? []).filter((host) => !plan.net.includes(host));
     if (more.length === 0 || phase > 0) return targets;
     plan = { ...plan, net: [...plan.net, ...more] };

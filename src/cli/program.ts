@@ -15,7 +15,7 @@ import {
   PROGRAM_DESCRIPTION,
 } from "./grammar.ts";
 import { examplesText } from "./help_examples.ts";
-import type { CommandRequest } from "./request.ts";
+import type { CommandRequest } from "../worker/request.ts";
 
 /** Collects the values of a repeatable option. */
 function collect(value: string, previous: string[] | undefined): string[] {

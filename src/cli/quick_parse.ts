@@ -9,7 +9,7 @@
  * @module
  */
 import { COMMANDS } from "./command_table.ts";
-import type { CommandRequest } from "./request.ts";
+import type { CommandRequest } from "../worker/request.ts";
 import {
   type ArgumentSpec,
   GLOBAL_OPTIONS,

@@ -7,8 +7,8 @@
 import { clip, terminalColumns } from "../clip.ts";
 import { explainOsError, explainPermissionError, SkillrtError } from "../errors.ts";
 import { toJsonDocument } from "../json_document.ts";
-import type { PermissionPlan } from "../sandbox/permission_plan.ts";
-import type { CommandRequest, GlobalOptions, Outcome } from "./request.ts";
+import type { PermissionPlan } from "../warden/permission_plan.ts";
+import type { CommandRequest, GlobalOptions, Outcome } from "../worker/request.ts";
 
 /** Documents larger than this are printed compact (a 10,000-skill list is megabytes). */
 const PRETTY_LIMIT = 256 * 1024;
@@ -28,13 +28,28 @@ export function respond(
   exitCode = 0,
   stderr = "",
 ): Outcome {
+  if (global.typed) {
+    return { exitCode, stdout: "", stderr, result: json as Record<string, unknown> };
+  }
   if (global.json) return { exitCode, stdout: jsonText(json), stderr: "" };
   const out = text();
   return { exitCode, stdout: out === "" || out.endsWith("\n") ? out : out + "\n", stderr };
 }
 
 /** The outcome of an error: one line on stderr, and the JSON with `success:false` under `--json`. */
-export function failure(global: Pick<GlobalOptions, "json">, error: SkillrtError): Outcome {
+export function failure(
+  global: Pick<GlobalOptions, "json" | "typed">,
+  error: SkillrtError,
+): Outcome {
+  if (global.typed) {
+    return {
+      exitCode: error.exitCode,
+      code: error.code,
+      stdout: "",
+      stderr: "",
+      result: cliJson(error),
+    };
+  }
   const usage = typeof error.details.usage === "string" ? `\n${error.details.usage}` : "";
   const close = error.details.suggestions;
   const dashed = Array.isArray(close) ? close.find((n) => String(n).startsWith("-")) : undefined;

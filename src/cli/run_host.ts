@@ -9,7 +9,7 @@
 import type { Setup } from "../home/setup.ts";
 import { probeSandboxHost } from "../run/sandbox_host.ts";
 import { looksAtSandboxes, runsScripts } from "./command_table.ts";
-import type { CommandRequest } from "./request.ts";
+import type { CommandRequest } from "../worker/request.ts";
 
 /**
  * The setup with the machine's sandboxes looked at, for the commands above; a request that

@@ -13,12 +13,13 @@ import { UsageError } from "../errors.ts";
 import { readEnv } from "../home/host.ts";
 import { resolvePath } from "../home/paths.ts";
 import { resolveSetup, type Setup } from "../home/setup.ts";
-import { type PermissionPlan, planFlags, shellQuote } from "../sandbox/plan.ts";
-import { runInWorker } from "../sandbox/run_worker.ts";
+import { type PermissionPlan, planFlags, shellQuote } from "../warden/plan.ts";
+import { runInWorker } from "../warden/run_worker.ts";
+import { CLI_HOST } from "./worker_host.ts";
 import { PLANNED_COMMANDS, rowOf, RUNNING_COMMANDS } from "./command_table.ts";
 import { respond } from "./render.ts";
 import type { Parsed } from "./grammar.ts";
-import type { CommandRequest, Outcome } from "./request.ts";
+import type { CommandRequest, Outcome } from "../worker/request.ts";
 import { planOf } from "./planning.ts";
 import { runWorkDir } from "./work_dir.ts";
 /**
@@ -146,7 +147,7 @@ export async function sandbox(request: CommandRequest, setup: Setup): Promise<Ou
   if (RUNNING_COMMANDS.includes(target) && planned.args.length >= 2) {
     // `sandbox run NAME PATH` ([RUN-4]): the script's exact line, worked out in its Worker.
     const show = { ...planned, options: { ...planned.options, show: true } };
-    return await runInWorker({ request: show, setup, plan: found.plan });
+    return await runInWorker({ request: show, setup, plan: found.plan }, CLI_HOST);
   }
   const { tryRead, tryRun } = request.options;
   if (typeof tryRead === "string" || typeof tryRun === "string") {
@@ -158,7 +159,7 @@ export async function sandbox(request: CommandRequest, setup: Setup): Promise<Ou
         tryRun,
       },
     };
-    return await runInWorker({ request: probe, setup, plan: found.plan });
+    return await runInWorker({ request: probe, setup, plan: found.plan }, CLI_HOST);
   }
   const doc = sandboxDocument(found.plan, line.slice(1));
   return respond(planned.global, doc, () => sandboxText(doc));

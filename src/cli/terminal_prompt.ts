@@ -2,7 +2,7 @@
  * The warden's questions at the terminal: `setup`'s ([V-9]), a yes/no and a collection's
  * choice. Each is read with the terminal in raw mode, echoed here (a secret is not), so
  * that Ctrl-C and Ctrl-D arrive as keys and end the question at once: the answer is then
- * null, and the warden interrupts the command (src/sandbox/run_worker.ts). In the
+ * null, and the warden interrupts the command (src/warden/run_worker.ts). In the
  * terminal's own line mode Ctrl-C would be a signal the warden, blocked reading, could
  * not act on until Enter. Text from a skill is shown on stderr with control characters
  * made visible. Undefined when stdin or stderr is not a terminal.

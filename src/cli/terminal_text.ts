@@ -9,7 +9,7 @@
  *
  * @module
  */
-import type { GlobalOptions, Outcome } from "./request.ts";
+import type { GlobalOptions, Outcome } from "../worker/request.ts";
 
 // deno-lint-ignore no-control-regex
 const COLOUR = /\x1b\[(?:0|1|2|31|32|33|36)m/y;

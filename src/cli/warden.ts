@@ -10,12 +10,13 @@ import { readEnv } from "../home/host.ts";
 import { ensureSkeleton } from "../warden/skeleton.ts";
 import { resolveSetup, type Setup } from "../home/setup.ts";
 import { isWriting, rowOf, SKILL_HELP_COMMANDS, type WardenCommandName } from "./command_table.ts";
-import { runInWorker } from "../sandbox/run_worker.ts";
+import { runInWorker } from "../warden/run_worker.ts";
+import { CLI_HOST } from "./worker_host.ts";
 import { dropScratch, withSandboxHost } from "./run_host.ts";
 import { quickParse } from "./quick_parse.ts";
 import { terminalOutcome } from "./terminal_text.ts";
 import { failure, outcomeOfError } from "./render.ts";
-import type { CommandRequest, Outcome } from "./request.ts";
+import type { CommandRequest, Outcome } from "../worker/request.ts";
 import { planOf, skeletonOf } from "./planning.ts";
 
 /** Options of {@linkcode runCli}. */
@@ -199,7 +200,7 @@ async function runSandboxed(
     asks: rowOf(current.command)?.asks,
     writeStdout: options.writeStdout,
     scanTrace: readEnv("SKILLRT_SCAN_TRACE") === "1",
-  });
+  }, CLI_HOST);
   return withHomeNote(outcome, setup, explicitHome);
 }
 

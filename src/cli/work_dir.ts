@@ -6,7 +6,7 @@
  */
 import { realPathOrUndefined, resolvePath } from "../home/paths.ts";
 import { repositoryMarks } from "../run/kept_places.ts";
-import type { CommandRequest } from "./request.ts";
+import type { CommandRequest } from "../worker/request.ts";
 
 /**
  * The work dir a `run` request reads (the Worker proves it real and a folder, and in no

@@ -3,7 +3,7 @@
  * `load` reaches a module its Worker's graph holds but the warden's and the other Workers'
  * graphs do not. `mcp` is the one: its module pulls in the MCP SDK (about ninety npm
  * packages), which `list` or `--help` must not download on a fresh machine; only
- * `src/sandbox/mcp_worker.ts` registers it.
+ * `src/cli/mcp_worker.ts` registers it.
  *
  * @module
  */

@@ -11,7 +11,7 @@ import { readLock } from "../hub/lockfile.ts";
 import { readUsage, usageFile } from "../usage/usage.ts";
 import type { AgentFolderState, Setup } from "../home/setup.ts";
 import { agentConvention } from "../home/agents.ts";
-import type { PermissionPlan } from "../sandbox/permission_plan.ts";
+import type { PermissionPlan } from "../warden/permission_plan.ts";
 import type { SandboxHost } from "../run/host_kinds.ts";
 import { entryFor, type SkillIndex } from "../scan/skill_index.ts";
 import { hiddenCounts } from "../level0/list.ts";

@@ -4,7 +4,7 @@
  * edited ({@linkcode editConfigText} keeps comments and other keys; `.env` keeps its
  * other lines) and written through the atomic writer — never through a link, `.env`
  * with mode 0600. Only the commands the user runs at the CLI are granted these files
- * (`src/sandbox/write_guard.ts`).
+ * (`src/warden/write_guard.ts`).
  *
  * @module
  */

@@ -5,14 +5,7 @@
  * @module
  */
 import type { JSONRPCMessage, Transport } from "../deps/mcp.ts";
-
-/** The two ends a channel transport needs. */
-export interface Channel {
-  /** Sends one message to the other side. */
-  post(message: JSONRPCMessage): void;
-  /** Registers the receiver of incoming messages, and of the close signal. */
-  listen(onMessage: (message: JSONRPCMessage) => void, onClose: () => void): void;
-}
+import type { Channel } from "../worker/protocol.ts";
 
 /** A {@linkcode Transport} whose messages travel over a {@linkcode Channel}. */
 export class ChannelTransport implements Transport {

@@ -11,7 +11,7 @@
  * @module
  */
 import { visibleControls } from "../cli/terminal_text.ts";
-import { shellQuote } from "../sandbox/shell_quote.ts";
+import { shellQuote } from "./shell_quote.ts";
 import { joinPath } from "../home/paths.ts";
 import { grantFingerprint, isApproved, readApprovals, recordApproval } from "./consent.ts";
 import type { ApprovalKey } from "./consent.ts";

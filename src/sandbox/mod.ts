@@ -14,7 +14,8 @@
  *
  * @module
  */
-export { type PermissionPlan, planFlags, planFor, workerPermissions } from "./plan.ts";
+export { type PermissionPlan, planFlags, workerPermissions } from "../warden/plan.ts";
+export { planFor } from "../cli/plan_for.ts";
 export { openSandboxedRuntime, type SandboxedRuntime } from "./sandboxed_runtime.ts";
 export {
   checkWrites,
@@ -22,4 +23,4 @@ export {
   unsafeWrite,
   type WriteFence,
   writeFence,
-} from "./write_guard.ts";
+} from "../warden/write_guard.ts";

@@ -4,9 +4,8 @@
  *
  * @module
  */
-import type { CommandRequest } from "../cli/request.ts";
+import type { CommandRequest } from "../worker/request.ts";
 import { errorOfCode, SkillrtError } from "../errors.ts";
-import { fromJsonDocument } from "../json_document.ts";
 import type { FileResult } from "../files/file_view.ts";
 import type { ListResult } from "../level0/list.ts";
 import type { PromptResult } from "../level0/prompt.ts";
@@ -14,8 +13,10 @@ import { resolveSetup, type Setup } from "../home/setup.ts";
 import type { RuntimeOptions } from "../runtime.ts";
 import type { ViewResult } from "../view/view.ts";
 import type { InvokeResult } from "../view/invoke.ts";
-import { type PermissionPlan, planFor, preloads } from "./plan.ts";
-import { runInWorker } from "./run_worker.ts";
+import type { PermissionPlan } from "../warden/plan.ts";
+import { planFor, preloads } from "../cli/plan_for.ts";
+import { runInWorker } from "../warden/run_worker.ts";
+import { CLI_HOST } from "../cli/worker_host.ts";
 
 /** A runtime whose every call runs in a sandbox Worker. */
 export interface SandboxedRuntime {
@@ -46,7 +47,7 @@ export interface SandboxedRuntime {
   ): Promise<PromptResult>;
 }
 
-/** Runs one command of the library in a Worker holding its plan; its JSON document, or its error again. */
+/** Runs one command of the library in a Worker holding its plan; its typed result, or its error again. */
 async function callInWorker<T>(
   setup: Setup,
   options: RuntimeOptions,
@@ -60,6 +61,7 @@ async function callInWorker<T>(
     options: opts,
     global: {
       json: true,
+      typed: true,
       color: false,
       platform: options.platform,
       sessionId: options.sessionId,
@@ -68,11 +70,10 @@ async function callInWorker<T>(
     },
   };
   const plan = planFor(command, setup, [], [], preloads(request));
-  const outcome = await runInWorker({ request, setup, plan });
-  let doc: Record<string, unknown>;
-  try {
-    doc = fromJsonDocument(JSON.parse(outcome.stdout)) as Record<string, unknown>;
-  } catch {
+  const outcome = await runInWorker({ request, setup, plan }, CLI_HOST);
+  const doc = outcome.result;
+  if (doc === undefined) {
+    // The Worker failed before the command could answer: its one line on stderr.
     throw new SkillrtError(
       outcome.stderr.trim().replace(/^skillrt: /, "") || "The sandbox returned no result.",
       {},

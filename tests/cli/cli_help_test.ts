@@ -4,7 +4,7 @@
  * category lists the real ones, counts have the right plural.
  */
 import { deepEqual, equal, match, ok } from "node:assert/strict";
-import { WARDEN_FLAGS } from "../../src/sandbox/warden_flags.ts";
+import { WARDEN_FLAGS } from "../../src/warden/warden_flags.ts";
 import { cli, cliJson, DEMO_HOME, makeTree, removeTrees, REPO, skill } from "../helpers.ts";
 import { PLANNED_COMMANDS } from "../../src/cli/command_table.ts";
 

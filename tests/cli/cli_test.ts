@@ -1,6 +1,6 @@
 import { deepEqual, equal, match, ok } from "node:assert/strict";
 import denoJson from "../../deno.json" with { type: "json" };
-import { WARDEN_FLAGS } from "../../src/sandbox/warden_flags.ts";
+import { WARDEN_FLAGS } from "../../src/warden/warden_flags.ts";
 import { SkillRuntime } from "../../src/runtime.ts";
 import {
   cli,

@@ -16,7 +16,7 @@ import { parseArgs } from "../../src/cli/program.ts";
 import { COMMAND_ROWS, CONTENT_COMMANDS } from "../../src/cli/command_table.ts";
 import { HUB_ACTIONS } from "../../src/cli/commands/hub_plan.ts";
 import { sandbox } from "../../src/cli/sandbox_command.ts";
-import type { CommandRequest } from "../../src/cli/request.ts";
+import type { CommandRequest } from "../../src/worker/request.ts";
 import { resolveSetup, type Setup } from "../../src/home/setup.ts";
 import { cli, cliJson, makeTree, removeTrees, REPO, skill, testHost } from "../helpers.ts";
 

@@ -25,7 +25,7 @@ import {
 } from "../../src/cli/command_table.ts";
 import { resolveSetup } from "../../src/home/setup.ts";
 import { MANAGE_ACTIONS } from "../../src/mcp/tools.ts";
-import { planFor } from "../../src/sandbox/plan.ts";
+import { planFor } from "../../src/warden/plan.ts";
 import { approvalWritePaths } from "../../src/run/consent.ts";
 import { turnsFolderOf } from "../../src/run/work_dir_turns.ts";
 import { cli, cliJson, makeTree, skill, testHost } from "../helpers.ts";

@@ -4,7 +4,7 @@
  * names asked of `skillrt list --names` with the line's `--home`.
  */
 import { deepEqual, equal, ok } from "node:assert/strict";
-import { WARDEN_FLAGS } from "../../src/sandbox/warden_flags.ts";
+import { WARDEN_FLAGS } from "../../src/warden/warden_flags.ts";
 import { cli, DEMO_HOME, removeTrees, REPO } from "../helpers.ts";
 
 Deno.test("[C-5] bash completes commands, sub-actions, option values and skill names", async () => {

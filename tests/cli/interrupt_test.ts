@@ -7,7 +7,7 @@
  * server on 127.0.0.1 that never answers.
  */
 import { deepEqual, equal, ok } from "node:assert/strict";
-import { WARDEN_FLAGS } from "../../src/sandbox/warden_flags.ts";
+import { WARDEN_FLAGS } from "../../src/warden/warden_flags.ts";
 import { atTerminal, NO_PTY } from "../pty_helpers.ts";
 import { makeTree, processEnded, removeTrees, REPO, skill, snapshot } from "../helpers.ts";
 

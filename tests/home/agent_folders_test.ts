@@ -8,7 +8,7 @@
 import { deepEqual, equal, match, ok } from "node:assert/strict";
 import { resolveSetup } from "../../src/home/setup.ts";
 import { SkillRuntime } from "../../src/runtime.ts";
-import { checkWrites, unsafeWrite, writeFence } from "../../src/sandbox/write_guard.ts";
+import { checkWrites, unsafeWrite, writeFence } from "../../src/warden/write_guard.ts";
 import {
   assertAbsent,
   cli,

@@ -8,7 +8,7 @@ import fc from "fast-check";
 import { editConfigText } from "../../src/home/config_edit.ts";
 import { parseConfig } from "../../src/home/config.ts";
 import { resolveSetup } from "../../src/home/setup.ts";
-import { checkWrites } from "../../src/sandbox/write_guard.ts";
+import { checkWrites } from "../../src/warden/write_guard.ts";
 import { realPathOrUndefined } from "../../src/home/paths.ts";
 import { rowOf } from "../../src/cli/command_table.ts";
 import { cli, cliJson, makeTree, removeTrees, skill, testHost } from "../helpers.ts";

@@ -105,15 +105,19 @@ Deno.test("[X-5] the binary embeds every Worker module a command may start", () 
   const args = compileArgs("dist/x");
   const included = args.flatMap((a, i) => (args[i - 1] === "--include" ? [a] : []));
   deepEqual(included, [
-    "src/sandbox/worker.ts",
-    "src/sandbox/mcp_worker.ts",
+    "src/cli/command_worker.ts",
+    "src/cli/mcp_worker.ts",
     "src/scan/scan_helper.ts",
     "src/scan/watch_helper.ts",
   ]);
+  // The warden starts the helpers itself and a command's Worker from the CLI's entries.
+  const started = (file: string, pattern: RegExp) =>
+    [...Deno.readTextFileSync(`${REPO}/${file}`).matchAll(pattern)].map((m) =>
+      new URL(m[1], `file://${REPO}/${file}`).pathname.slice(REPO.length + 1)
+    );
   const modules = [
-    ...Deno.readTextFileSync(`${REPO}/src/sandbox/run_worker.ts`).matchAll(
-      /new Worker\(new URL\("([^"]+)"/g,
-    ),
-  ].map((m) => new URL(m[1], `file://${REPO}/src/sandbox/`).pathname.slice(REPO.length + 1));
-  deepEqual(modules.sort(), [...included].sort(), "each Worker run_worker.ts starts is included");
+    ...started("src/warden/run_worker.ts", /new Worker\(new URL\("([^"]+)"/g),
+    ...started("src/cli/worker_host.ts", /"(\.\/[a-z_]+_worker\.ts)"/g),
+  ];
+  deepEqual(modules.sort(), [...included].sort(), "each Worker the warden starts is included");
 });

@@ -63,10 +63,10 @@ function reachable(entry: string, dynamic = false): Set<string> {
 
 Deno.test("[PERF] the MCP SDK is reachable from the mcp Worker only: a fresh machine's list or --help downloads none of it", () => {
   const sdk = (s: string) => s.startsWith("npm:") && s.includes("@modelcontextprotocol/sdk");
-  for (const entry of ["main.ts", "src/sandbox/worker.ts", "src/scan/scan_helper.ts"]) {
+  for (const entry of ["main.ts", "src/cli/command_worker.ts", "src/scan/scan_helper.ts"]) {
     deepEqual([...reachable(entry, true)].filter(sdk), [], entry);
   }
-  const mcp = reachable("src/sandbox/mcp_worker.ts", true);
+  const mcp = reachable("src/cli/mcp_worker.ts", true);
   equal([...mcp].some(sdk), true, "mcp_worker.ts loads the SDK");
   equal(
     mcp.has(`file://${REPO}/src/cli/commands/mcp.ts`),
@@ -81,7 +81,7 @@ Deno.test("[PERF] the MCP SDK is reachable from the mcp Worker only: a fresh mac
 Deno.test("[PERF][X-1] start-up fence: no node: module and no npm package but js-yaml in the warden, the Worker or its helpers", () => {
   const entries = [
     "main.ts",
-    "src/sandbox/worker.ts",
+    "src/cli/command_worker.ts",
     "src/scan/scan_helper.ts",
     "src/scan/watch_helper.ts",
   ];
@@ -96,12 +96,12 @@ Deno.test("[PERF-7] start-up fence: the warden loads no hub scanner or publisher
   const ours = (s: string) => s.replace(`file://${REPO}/`, "");
   const warden = [...reachable("main.ts")].map(ours);
   deepEqual(warden.filter((s) => /^src\/(scanner\/|hub\/(publish|signing))/.test(s)), []);
-  const worker = [...reachable("src/sandbox/worker.ts")].map(ours);
+  const worker = [...reachable("src/cli/command_worker.ts")].map(ours);
   const later =
     /^src\/(view\/view|view\/untrusted|scanner\/scanner|home\/skill_setup|run\/run_skill)\.ts$/;
   deepEqual(worker.filter((s) => later.test(s)), []);
   // The MCP server views from its first calls: it loads the view at start ([PERF-6]).
-  const mcp = [...reachable("src/sandbox/mcp_worker.ts")].map(ours);
+  const mcp = [...reachable("src/cli/mcp_worker.ts")].map(ours);
   assertIncludes(mcp, "src/view/view.ts");
   assertIncludes(mcp, "src/view/untrusted.ts");
 });
@@ -114,8 +114,8 @@ const ENTRIES = [
     (JSON.parse(Deno.readTextFileSync(`${REPO}/deno.json`)) as { exports: Record<string, string> })
       .exports,
   ).map((p) => p.replace(/^\.\//, "")),
-  "src/sandbox/worker.ts",
-  "src/sandbox/mcp_worker.ts",
+  "src/cli/command_worker.ts",
+  "src/cli/mcp_worker.ts",
   "src/scan/scan_helper.ts",
 ];
 
@@ -138,4 +138,32 @@ Deno.test("[C-7] no import cycle among our modules, type-only and dynamic import
     for (const s of next.keys()) if (s.startsWith("file:") && !state.has(s)) visit(s, []);
     deepEqual(cycles, [], `${entry}: ${cycles.join("; ")}`);
   }
+});
+
+/** Every module of ours an entry may load and what each imports, dynamic and type-only imports included. */
+function ourImports(entry: string): Map<string, string[]> {
+  const ours = (s: string) => s.startsWith(`file://${REPO}/`);
+  const strip = (s: string) => s.slice(REPO.length + 8);
+  const map = new Map<string, string[]>();
+  for (const [from, to] of edges(info(entry), true, true)) {
+    if (ours(from)) map.set(strip(from), to.filter(ours).map(strip));
+  }
+  return map;
+}
+
+Deno.test("[X-1] one direction: the warden (src/warden/) and the Worker's side of the protocol (src/worker/) import no front end, not even through types or a later import()", () => {
+  const lower = /^src\/(warden|worker)\//;
+  const front = /^(src\/(cli|mcp|sandbox)\/|main\.ts$|mod\.ts$)/;
+  const against = new Set<string>();
+  for (const entry of new Set(ENTRIES)) {
+    for (const [from, to] of ourImports(entry)) {
+      if (lower.test(from)) {
+        to.filter((t) => front.test(t)).forEach((t) => against.add(`${from} > ${t}`));
+      }
+    }
+  }
+  deepEqual([...against].sort(), []);
+  // The rule sees the graph: the warden's and the Worker's modules are in it.
+  const graph = ourImports("main.ts");
+  equal(graph.has("src/warden/run_worker.ts") && graph.has("src/worker/protocol.ts"), true);
 });

@@ -5,7 +5,7 @@
  */
 import { deepEqual, equal, ok } from "node:assert/strict";
 import { userCwd } from "../../src/home/host.ts";
-import { WARDEN_FLAGS } from "../../src/sandbox/warden_flags.ts";
+import { WARDEN_FLAGS } from "../../src/warden/warden_flags.ts";
 import { installArgs, installedNote } from "../../scripts/install.ts";
 import { childEnv } from "../child_env.ts";
 import { makeTree, removeTrees, REPO, skill } from "../helpers.ts";

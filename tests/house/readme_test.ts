@@ -6,7 +6,7 @@
  * Commands to type without a shown output stand in `sh` blocks.
  */
 import { deepEqual, equal, ok } from "node:assert/strict";
-import { WARDEN_FLAGS } from "../../src/sandbox/warden_flags.ts";
+import { WARDEN_FLAGS } from "../../src/warden/warden_flags.ts";
 import { removeTrees, REPO } from "../helpers.ts";
 import { userDocs } from "./user_docs.ts";
 

@@ -10,7 +10,7 @@ import { setSkillName, slugForm } from "../../src/hub/collection.ts";
 import { parseFrontmatter } from "../../src/frontmatter/parse.ts";
 import { splitFrontmatter } from "../../src/frontmatter/fence.ts";
 import { pickNumbers } from "../../src/hub/install_collection.ts";
-import { WARDEN_FLAGS } from "../../src/sandbox/warden_flags.ts";
+import { WARDEN_FLAGS } from "../../src/warden/warden_flags.ts";
 import {
   assertAbsent,
   cli,

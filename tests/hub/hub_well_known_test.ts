@@ -5,7 +5,7 @@ import { indexUrl, matchSkills, parseIndex, skillDigest } from "../../src/hub/we
 import { parseSource } from "../../src/hub/source.ts";
 import { downloadLine, formatBytes } from "../../src/hub/progress.ts";
 import { cliJson, makeTree, REPO, snapshot, tempDir, usageGrant } from "../helpers.ts";
-import { WARDEN_FLAGS } from "../../src/sandbox/warden_flags.ts";
+import { WARDEN_FLAGS } from "../../src/warden/warden_flags.ts";
 
 const enc = new TextEncoder();
 const hex = (text: string) => sha256Hex(enc.encode(text));

@@ -5,7 +5,7 @@
  * budgeted, paged skills_list. Also: a watched runtime walks each root once for all calls.
  */
 import { connectStdio, firstText } from "./mcp_helpers.ts";
-import { WARDEN_FLAGS } from "../../src/sandbox/warden_flags.ts";
+import { WARDEN_FLAGS } from "../../src/warden/warden_flags.ts";
 import { deepEqual, equal, match, ok } from "node:assert/strict";
 import { ResourceListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { SkillRuntime } from "../../src/runtime.ts";

@@ -9,7 +9,7 @@ import { deepEqual, equal, throws } from "node:assert/strict";
 import { envNamePolicy } from "../../src/preprocess/env_policy.ts";
 import { dotenvWith } from "../../src/home/config_write.ts";
 import { defaultConfig } from "../../src/home/config.ts";
-import { answerEnv } from "../../src/sandbox/run_worker.ts";
+import { answerEnv } from "../../src/warden/run_worker.ts";
 import { SkillRuntime } from "../../src/runtime.ts";
 import { cliJson, makeTree, removeTrees, skill, testHost } from "../helpers.ts";
 

@@ -3,7 +3,7 @@
 // home whose content must appear in no output; the legitimate use sits next to it.
 import { equal, match, ok } from "node:assert/strict";
 import { cli, makeTree, processEnded, REPO, skill } from "../helpers.ts";
-import { WARDEN_FLAGS } from "../../src/sandbox/warden_flags.ts";
+import { WARDEN_FLAGS } from "../../src/warden/warden_flags.ts";
 import { MAX_OUTPUT_CHARS } from "../../src/preprocess/inline_shell.ts";
 
 const CANARY_TEXT = "canary-7d3e-CONTENT-never-shown";

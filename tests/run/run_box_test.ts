@@ -10,7 +10,7 @@ import { BOX_LIMITS, BOX_REFUSED, boxInitArgv } from "../../src/run/box_init.ts"
 import { BOX_CAPS } from "../../src/run/bwrap_args.ts";
 import { probeSandboxHost } from "../../src/run/sandbox_host.ts";
 import { SkillRuntime } from "../../src/runtime.ts";
-import { WARDEN_FLAGS } from "../../src/sandbox/warden_flags.ts";
+import { WARDEN_FLAGS } from "../../src/warden/warden_flags.ts";
 import { existsHere } from "../../src/home/paths.ts";
 import { makeTree, REPO, skill, snapshot, tempDir } from "../helpers.ts";
 import { lockFor, processesWith, uniqueSleep } from "./run_helpers.ts";

@@ -8,7 +8,7 @@
 import { deepEqual, equal, ok } from "node:assert/strict";
 import { probeSandboxHost } from "../../src/run/sandbox_host.ts";
 import { readApprovals } from "../../src/run/consent.ts";
-import { WARDEN_FLAGS } from "../../src/sandbox/warden_flags.ts";
+import { WARDEN_FLAGS } from "../../src/warden/warden_flags.ts";
 import { cli, cliJson, makeTree, REPO, skill, tempDir } from "../helpers.ts";
 import { atTerminal, HAS_SCRIPT, NO_PTY } from "../pty_helpers.ts";
 

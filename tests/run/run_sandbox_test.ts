@@ -10,7 +10,7 @@ import { probeSandboxHost } from "../../src/run/sandbox_host.ts";
 import { OUTPUT_LIMIT } from "../../src/run/spawn.ts";
 import { SkillRuntime } from "../../src/runtime.ts";
 import { cli, makeTree, REPO, skill, tempDir } from "../helpers.ts";
-import { WARDEN_FLAGS } from "../../src/sandbox/warden_flags.ts";
+import { WARDEN_FLAGS } from "../../src/warden/warden_flags.ts";
 import { processesWith, uniqueSleep } from "./run_helpers.ts";
 
 const HOST = probeSandboxHost();

@@ -3,7 +3,7 @@
 // or a name a skill not of community trust declares. Each attack runs against the real
 // CLI (the warden and its Worker) with a secret in the CLI's environment.
 import { deepEqual, equal, ok } from "node:assert/strict";
-import { answerEnv } from "../../src/sandbox/run_worker.ts";
+import { answerEnv } from "../../src/warden/run_worker.ts";
 import { defaultConfig, parseConfig } from "../../src/home/config.ts";
 import { SkillRuntime } from "../../src/runtime.ts";
 import { cli, cliJson, makeTree, removeTrees, skill, testHost } from "../helpers.ts";

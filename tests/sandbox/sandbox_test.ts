@@ -1,7 +1,7 @@
 import { deepEqual, equal, ok, rejects } from "node:assert/strict";
-import { planFlags, planFor, workerPermissions } from "../../src/sandbox/plan.ts";
+import { planFlags, planFor, workerPermissions } from "../../src/warden/plan.ts";
 import { resolveSetup } from "../../src/home/setup.ts";
-import { runInWorker } from "../../src/sandbox/run_worker.ts";
+import { runInWorker } from "../../src/warden/run_worker.ts";
 import { openSandboxedRuntime } from "../../src/sandbox/sandboxed_runtime.ts";
 import { SkillrtError } from "../../src/errors.ts";
 import {
@@ -162,7 +162,7 @@ Deno.test("[X-3] sandbox prints the plan as JSON and as the equivalent deno run 
 Deno.test("[X-1] every skill is parsed in the Worker: the warden's outcome comes from a Worker with the plan", async () => {
   const setup = resolveSetup({ home: DEMO_HOME });
   const request = { command: "list", args: [], options: {}, global: { json: true, color: false } };
-  const outcome = await runInWorker({ request, setup, plan: planFor("list", setup) });
+  const outcome = await runInWorker({ request, setup, plan: planFor("list", setup) }, CLI_HOST);
   equal(outcome.exitCode, 0);
   equal(JSON.parse(outcome.stdout).count, 11);
   // The same request with a plan that cannot read the roots sees no skills, and says why.
@@ -170,9 +170,33 @@ Deno.test("[X-1] every skill is parsed in the Worker: the warden's outcome comes
     request: { ...request, command: "doctor" },
     setup,
     plan: { ...planFor("doctor", setup), read: [setup.configFile] },
-  });
+  }, CLI_HOST);
   const doc = JSON.parse(blind.stdout);
   ok(doc.diagnostics.some((d: { code: string }) => d.code === "walk.not_permitted"));
+});
+
+Deno.test("[X-4] a typed call comes back as its result object, no text: a document, or an error's with its code", async () => {
+  const setup = resolveSetup({ home: DEMO_HOME });
+  const global = { json: true, typed: true, color: false };
+  const listed = await runInWorker(
+    {
+      request: { command: "list", args: [], options: {}, global },
+      setup,
+      plan: planFor("list", setup),
+    },
+    CLI_HOST,
+  );
+  deepEqual([listed.exitCode, listed.stdout, listed.result?.count], [0, "", 11]);
+  const missing = await runInWorker({
+    request: { command: "view", args: ["no-such-skill"], options: {}, global },
+    setup,
+    plan: planFor("view", setup),
+  }, CLI_HOST);
+  deepEqual([missing.exitCode, missing.code, missing.stdout], [1, "not_found", ""]);
+  deepEqual([missing.result?.success, missing.result?.error], [
+    false,
+    "Skill 'no-such-skill' not found.",
+  ]);
 });
 
 Deno.test("[X-4] openSandboxedRuntime runs the library in a Worker with a computed plan", async () => {

@@ -6,10 +6,10 @@
 import { deepEqual, equal, match, ok, throws } from "node:assert/strict";
 import fc from "fast-check";
 import { planOf } from "../../src/cli/planning.ts";
-import type { CommandRequest } from "../../src/cli/request.ts";
+import type { CommandRequest } from "../../src/worker/request.ts";
 import { isInside, realPathOrUndefined } from "../../src/home/paths.ts";
 import { resolveSetup, type Setup } from "../../src/home/setup.ts";
-import { checkWrites, unsafeWrite, writeFence } from "../../src/sandbox/write_guard.ts";
+import { checkWrites, unsafeWrite, writeFence } from "../../src/warden/write_guard.ts";
 import {
   cli,
   cliJson,

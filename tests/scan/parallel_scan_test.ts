@@ -270,7 +270,7 @@ Deno.test("[PERF-2][X-1] a bare-name view through the CLI (helper on) loads what
 
 Deno.test("[PERF-1] the warden starts a helper early only for a whole-root walk of a root with many folders", async () => {
   const { resolveSetup } = await import("../../src/home/setup.ts");
-  const { startsHelperEarly } = await import("../../src/sandbox/run_worker.ts");
+  const { startsHelperEarly } = await import("../../src/warden/run_worker.ts");
   const files: Record<string, string> = {};
   for (let i = 0; i < 9; i++) files[`skills/c${i}/s${i}/SKILL.md`] = skill(`s${i}`, "x");
   const big = resolveSetup({ home: makeTree(files) });
@@ -295,7 +295,11 @@ Deno.test("[PERF-1] the warden starts a helper early only for a whole-root walk 
       [request("doctor"), false],
     ] as const
   ) {
-    equal(startsHelperEarly(req, big), expected, `${req.command} ${req.args.join(" ")}`);
-    equal(startsHelperEarly(req, small), false, `small home: ${req.command}`);
+    equal(
+      startsHelperEarly(walksRoots(req), big),
+      expected,
+      `${req.command} ${req.args.join(" ")}`,
+    );
+    equal(startsHelperEarly(walksRoots(req), small), false, `small home: ${req.command}`);
   }
 });

@@ -1,7 +1,7 @@
 import { deepEqual, equal, match, notEqual } from "node:assert/strict";
 import { SkillRuntime } from "../../src/runtime.ts";
 import { run as doctor } from "../../src/cli/commands/doctor.ts";
-import { planFor } from "../../src/sandbox/plan.ts";
+import { planFor } from "../../src/cli/plan_for.ts";
 import { watchInThread, type WatchOpener } from "../../src/scan/watch_source.ts";
 import { makeTree, removeTrees, skill, testHost } from "../helpers.ts";
 

@@ -10,7 +10,7 @@ import { NotFoundError, UsageError } from "../../errors.ts";
 import type { SkillRuntime } from "../../runtime.ts";
 import { closestNames } from "../../resolve/name_guard.ts";
 import { clip, respond, table } from "../render.ts";
-import type { CommandRequest, Outcome } from "../request.ts";
+import type { CommandRequest, Outcome } from "../../worker/request.ts";
 import { BUNDLE_WRITE_ACTIONS } from "../../manage/change.ts";
 import { run as runManage } from "./manage.ts";
 

@@ -19,7 +19,7 @@ import { creationTarget } from "../../manage/apply.ts";
 import { validateName } from "../../manage/validation.ts";
 import { readUsage, usageWritePaths } from "../../usage/usage.ts";
 import { respond } from "../render.ts";
-import type { CommandRequest, Outcome } from "../request.ts";
+import type { CommandRequest, Outcome } from "../../worker/request.ts";
 
 /** The actions of `curator`. */
 export const CURATOR_ACTIONS: readonly string[] = actionNames(CURATOR_ACTION_ROWS);

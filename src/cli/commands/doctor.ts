@@ -8,7 +8,7 @@ import { readinessReport } from "../../doctor/readiness.ts";
 import type { SkillRuntime } from "../../runtime.ts";
 import type { ExecuteContext } from "../context.ts";
 import { paint, plural, respond } from "../render.ts";
-import type { CommandRequest, Outcome } from "../request.ts";
+import type { CommandRequest, Outcome } from "../../worker/request.ts";
 
 /** Runs `doctor`; exits 1 when any finding is an error. */
 export async function run(

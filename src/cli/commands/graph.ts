@@ -8,7 +8,7 @@ import { UsageError } from "../../errors.ts";
 import { buildGraph, toDot, toMermaid } from "../../graph/graph.ts";
 import type { SkillRuntime } from "../../runtime.ts";
 import { respond } from "../render.ts";
-import type { CommandRequest, Outcome } from "../request.ts";
+import type { CommandRequest, Outcome } from "../../worker/request.ts";
 
 /** Runs `graph`. */
 export function run(runtime: SkillRuntime, request: CommandRequest): Outcome {

@@ -30,7 +30,7 @@ import {
 } from "./hub_targets.ts";
 import type { SkillRuntime } from "../../runtime.ts";
 import { clip, paint, plural, respond, table } from "../render.ts";
-import type { CommandRequest, Outcome } from "../request.ts";
+import type { CommandRequest, Outcome } from "../../worker/request.ts";
 
 /** One `hub` call as each action sees it. */
 interface HubCall {

@@ -11,7 +11,7 @@ import { listOf } from "../grammar.ts";
 import type { ExecuteContext } from "../context.ts";
 import type { SkillRuntime } from "../../runtime.ts";
 import { respond } from "../render.ts";
-import type { CommandRequest, Outcome } from "../request.ts";
+import type { CommandRequest, Outcome } from "../../worker/request.ts";
 
 const str = (v: unknown) => (typeof v === "string" ? v : undefined);
 

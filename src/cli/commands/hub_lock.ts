@@ -11,7 +11,7 @@ import { differenceLine, restoreFromLock, type RestoreResult } from "../../hub/l
 import { atomicWrite } from "../../manage/atomic.ts";
 import type { SkillRuntime } from "../../runtime.ts";
 import { plural, respond } from "../render.ts";
-import type { CommandRequest, Outcome } from "../request.ts";
+import type { CommandRequest, Outcome } from "../../worker/request.ts";
 import { installedLine } from "./hub_install.ts";
 
 /** Runs `hub lock export`: the lock on stdout, or written to `--out FILE`. */

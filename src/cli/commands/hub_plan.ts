@@ -14,7 +14,7 @@ import { tempPathFor } from "../../manage/atomic.ts";
 import { UsageError } from "../../errors.ts";
 import { unknownChoice } from "../unknown_choice.ts";
 import type { CommandRow, PlannedLine } from "../command_row.ts";
-import type { CommandRequest } from "../request.ts";
+import type { CommandRequest } from "../../worker/request.ts";
 
 /** One action of `hub` as the warden plans it. */
 interface HubPlanRow {

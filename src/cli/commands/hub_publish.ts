@@ -10,7 +10,7 @@ import { publishSite } from "../../hub/publish.ts";
 import { generateKeyPair } from "../../hub/signing.ts";
 import type { SkillRuntime } from "../../runtime.ts";
 import { respond } from "../render.ts";
-import type { CommandRequest, Outcome } from "../request.ts";
+import type { CommandRequest, Outcome } from "../../worker/request.ts";
 
 function createExclusive(path: string, text: string, mode: number): void {
   let file: Deno.FsFile;

@@ -23,7 +23,7 @@ import { refetchSource } from "../../hub/check.ts";
 import { creationTarget } from "../../manage/apply.ts";
 import type { SkillRuntime } from "../../runtime.ts";
 import { usageWritePaths } from "../../usage/usage.ts";
-import type { CommandRequest } from "../request.ts";
+import type { CommandRequest } from "../../worker/request.ts";
 import type { Grants } from "../context.ts";
 import { namedOutputs } from "./hub_plan.ts";
 

@@ -5,7 +5,7 @@
  */
 import type { SkillRuntime } from "../../runtime.ts";
 import { respond } from "../render.ts";
-import type { CommandRequest, Outcome } from "../request.ts";
+import type { CommandRequest, Outcome } from "../../worker/request.ts";
 
 /** `invoke NAME --help`: the command's help, then the skill's arguments ([IO-3]). */
 async function skillHelp(runtime: SkillRuntime, request: CommandRequest, help: string) {

@@ -7,7 +7,7 @@ import type { SkillRuntime } from "../../runtime.ts";
 import type { ListedSkill, ListResult } from "../../level0/list.ts";
 import { entryFor, type SkillIndex } from "../../scan/skill_index.ts";
 import { paint, plural, respond, table } from "../render.ts";
-import type { CommandRequest, GlobalOptions, Outcome } from "../request.ts";
+import type { CommandRequest, GlobalOptions, Outcome } from "../../worker/request.ts";
 
 /** What a person is told beside a skill's name: ambiguity, why it is hidden, who may invoke it ([IO-3]). */
 function marks(s: ListedSkill): string[] {

@@ -10,7 +10,7 @@ import { SkillManager } from "../../manage/manager.ts";
 import type { SkillRuntime } from "../../runtime.ts";
 import { actionOf } from "../manage_args.ts";
 import { respond } from "../render.ts";
-import type { CommandRequest, Outcome } from "../request.ts";
+import type { CommandRequest, Outcome } from "../../worker/request.ts";
 
 /** Runs a management command. */
 export async function run(runtime: SkillRuntime, request: CommandRequest): Promise<Outcome> {

@@ -11,7 +11,7 @@ import { createSkillServer } from "../../mcp/server.ts";
 import { serveHttp } from "../../mcp/http.ts";
 import { SkillRuntime } from "../../runtime.ts";
 import type { ExecuteContext } from "../context.ts";
-import type { CommandRequest, Outcome } from "../request.ts";
+import type { CommandRequest, Outcome } from "../../worker/request.ts";
 
 /** Runs the MCP server until the client goes away. */
 export async function run(

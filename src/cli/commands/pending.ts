@@ -10,7 +10,7 @@ import { findingLine } from "../../manage/guard.ts";
 import { SkillManager } from "../../manage/manager.ts";
 import type { SkillRuntime } from "../../runtime.ts";
 import { clip, respond, table } from "../render.ts";
-import type { CommandRequest, Outcome } from "../request.ts";
+import type { CommandRequest, Outcome } from "../../worker/request.ts";
 
 /** The actions of `pending`. */
 export const PENDING_ACTIONS: readonly string[] = actionNames(PENDING_ACTION_ROWS);

@@ -7,7 +7,7 @@
  */
 import type { SkillRuntime } from "../../runtime.ts";
 import { respond } from "../render.ts";
-import type { CommandRequest, Outcome } from "../request.ts";
+import type { CommandRequest, Outcome } from "../../worker/request.ts";
 
 /** Tries an access; a missing file or program was still permitted. Other errors propagate. */
 function attempt(access: () => unknown): string {

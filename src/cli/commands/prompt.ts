@@ -7,7 +7,7 @@ import { UsageError } from "../../errors.ts";
 import type { PromptFormat } from "../../level0/prompt.ts";
 import type { SkillRuntime } from "../../runtime.ts";
 import { plural, respond } from "../render.ts";
-import type { CommandRequest, Outcome } from "../request.ts";
+import type { CommandRequest, Outcome } from "../../worker/request.ts";
 
 /** Runs `prompt`. */
 export async function run(runtime: SkillRuntime, request: CommandRequest): Promise<Outcome> {

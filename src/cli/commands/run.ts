@@ -10,9 +10,9 @@
 import type { SkillRuntime } from "../../runtime.ts";
 import type { ExecuteContext } from "../context.ts";
 import { jsonText, respond } from "../render.ts";
-import type { CommandRequest, Outcome } from "../request.ts";
+import type { CommandRequest, Outcome } from "../../worker/request.ts";
 import { grantSummary, type RunResult } from "../../run/run_skill.ts";
-import { shellQuote } from "../../sandbox/shell_quote.ts";
+import { shellQuote } from "../../run/shell_quote.ts";
 
 function showText(doc: RunResult): string {
   return [

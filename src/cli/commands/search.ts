@@ -5,7 +5,7 @@
  */
 import type { SkillRuntime } from "../../runtime.ts";
 import { respond } from "../render.ts";
-import type { CommandRequest, Outcome } from "../request.ts";
+import type { CommandRequest, Outcome } from "../../worker/request.ts";
 import { listText } from "./list.ts";
 
 /** Runs `search`. */

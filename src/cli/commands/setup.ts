@@ -12,7 +12,7 @@ import type { SkillRuntime } from "../../runtime.ts";
 import { UsageError } from "../../errors.ts";
 import type { ExecuteContext } from "../context.ts";
 import { respond } from "../render.ts";
-import type { CommandRequest, Outcome } from "../request.ts";
+import type { CommandRequest, Outcome } from "../../worker/request.ts";
 
 function needsOf(runtime: SkillRuntime, request: CommandRequest) {
   const name = request.args[0];

@@ -9,7 +9,7 @@ import { bundledWritePaths } from "../../hub/bundled_manifest.ts";
 import { creationTarget } from "../../manage/apply.ts";
 import type { SkillRuntime } from "../../runtime.ts";
 import { respond } from "../render.ts";
-import type { CommandRequest, Outcome } from "../request.ts";
+import type { CommandRequest, Outcome } from "../../worker/request.ts";
 
 /** Runs `sync`. */
 export async function run(runtime: SkillRuntime, request: CommandRequest): Promise<Outcome> {

@@ -8,9 +8,9 @@
  */
 import type { ExecuteContext, Grants } from "../context.ts";
 import type { SkillRuntime } from "../../runtime.ts";
-import type { CommandRequest, Outcome } from "../request.ts";
+import type { CommandRequest, Outcome } from "../../worker/request.ts";
 
-/** Runs the plan step for `--for COMMAND`: prints `{"success":true,"paths":[…],"net":[…],…}`. */
+/** Runs the plan step for `--for COMMAND`: its typed result `{ success: true, paths, net, … }`. */
 export async function run(
   runtime: SkillRuntime,
   request: CommandRequest,
@@ -20,5 +20,5 @@ export async function run(
   const grants: Grants = { net: [], run: [], env: [], planWith: [] };
   const targets = await ctx.targetsOf?.(inner.command);
   const paths = [...new Set(targets ? await targets(runtime, inner, grants) : [])].sort();
-  return { exitCode: 0, stdout: JSON.stringify({ success: true, paths, ...grants }), stderr: "" };
+  return { exitCode: 0, stdout: "", stderr: "", result: { success: true, paths, ...grants } };
 }

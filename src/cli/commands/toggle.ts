@@ -11,7 +11,7 @@ import { type Toggle, toggleEdits } from "../../home/toggle.ts";
 import { resolveSkill } from "../../resolve/resolve.ts";
 import type { SkillRuntime } from "../../runtime.ts";
 import { respond } from "../render.ts";
-import type { CommandRequest, Outcome } from "../request.ts";
+import type { CommandRequest, Outcome } from "../../worker/request.ts";
 
 /** The toggle a request asks for. */
 export function toggleOf(request: CommandRequest): Toggle {

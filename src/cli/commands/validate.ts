@@ -10,7 +10,7 @@ import { resolveSkill } from "../../resolve/resolve.ts";
 import { type Finding, type Profile, PROFILES } from "../../validate/rules.ts";
 import { validateFiles, validatePaths } from "../../validate/validate.ts";
 import { paint, plural, respond } from "../render.ts";
-import type { CommandRequest, Outcome } from "../request.ts";
+import type { CommandRequest, Outcome } from "../../worker/request.ts";
 
 /** Over more skills than this, info notes are counted by rule instead of listed. */
 export const MAX_LISTED_NOTES = 3;

@@ -7,7 +7,7 @@ import { UsageError } from "../../errors.ts";
 import type { SkillRuntime } from "../../runtime.ts";
 import { missingOf, setupAdvice } from "../../view/readiness.ts";
 import { paint, respond } from "../render.ts";
-import type { CommandRequest, Outcome } from "../request.ts";
+import type { CommandRequest, Outcome } from "../../worker/request.ts";
 
 /** Runs `view`. */
 export async function run(runtime: SkillRuntime, request: CommandRequest): Promise<Outcome> {

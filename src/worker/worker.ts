@@ -1,21 +1,25 @@
 /**
- * The sandbox Worker's entry: receives one command with the warden's setup and plan,
- * runs it with only the permissions of that plan, and posts back what to print. It asks
- * the warden for environment values it may not read itself, and speaks MCP through it.
+ * The Worker's side of the call protocol (`protocol.ts`): receives one command with the
+ * warden's setup and plan, runs it with only the permissions of that plan through the
+ * handler a front end's Worker entry gives {@linkcode serveWorker}, and posts back its
+ * outcome. It asks the warden for environment values it may not read itself, and speaks
+ * MCP through it.
  *
  * @module
  */
-import { executeCommand } from "../cli/execute.ts";
-import { writeAll } from "../cli/write_all.ts";
+import { writeAll } from "./write_all.ts";
 import type { JSONRPCMessage } from "../deps/mcp.ts";
-import type { Channel } from "../mcp/channel_transport.ts";
 import { helperBatchesParsed, type ScanHelper } from "../scan/parallel.ts";
 import type { EnvAsk } from "../preprocess/env_access.ts";
 import type { ProcessGroups } from "../preprocess/process_group.ts";
 import type { SetupQuestion } from "../home/skill_setup.ts";
 import type { ReadinessAnswer, ReadinessAsk } from "../home/readiness_probe.ts";
-import type { FromWorker, ToWorker, WorkerMessage } from "./run_worker.ts";
+import type { CallHandler, Channel, FromWorker, ToWorker, WorkerMessage } from "./protocol.ts";
 import { interrupt, setInterruptGroups, untilInterrupted } from "../interruption.ts";
+
+/** A question the Worker asks the warden and waits for the answer to. */
+type Asked = Extract<FromWorker, { id: number }>;
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 
 /** The parts of a Worker's global scope this entry uses. */
 interface WorkerScope {
@@ -25,10 +29,8 @@ interface WorkerScope {
 }
 
 const scope = globalThis as unknown as WorkerScope;
-const waiting = new Map<number, (values: Record<string, string>) => void>();
-const asking = new Map<number, (answer: boolean | undefined) => void>();
-const prompting = new Map<number, (answer: string | null | undefined) => void>();
-const askingLine = new Map<number, (answer: string | undefined) => void>();
+/** The questions asked of the warden and not yet answered, by id: who waits for each answer. */
+const pending = new Map<number, (answer: never) => void>();
 let nextId = 0;
 let mcpListener: ((message: JSONRPCMessage) => void) | undefined;
 let mcpClose: (() => void) | undefined;
@@ -59,38 +61,26 @@ function askWatchHelper(): MessagePort {
   return channel.port1;
 }
 
-function confirmWithWarden(question: string): Promise<boolean | undefined> {
+/** Asks the warden a question (`question` without its id) and waits for its answer. */
+function askOfWarden<T>(question: DistributiveOmit<Asked, "id">): Promise<T> {
   const id = nextId++;
-  scope.postMessage({ kind: "confirm", id, question });
-  return untilInterrupted(new Promise((resolve) => asking.set(id, resolve)));
+  scope.postMessage({ ...question, id } as Asked);
+  return new Promise<T>((resolve) => pending.set(id, resolve as (answer: never) => void));
 }
 
-function promptWithWarden(question: SetupQuestion): Promise<string | null | undefined> {
-  const id = nextId++;
-  scope.postMessage({ kind: "ask", id, question });
-  return untilInterrupted(new Promise((resolve) => prompting.set(id, resolve)));
-}
-
-function askLineOfWarden(question: string): Promise<string | undefined> {
-  const id = nextId++;
-  scope.postMessage({ kind: "choose", id, question });
-  return untilInterrupted(new Promise((resolve) => askingLine.set(id, resolve)));
-}
-
-const readying = new Map<number, (answer: ReadinessAnswer) => void>();
+const confirmWithWarden = (question: string) =>
+  untilInterrupted(askOfWarden<boolean | undefined>({ kind: "confirm", question }));
+const promptWithWarden = (question: SetupQuestion) =>
+  untilInterrupted(askOfWarden<string | null | undefined>({ kind: "ask", question }));
+const askLineOfWarden = (question: string) =>
+  untilInterrupted(askOfWarden<string | undefined>({ kind: "choose", question }));
 
 /** This Worker may neither read PATH nor stat outside its plan: the warden looks up ([V-9]). */
-function askReadiness(ask: ReadinessAsk): Promise<ReadinessAnswer> {
-  const id = nextId++;
-  scope.postMessage({ kind: "ready", id, ask });
-  return new Promise((resolve) => readying.set(id, resolve));
-}
+const askReadiness = (ask: ReadinessAsk) => askOfWarden<ReadinessAnswer>({ kind: "ready", ask });
 
 function askWarden(asks: EnvAsk[]): Promise<Record<string, string>> {
   if (asks.length === 0) return Promise.resolve({});
-  const id = nextId++;
-  scope.postMessage({ kind: "env", id, asks });
-  return new Promise((resolve) => waiting.set(id, resolve));
+  return askOfWarden({ kind: "env", asks });
 }
 
 /** This Worker may not signal processes: the warden kills inline-shell process groups. */
@@ -98,8 +88,6 @@ const groupsByWarden: ProcessGroups = {
   started: (pgid) => scope.postMessage({ kind: "group", pgid, live: true }),
   kill: (pgid) => scope.postMessage({ kind: "group", pgid, live: false }),
 };
-
-setInterruptGroups(groupsByWarden);
 
 // MCP input can arrive before the server listens: it waits here until then.
 const early: (JSONRPCMessage | "close")[] = [];
@@ -113,36 +101,26 @@ const channel: Channel = {
   },
 };
 
-scope.onmessage = async (event) => {
-  const data = event.data;
-  if ("kind" in data) {
-    if (data.kind === "env") {
-      waiting.get(data.id)?.(data.values);
-      waiting.delete(data.id);
-    } else if (data.kind === "ready") {
-      readying.get(data.id)?.(data.answer);
-      readying.delete(data.id);
-    } else if (data.kind === "confirm") {
-      asking.get(data.id)?.(data.answer);
-      asking.delete(data.id);
-    } else if (data.kind === "ask") {
-      prompting.get(data.id)?.(data.answer);
-      prompting.delete(data.id);
-    } else if (data.kind === "choose") {
-      askingLine.get(data.id)?.(data.answer);
-      askingLine.delete(data.id);
-    } else if (data.kind === "scan-helper-failed") helperFailed();
-    else if (data.kind === "cancel") interrupt();
-    else if (data.kind === "mcp") {
-      if (mcpListener) mcpListener(data.message);
-      else early.push(data.message);
-    } else if (mcpClose) mcpClose();
-    else early.push("close");
-    return;
-  }
+/** Hands a warden's message sent after the start to whoever waits for it. */
+function receive(data: ToWorker): void {
+  if ("id" in data) {
+    const answered = pending.get(data.id);
+    pending.delete(data.id);
+    answered?.((data.kind === "env" ? data.values : data.answer) as never);
+  } else if (data.kind === "scan-helper-failed") helperFailed();
+  else if (data.kind === "cancel") interrupt();
+  else if (data.kind === "mcp") {
+    if (mcpListener) mcpListener(data.message);
+    else early.push(data.message);
+  } else if (mcpClose) mcpClose();
+  else early.push("close");
+}
+
+/** Runs the call the warden started with `data` through `run`, posts its outcome, and ends. */
+async function call(data: WorkerMessage, run: CallHandler): Promise<void> {
   takesAll = data.scanTrace === true;
   if (data.scanPort) helper = { port: data.scanPort, failed: scanHelperFailed, takesAll };
-  const outcome = await executeCommand(data.request, {
+  const outcome = await run(data.request, {
     setup: data.setup,
     plan: data.plan,
     envValues: askWarden,
@@ -162,4 +140,17 @@ scope.onmessage = async (event) => {
   }
   scope.postMessage({ kind: "outcome", outcome });
   scope.close();
-};
+}
+
+/**
+ * Serves the one call of this Worker with `run`, a front end's commands (its Worker entry
+ * calls this once, at its start).
+ */
+export function serveWorker(run: CallHandler): void {
+  setInterruptGroups(groupsByWarden);
+  scope.onmessage = (event) => {
+    const data = event.data;
+    if ("kind" in data) receive(data);
+    else void call(data, run);
+  };
+}

@@ -9,101 +9,38 @@
  *
  * @module
  */
-import type { CommandRequest, Outcome } from "../cli/request.ts";
+import type { CommandRequest, Outcome } from "../worker/request.ts";
+import type { EnvAnswer, FromWorker, ToWorker, WorkerMessage } from "../worker/protocol.ts";
 import type { JSONRPCMessage } from "../deps/mcp.ts";
 import type { Setup } from "../home/setup.ts";
 import { readEnv } from "../home/host.ts";
-import { type PermissionPlan, workerPermissions } from "./plan.ts";
-import { isBareName } from "../resolve/name_guard.ts";
+import { workerPermissions } from "./plan.ts";
 import type { SkillsConfig } from "../home/config.ts";
 import { admitsAsk, type EnvAsk, isEnvName } from "../preprocess/env_access.ts";
 import { ANNOUNCED_WITHIN_MS, wardenGroups } from "../preprocess/process_group.ts";
 import type { SetupQuestion } from "../home/skill_setup.ts";
-import { askAtTerminal, askSetupQuestion, readLineAtTerminal } from "../cli/terminal_prompt.ts";
-import { failure } from "../cli/render.ts";
 import { InterruptedError } from "../errors.ts";
-import { visibleControls } from "../cli/terminal_text.ts";
-import {
-  answerReadiness,
-  type ReadinessAnswer,
-  type ReadinessAsk,
-} from "../home/readiness_probe.ts";
-
-/** What the warden posts to start the Worker's command. */
-export interface WorkerMessage {
-  /** The parsed command. */
-  request: CommandRequest;
-  /** The warden's setup (config already read, roots already found). */
-  setup: Setup;
-  /** The plan the Worker was created with. */
-  plan: PermissionPlan;
-  /**
-   * The one kind of question beyond yes/no the Worker may ask at the terminal (its command's
-   * row says: `setup`'s `ask`, `hub`'s `choose`); any other is left unanswered.
-   */
-  asks?: "ask" | "choose";
-  /**
-   * The MCP server (`mcp`): its own Worker entry, whose graph holds the MCP SDK
-   * (src/cli/worker_modules.ts), and its own signal handling.
-   */
-  mcp?: true;
-  /**
-   * The command writes (a writing command, or a writing action of another): on Ctrl-C it
-   * is told to stop, and says what it changed, instead of being stopped at once.
-   */
-  writes?: boolean;
-  /** One end of a channel to a scan helper the warden started along with the Worker. */
-  scanPort?: MessagePort;
-  /**
-   * The Worker writes the command's stdout to the process's stdout itself (the outcome
-   * then carries none), sparing a large document the trip through the warden.
-   */
-  writeStdout?: boolean;
-  /**
-   * Test hook ([PERF-1]), set by the warden when `SKILLRT_SCAN_TRACE=1`: the scan helper
-   * reads every batch it is sent, and the outcome's stderr ends with a line saying how
-   * many batches it parsed.
-   */
-  scanTrace?: boolean;
-}
+import { answerReadiness } from "../home/readiness_probe.ts";
 
 /**
- * Messages from the Worker: its outcome, a question about environment values (each name
- * with its ground, [P-7]), a process group started or to kill ([P-4]), or an MCP message.
+ * What the front end that starts a Worker lends the warden: the Worker entry that binds its
+ * commands to the Worker's side of the protocol, its terminal for the questions a command
+ * may ask, and the outcome it shows when a command is interrupted.
  */
-export type FromWorker =
-  | { kind: "outcome"; outcome: Outcome }
-  | { kind: "env"; id: number; asks: EnvAsk[] }
-  | { kind: "ready"; id: number; ask: ReadinessAsk }
-  | { kind: "group"; pgid: number; live: boolean }
-  | { kind: "confirm"; id: number; question: string }
-  | { kind: "ask"; id: number; question: SetupQuestion }
-  | { kind: "choose"; id: number; question: string }
-  | { kind: "mcp"; message: JSONRPCMessage }
-  | { kind: "scan-helper"; port: MessagePort }
-  | { kind: "watch-helper"; port: MessagePort };
-
-/** The warden's answer to an environment question. */
-export interface EnvAnswer {
-  /** Always `env`. */
-  kind: "env";
-  /** The question's id. */
-  id: number;
-  /** Values of the names asked for that are set. */
-  values: Record<string, string>;
+export interface WorkerHost {
+  /** The Worker entry module: the MCP server's own (`mcp`, the SDK in its graph only) or the commands'. */
+  entry(mcp: boolean): URL;
+  /** A yes/no at the terminal: undefined when there is none, null when the user pressed Ctrl-C. */
+  confirm(question: string): boolean | undefined | null;
+  /** One `setup` question at the terminal ([V-9]); null on Ctrl-C. */
+  ask(question: SetupQuestion): string | undefined | null;
+  /** A line read at the terminal, the question shown with its controls made visible ([HUB-8]); null on Ctrl-C. */
+  line(question: string): string | undefined | null;
+  /** The outcome of a command interrupted by Ctrl-C. */
+  interrupted(request: CommandRequest, error: InterruptedError): Outcome;
+  /** Whether a request walks whole roots (its command's row says), so a scan helper may start early. */
+  walksRoots(request: CommandRequest): boolean;
 }
-
-/** Messages to the Worker after the start: env answers, MCP messages, the end of MCP input. */
-export type ToWorker =
-  | EnvAnswer
-  | { kind: "ready"; id: number; answer: ReadinessAnswer }
-  | { kind: "confirm"; id: number; answer: boolean | undefined }
-  | { kind: "ask"; id: number; answer: string | null | undefined }
-  | { kind: "choose"; id: number; answer: string | undefined }
-  | { kind: "mcp"; message: JSONRPCMessage }
-  | { kind: "mcp-close" }
-  | { kind: "scan-helper-failed" }
-  | { kind: "cancel" };
 
 /**
  * Answers an environment question from the warden's environment: only asks whose ground
@@ -185,18 +122,12 @@ function startWatchHelper(permissions: Deno.PermissionOptionsObject, port: Messa
 
 /**
  * Whether to start a scan helper along with the command's Worker, so that it is up when
- * the walk begins (creating a Worker takes tens of milliseconds): for commands that walk
- * a whole root (`list`, `search`, `prompt`, `view`/`invoke` of a bare name) in a home
- * whose roots hold many folders at the top (a directory's link count is two plus its
- * subfolders). Otherwise the Worker asks for a helper itself if its walk grows big.
+ * the walk begins (creating a Worker takes tens of milliseconds): for a line that `walks`
+ * whole roots (its row says) in a home whose roots hold many folders at the top (a
+ * directory's link count is two plus its subfolders). Otherwise the Worker asks for a
+ * helper itself if its walk grows big.
  */
-export function startsHelperEarly(request: CommandRequest, setup: Setup): boolean {
-  const { command, args, options } = request;
-  const walks = command === "list"
-    ? options.categories !== true
-    : command === "search" || command === "prompt" ||
-      (command === "view" && args.length === 1 && isBareName(args[0] ?? "")) ||
-      (command === "invoke" && isBareName(args[0] ?? ""));
+export function startsHelperEarly(walks: boolean, setup: Setup): boolean {
   return walks && setup.roots.some((root) => {
     try {
       return (Deno.statSync(root.path).nlink ?? 0) - 2 >= EARLY_HELPER_FOLDERS;
@@ -221,6 +152,7 @@ const EARLY_HELPER_FOLDERS = 8;
 function answerQuestion(
   data: FromWorker,
   message: WorkerMessage,
+  host: WorkerHost,
 ): ToWorker | "interrupt" | undefined {
   switch (data.kind) {
     case "env":
@@ -232,17 +164,15 @@ function answerQuestion(
         answer: answerReadiness(data.ask, readEnv("PATH"), message.setup.home),
       };
     case "confirm": {
-      const answer = askAtTerminal(data.question);
+      const answer = host.confirm(data.question);
       return answer === null ? "interrupt" : { kind: "confirm", id: data.id, answer };
     }
     case "ask": {
-      const answer = message.asks === "ask" ? askSetupQuestion(data.question) : undefined;
+      const answer = message.asks === "ask" ? host.ask(data.question) : undefined;
       return answer === null ? "interrupt" : { kind: "ask", id: data.id, answer };
     }
     case "choose": {
-      const answer = message.asks === "choose"
-        ? readLineAtTerminal(visibleControls(data.question))
-        : undefined;
+      const answer = message.asks === "choose" ? host.line(data.question) : undefined;
       return answer === null ? "interrupt" : { kind: "choose", id: data.id, answer };
     }
     default:
@@ -272,15 +202,15 @@ const FINISH_WITHIN_MS = 10_000;
  */
 function interruption(
   message: WorkerMessage,
+  host: WorkerHost,
   worker: Worker,
   end: (outcome: Outcome) => void,
 ) {
-  const { global } = message.request;
   const writes = message.writes === true;
   let timer: ReturnType<typeof setTimeout> | undefined;
   let interrupted = false;
   const said = (text: string, exitCode: number): Outcome => ({
-    ...failure(global, new InterruptedError(text)),
+    ...host.interrupted(message.request, new InterruptedError(text)),
     exitCode,
   });
   return {
@@ -302,17 +232,19 @@ function interruption(
   };
 }
 
-/** Starts one command in a fresh sandbox Worker; `onMcp` receives the MCP messages it sends. */
+/**
+ * Starts one command in a fresh sandbox Worker from the host's entry; `onMcp` receives the
+ * MCP messages it sends.
+ */
 export function startWorker(
   message: WorkerMessage,
+  host: WorkerHost,
   onMcp?: (message: JSONRPCMessage) => void,
 ): WorkerHandle {
   const permissions = workerPermissions(message.plan);
   // `mcp` has its own entry, the one whose graph holds the MCP SDK (src/cli/worker_modules.ts).
   const options: WorkerOptions = { type: "module", deno: { permissions } };
-  const worker = message.mcp
-    ? new Worker(new URL("./mcp_worker.ts", import.meta.url), options)
-    : new Worker(new URL("./worker.ts", import.meta.url), options);
+  const worker = new Worker(host.entry(message.mcp === true), options);
   let helper: Worker | undefined;
   const watchers: Worker[] = [];
   const startHelper = (port: MessagePort) => {
@@ -323,7 +255,7 @@ export function startWorker(
     );
   };
   let end: (outcome: Outcome) => void = () => {};
-  const ctrlC = interruption(message, worker, (outcome) => end(outcome));
+  const ctrlC = interruption(message, host, worker, (outcome) => end(outcome));
   // Every command but `mcp` listens for Ctrl-C from the start: a command that may start
   // groups must ([P-4]), and every one ends through `interruption`; `mcp` stops on its own
   // signal handling and arms only when a group is announced.
@@ -346,7 +278,7 @@ export function startWorker(
     };
     worker.onmessage = (event: MessageEvent<FromWorker>) => {
       const data = event.data;
-      const answer = answerQuestion(data, message);
+      const answer = answerQuestion(data, message, host);
       if (answer === "interrupt") {
         groups.interrupt();
         ctrlC.interrupt(130);
@@ -369,7 +301,7 @@ export function startWorker(
       end(workerFailed(event));
     };
   });
-  if (startsHelperEarly(message.request, message.setup)) {
+  if (startsHelperEarly(host.walksRoots(message.request), message.setup)) {
     const channel = new MessageChannel();
     worker.postMessage({ ...message, scanPort: channel.port1 }, [channel.port1]);
     startHelper(channel.port2);
@@ -377,7 +309,7 @@ export function startWorker(
   return { post: (m) => worker.postMessage(m), done };
 }
 
-/** Runs one command in a fresh sandbox Worker and returns its outcome. */
-export function runInWorker(message: WorkerMessage): Promise<Outcome> {
-  return startWorker(message).done;
+/** Runs one command in a fresh sandbox Worker from the host's entry and returns its outcome. */
+export function runInWorker(message: WorkerMessage, host: WorkerHost): Promise<Outcome> {
+  return startWorker(message, host).done;
 }

@@ -11,6 +11,11 @@ export interface GlobalOptions {
   home?: string;
   /** `--json`: one JSON document on stdout ([C-2]). */
   json: boolean;
+  /**
+   * The caller takes the typed result (the library's sandboxed runtime): the outcome carries
+   * the document as `result`, an object posted back as it is, and no text.
+   */
+  typed?: boolean;
   /** `--platform P` (else `$HERMES_PLATFORM`). */
   platform?: string;
   /** `--platform P` as typed on the command line only (`enable`/`disable` edit that platform's list). */
@@ -49,4 +54,9 @@ export interface Outcome {
   stderr: string;
   /** The error's family when the command failed ([C-7]), for the library across the Worker. */
   code?: string;
+  /**
+   * The typed result of a `typed` request: the document the command would print as JSON
+   * (an error's with `success: false`), as an object, never its text.
+   */
+  result?: Record<string, unknown>;
 }

@@ -1,5 +1,5 @@
 /**
- * The sandbox Worker of `mcp` ([MCP-1]): the general Worker (`worker.ts`) with the MCP
+ * The sandbox Worker of `mcp` ([MCP-1]): the CLI's Worker entry (`command_worker.ts`) with the MCP
  * command's module registered first, so the MCP SDK is in this entry's module graph only.
  * A server views skills from its first calls on: the view's modules, which the runtime
  * loads on a command's first view ([PERF-7]: `list` never loads them), are loaded here at
@@ -7,9 +7,9 @@
  *
  * @module
  */
-import * as mcp from "../cli/commands/mcp.ts";
-import { registerModule } from "../cli/worker_modules.ts";
-import "./worker.ts";
+import * as mcp from "./commands/mcp.ts";
+import { registerModule } from "./worker_modules.ts";
+import "./command_worker.ts";
 import "../view/view.ts";
 import "../view/untrusted.ts";
 

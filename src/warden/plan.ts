@@ -1,29 +1,33 @@
 /**
  * The permission plan of [X-1]: for each command, exactly what its Worker may read,
- * write, run, reach and see. Pure: computed from the command's row of the command table
- * (`src/cli/command_table.ts`: its plan, whether it preprocesses) and the setup, printed
- * by `sandbox` ([X-3]) and turned into Worker permissions.
+ * write, run, reach and see. Pure: computed from what the command's row says it needs
+ * ({@linkcode PlanNeeds}, handed in by the front end that holds the row: its plan, whether
+ * it preprocesses, runs scripts or writes the user's files) and the setup, printed by
+ * `sandbox` ([X-3]) and turned into Worker permissions.
  *
  * @module
  */
 import { joinPath } from "../home/paths.ts";
 import type { Setup } from "../home/setup.ts";
-import type { CommandRequest } from "../cli/request.ts";
 import { usageWritePaths } from "../usage/usage.ts";
 import type { PermissionPlan } from "./permission_plan.ts";
 import { approvalsFile, approvalWritePaths } from "../run/consent.ts";
 import { turnsFolderOf } from "../run/work_dir_turns.ts";
 import { SANDBOX_PATH } from "../run/script_kind.ts";
-import {
-  PLANNED_COMMANDS,
-  PREPROCESSING_COMMANDS,
-  rowOf,
-  RUNNING_COMMANDS,
-  USER_FILE_COMMANDS,
-  WRITING_COMMANDS,
-} from "../cli/command_table.ts";
 
 export type { PermissionPlan } from "./permission_plan.ts";
+
+/** What a command's row says its plan holds (the row's own fields, `src/cli/command_row.ts`). */
+export interface PlanNeeds {
+  /** Whether its Worker only reads or may write; absent: no Worker of its own (an empty plan). */
+  plan?: "reads" | "writes";
+  /** Its output is preprocessed and may run inline shell ([P-4]); it counts uses ([U-1]). */
+  preprocesses?: boolean;
+  /** It runs a skill's scripts in their sandbox ([RUN-1]). */
+  runs?: boolean;
+  /** It may write the user's own config.yaml and `<home>/.env`. */
+  userFiles?: boolean;
+}
 
 function unique(paths: string[]): string[] {
   return [...new Set(paths)].sort();
@@ -43,35 +47,34 @@ export function readSet(setup: Setup): string[] {
 }
 
 /**
- * The plan for `command`. `paths` are extra paths the command was given to read
+ * The plan for `command`, from what its row says it needs. `paths` are extra paths the command was given to read
  * (`validate PATH…`); `writes` are the paths a writing command's first step found it
  * will write; `preprocesses` says a command that does not usually preprocess does this
  * time (`prompt --preload`, [L0-10]): it may then run the inline-shell programs, and
  * still writes nothing.
  */
-export function planFor(
+export function planOf(
   command: string,
+  needs: PlanNeeds,
   setup: Setup,
   paths: string[] = [],
   writes: string[] = [],
   preprocesses = false,
 ): PermissionPlan {
   const plan: PermissionPlan = { command, read: [], write: [], run: [], net: [], env: [] };
-  if (!PLANNED_COMMANDS.includes(command)) return plan;
-  const pending = WRITING_COMMANDS.includes(command) || writes.length
-    ? [joinPath(setup.home, "pending")]
-    : [];
+  if (needs.plan === undefined) return plan;
+  const pending = needs.plan === "writes" || writes.length ? [joinPath(setup.home, "pending")] : [];
   plan.read = unique([...readSet(setup), ...pending, ...paths]);
-  if (PREPROCESSING_COMMANDS.includes(command)) {
+  if (needs.preprocesses) {
     // Counting uses ([U-1]): exactly the home's counter file, its lock and its temp file.
     plan.write = unique(usageWritePaths(setup.localRoot));
   }
-  if ((PREPROCESSING_COMMANDS.includes(command) || preprocesses) && setup.config.inline_shell) {
+  if ((needs.preprocesses || preprocesses) && setup.config.inline_shell) {
     plan.run = unique(setup.config.inline_shell_allow);
   }
-  if (RUNNING_COMMANDS.includes(command)) Object.assign(plan, runGrants(plan, setup, true));
+  if (needs.runs) Object.assign(plan, runGrants(plan, setup, true));
   if (writes.length) plan.write = unique([...plan.write, ...writes]);
-  if (writes.length && USER_FILE_COMMANDS.includes(command)) {
+  if (writes.length && needs.userFiles) {
     // Writing config.yaml or `.env` proves their folder, the home, real, and reads back
     // the lock and temporary files: the home is readable to these user commands only.
     plan.read = unique([...plan.read, setup.home]);
@@ -113,11 +116,6 @@ export function runGrants(
   };
 }
 
-/** Whether a request preprocesses skills it does not usually load (its row's `preloads`: `prompt --preload`, [L0-10]). */
-export function preloads(request: CommandRequest): boolean {
-  return rowOf(request.command)?.preloads?.(request.options) === true;
-}
-
 /** The Deno Worker permissions of a plan: everything not listed is denied. */
 export function workerPermissions(plan: PermissionPlan): Deno.PermissionOptionsObject {
   const list = (xs: string[]) => (xs.length ? xs : false);
@@ -148,4 +146,4 @@ export function planFlags(plan: PermissionPlan): string[] {
   return flags;
 }
 
-export { shellQuote } from "./shell_quote.ts";
+export { shellQuote } from "../run/shell_quote.ts";
