@@ -25,13 +25,13 @@ import {
 } from "../../src/cli/command_table.ts";
 import { resolveSetup } from "../../src/home/setup.ts";
 import { MANAGE_ACTIONS } from "../../src/mcp/tools.ts";
-import { planFor } from "../../src/warden/plan.ts";
+import { planFor } from "../../src/cli/plan_for.ts";
 import { approvalWritePaths } from "../../src/run/consent.ts";
 import { turnsFolderOf } from "../../src/run/work_dir_turns.ts";
 import { cli, cliJson, makeTree, skill, testHost } from "../helpers.ts";
 import { registerModule } from "../../src/cli/worker_modules.ts";
 
-// What src/sandbox/mcp_worker.ts does in the mcp Worker (import_graph_test holds it to that).
+// What src/cli/mcp_worker.ts does in the mcp Worker (import_graph_test holds it to that).
 registerModule("mcp", await import("../../src/cli/commands/mcp.ts"));
 
 const names = (keep: (row: (typeof COMMAND_ROWS)[number]) => boolean) =>

@@ -15,7 +15,8 @@ import {
 } from "../../src/preprocess/config_block.ts";
 import { SkillRuntime } from "../../src/runtime.ts";
 import { resolveSetup } from "../../src/home/setup.ts";
-import { planFor, workerPermissions } from "../../src/warden/plan.ts";
+import { workerPermissions } from "../../src/warden/plan.ts";
+import { planFor } from "../../src/cli/plan_for.ts";
 import { cli, cliJson, makeTree, processEnded, skill, testHost } from "../helpers.ts";
 
 const PATH = Deno.env.get("PATH") ?? "/usr/bin:/bin";

@@ -1,7 +1,9 @@
 import { deepEqual, equal, ok, rejects } from "node:assert/strict";
-import { planFlags, planFor, workerPermissions } from "../../src/warden/plan.ts";
+import { planFlags, workerPermissions } from "../../src/warden/plan.ts";
+import { planFor } from "../../src/cli/plan_for.ts";
 import { resolveSetup } from "../../src/home/setup.ts";
 import { runInWorker } from "../../src/warden/run_worker.ts";
+import { CLI_HOST } from "../../src/cli/worker_host.ts";
 import { openSandboxedRuntime } from "../../src/sandbox/sandboxed_runtime.ts";
 import { SkillrtError } from "../../src/errors.ts";
 import {

@@ -271,6 +271,7 @@ Deno.test("[PERF-2][X-1] a bare-name view through the CLI (helper on) loads what
 Deno.test("[PERF-1] the warden starts a helper early only for a whole-root walk of a root with many folders", async () => {
   const { resolveSetup } = await import("../../src/home/setup.ts");
   const { startsHelperEarly } = await import("../../src/warden/run_worker.ts");
+  const { walksRoots } = await import("../../src/cli/command_table.ts");
   const files: Record<string, string> = {};
   for (let i = 0; i < 9; i++) files[`skills/c${i}/s${i}/SKILL.md`] = skill(`s${i}`, "x");
   const big = resolveSetup({ home: makeTree(files) });
