@@ -5,10 +5,11 @@
  * @module
  */
 import { clip, terminalColumns } from "../clip.ts";
-import { explainOsError, explainPermissionError, SkillrtError } from "../errors.ts";
+import type { SkillrtError } from "../errors.ts";
+import { type ErrorOutcome, errorOutcome, failureDocument } from "../error_boundary.ts";
 import { toJsonDocument } from "../json_document.ts";
 import type { PermissionPlan } from "../sandbox/permission_plan.ts";
-import type { CommandRequest, GlobalOptions, Outcome } from "./request.ts";
+import type { GlobalOptions, Outcome } from "./request.ts";
 
 /** Documents larger than this are printed compact (a 10,000-skill list is megabytes). */
 const PRETTY_LIMIT = 256 * 1024;
@@ -35,6 +36,12 @@ export function respond(
 
 /** The outcome of an error: one line on stderr, and the JSON with `success:false` under `--json`. */
 export function failure(global: Pick<GlobalOptions, "json">, error: SkillrtError): Outcome {
+  return failureOf(global, errorOutcome(error));
+}
+
+/** The CLI's output of the boundary's outcome: its line (and what follows it for people), its JSON. */
+function failureOf(global: Pick<GlobalOptions, "json">, outcome: ErrorOutcome): Outcome {
+  const { error } = outcome;
   const usage = typeof error.details.usage === "string" ? `\n${error.details.usage}` : "";
   const close = error.details.suggestions;
   const dashed = Array.isArray(close) ? close.find((n) => String(n).startsWith("-")) : undefined;
@@ -44,10 +51,10 @@ export function failure(global: Pick<GlobalOptions, "json">, error: SkillrtError
     }`
     : "";
   return {
-    exitCode: error.exitCode,
-    code: error.code,
-    stdout: global.json ? jsonText(cliJson(error)) : "",
-    stderr: `skillrt: ${error.message}${
+    exitCode: outcome.exitCode,
+    code: outcome.code,
+    stdout: global.json ? jsonText(cliJson(outcome)) : "",
+    stderr: `skillrt: ${outcome.message}${
       global.json ? "" : matchesLine(error) + findingLines(error) + didYouMean + usage
     }\n`,
   };
@@ -57,8 +64,8 @@ export function failure(global: Pick<GlobalOptions, "json">, error: SkillrtError
  * An error's JSON as the CLI prints it: [R-4]'s hint names the MCP tool `skills_list`,
  * which a CLI user has no use for; here it names `skillrt list`.
  */
-function cliJson(error: SkillrtError): Record<string, unknown> {
-  const doc = error.toJSON();
+function cliJson(outcome: ErrorOutcome): Record<string, unknown> {
+  const doc = failureDocument(outcome);
   if (typeof doc.hint === "string") {
     doc.hint = doc.hint.replace(/^Use skills_list to see/, "Use 'skillrt list' to see");
   }
@@ -138,16 +145,15 @@ export function sandboxRule(plan: PermissionPlan): string {
   } and ${run}; see 'skillrt sandbox ${plan.command}'`;
 }
 
-/** Converts any thrown value into an outcome: known errors keep their code, permission errors exit 3. */
+/**
+ * Converts any thrown value into an outcome through the one error boundary
+ * (`src/error_boundary.ts`): its family's exit code, a permission error under a plan exit 3,
+ * anything else one line of an internal failure.
+ */
 export function outcomeOfError(
   error: unknown,
-  request: CommandRequest,
+  global: Pick<GlobalOptions, "json">,
   plan?: PermissionPlan,
 ): Outcome {
-  const explained = plan ? explainPermissionError(error, sandboxRule(plan)) : error;
-  if (explained instanceof SkillrtError) return failure(request.global, explained);
-  const os = explainOsError(explained);
-  if (os) return failure(request.global, os);
-  const message = explained instanceof Error ? explained.message.split("\n")[0] : String(explained);
-  return failure(request.global, new SkillrtError(`Unexpected error: ${message}`));
+  return failureOf(global, errorOutcome(error, plan ? sandboxRule(plan) : undefined));
 }

@@ -9,7 +9,7 @@
  *
  * @module
  */
-import type { CommandRequest, Outcome } from "../cli/request.ts";
+import type { CommandRequest, GlobalOptions, Outcome } from "../cli/request.ts";
 import type { JSONRPCMessage } from "../deps/mcp.ts";
 import type { Setup } from "../home/setup.ts";
 import { readEnv } from "../home/host.ts";
@@ -21,7 +21,7 @@ import { ANNOUNCED_WITHIN_MS, wardenGroups } from "../preprocess/process_group.t
 import type { SetupQuestion } from "../home/skill_setup.ts";
 import { askAtTerminal, askSetupQuestion, readLineAtTerminal } from "../cli/terminal_prompt.ts";
 import { failure } from "../cli/render.ts";
-import { InterruptedError } from "../errors.ts";
+import { InternalError, InterruptedError } from "../errors.ts";
 import { visibleControls } from "../cli/terminal_text.ts";
 import {
   answerReadiness,
@@ -250,13 +250,12 @@ function answerQuestion(
   }
 }
 
-/** The outcome of a sandbox Worker that failed: one line, exit code 1. */
-function workerFailed(event: ErrorEvent): Outcome {
-  return {
-    exitCode: 1,
-    stdout: "",
-    stderr: `skillrt: The sandbox worker failed: ${event.message.split("\n")[0]}\n`,
-  };
+/**
+ * The outcome of a sandbox Worker that failed (something it did not catch): an internal
+ * failure, one line, exit code 1, and its JSON under `--json`.
+ */
+function workerFailed(event: ErrorEvent, global: GlobalOptions): Outcome {
+  return failure(global, new InternalError(`The sandbox worker failed: ${event.message}`));
 }
 
 /** How long an interrupted command that writes has to clean up and say what it changed. */
@@ -366,7 +365,7 @@ export function startWorker(
     };
     worker.onerror = (event: ErrorEvent) => {
       event.preventDefault();
-      end(workerFailed(event));
+      end(workerFailed(event, message.request.global));
     };
   });
   if (startsHelperEarly(message.request, message.setup)) {
