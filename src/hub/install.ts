@@ -8,7 +8,7 @@
  * @module
  */
 import { recordInstalled, tryUpdateUsage } from "../usage/usage.ts";
-import { HubBlockedError, SkillrtError } from "../errors.ts";
+import { HubBlockedError, SkillrtError, ValidationError } from "../errors.ts";
 import { interruptionPoint } from "../interruption.ts";
 import { basename, dirname, ensureDir, isLinkHere, joinPath } from "../home/paths.ts";
 import type { Setup } from "../home/setup.ts";
@@ -125,7 +125,7 @@ export function refuseLinkedHub(root: string): void {
   for (const path of [hub, ...files]) {
     // Not there yet is fine: it is made as a folder.
     if (isLinkHere(path)) {
-      throw new SkillrtError(`Refusing to install: '${path}' is a symbolic link.`);
+      throw new ValidationError(`Refusing to install: '${path}' is a symbolic link.`);
     }
   }
 }
