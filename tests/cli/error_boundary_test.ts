@@ -6,16 +6,16 @@
  */
 import { deepEqual, equal, ok } from "node:assert/strict";
 import { existsSync } from "node:fs";
-import { errorOutcome } from "../src/error_boundary.ts";
-import { NotFoundError, SkillrtError, ValidationError } from "../src/errors.ts";
-import { outcomeOfError } from "../src/cli/render.ts";
-import { protocolError } from "../src/mcp/session.ts";
-import { RPC } from "../src/mcp/rpc_error.ts";
-import { classifyMemberError } from "../src/bundles/invoke_bundle.ts";
-import { SkillDisabledError } from "../src/level0/visibility.ts";
-import { openSandboxedRuntime } from "../mod.ts";
-import { cli, cliJson, makeTree, removeTrees, skill } from "./helpers.ts";
-import { connectStdio, firstText } from "./mcp/mcp_helpers.ts";
+import { errorOutcome } from "../../src/error_boundary.ts";
+import { NotFoundError, SkillrtError, ValidationError } from "../../src/errors.ts";
+import { outcomeOfError } from "../../src/cli/render.ts";
+import { protocolError } from "../../src/mcp/session.ts";
+import { RPC } from "../../src/mcp/rpc_error.ts";
+import { classifyMemberError } from "../../src/bundles/invoke_bundle.ts";
+import { SkillDisabledError } from "../../src/level0/visibility.ts";
+import { openSandboxedRuntime } from "../../mod.ts";
+import { cli, cliJson, makeTree, removeTrees, skill } from "../helpers.ts";
+import { connectStdio, firstText } from "../mcp/mcp_helpers.ts";
 
 /** A TypeError as a handler's bug throws it: a message, and a stack under it. */
 function bug(): TypeError {
