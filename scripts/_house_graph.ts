@@ -25,6 +25,7 @@ export const LAYERS: Layer[] = [
     prefixes: [
       "src/deps/",
       "src/errors.ts",
+      "src/error_boundary.ts",
       "src/diagnostics.ts",
       "src/mapping.ts",
       "src/json_document.ts",

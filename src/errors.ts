@@ -82,9 +82,12 @@ export class HubBlockedError extends SkillrtError {
 export class UsageError extends SkillrtError {
   /** Always `usage`. */
   override readonly code: ErrorCode = "usage";
-  /** Creates a usage error; `usage` is the command's usage line, shown after it. */
-  constructor(message: string, usage?: string) {
-    super(message, usage ? { usage } : {}, 2);
+  /**
+   * Creates a usage error; `usage` is the command's usage line, shown after it, `details`
+   * further fields of its JSON (for example the skills to choose from).
+   */
+  constructor(message: string, usage?: string, details: ErrorDetails = {}) {
+    super(message, usage ? { ...details, usage } : details, 2);
     this.name = "UsageError";
   }
 }
@@ -105,10 +108,26 @@ export class NotPermittedError extends SkillrtError {
  * as a shell reports SIGINT. The message says what was and was not changed.
  */
 export class InterruptedError extends SkillrtError {
+  /** True when no message was given: it says only "nothing was changed", for a caller to name what. */
+  readonly unspecific: boolean;
   /** Creates the error; `message` says what was and was not changed. */
-  constructor(message = "Interrupted; nothing was changed.") {
-    super(message, {}, 130);
+  constructor(message?: string) {
+    super(message ?? "Interrupted; nothing was changed.", {}, 130);
     this.name = "InterruptedError";
+    this.unspecific = message === undefined;
+  }
+}
+
+/**
+ * A failure of skillrt itself: something threw that is no error of a family (a bug, not the
+ * user's input). Its message is the thrown one's first line after `Unexpected error:`,
+ * never its stack; its family is `failed` (exit 1).
+ */
+export class InternalError extends SkillrtError {
+  /** Creates the error from the thrown value's message. */
+  constructor(message: string) {
+    super(`Unexpected error: ${message.split("\n")[0]}`);
+    this.name = "InternalError";
   }
 }
 
@@ -132,7 +151,10 @@ export function errorOfCode(
   details: ErrorDetails,
   exitCode: number,
 ): SkillrtError {
-  if (code === "usage") return new UsageError(message, details.usage as string | undefined);
+  if (code === "usage") {
+    const { usage, ...rest } = details;
+    return new UsageError(message, usage as string | undefined, rest);
+  }
   if (code === "not_permitted") return new NotPermittedError(message, details);
   const Class = CLASSES[code as ErrorCode] ?? SkillrtError;
   return new Class(message, details, exitCode);

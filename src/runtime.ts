@@ -19,8 +19,12 @@ import {
   visibleSkills,
 } from "./level0/list.ts";
 import { buildPrompt, promptLocation, type PromptResult } from "./level0/prompt.ts";
-import { disabledNames, isDisabled, type VisibilityFacts } from "./level0/visibility.ts";
-import { SkillrtError } from "./errors.ts";
+import {
+  disabledNames,
+  isDisabled,
+  SkillDisabledError,
+  type VisibilityFacts,
+} from "./level0/visibility.ts";
 import { type Resolved, resolveRemembered, shownOrNotFound, walksRoot } from "./resolve/resolve.ts";
 import type { Audience } from "./scan/audience.ts";
 import { Catalog } from "./scan/catalog.ts";
@@ -285,10 +289,7 @@ export class SkillRuntime {
     // Checked on the skill the name resolved to, whatever its spelling ([IO-3], [M-6]).
     shownOrNotFound(resolved, name, catalog, audience);
     if (isDisabled(this.visibility().disabled, resolved.record.name)) {
-      throw new SkillrtError(`Skill '${resolved.record.name}' is disabled.`, {
-        hint:
-          "Remove it from skills.disabled (or skills.platform_disabled) in config.yaml to use it.",
-      });
+      throw new SkillDisabledError(resolved.record.name);
     }
     return resolved;
   }

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { NotFoundError, SkillrtError } from "../errors.ts";
+import { NotFoundError, SkillrtError, ValidationError } from "../errors.ts";
 import { isMapping } from "../mapping.ts";
 import { ensureDir, joinPath } from "../home/paths.ts";
 import { atomicWriteJson } from "../manage/atomic.ts";
@@ -178,7 +178,7 @@ export function readPending(home: string, id: string): PendingRecord {
     throw new NotFoundError(`No pending skills write with id '${id}'.`);
   }
   const parsed = parseRecord(id, text);
-  if (!("payload" in parsed)) throw new SkillrtError(parsed.error);
+  if (!("payload" in parsed)) throw new ValidationError(parsed.error);
   return parsed;
 }
 

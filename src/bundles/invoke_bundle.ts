@@ -6,6 +6,7 @@
  * @module
  */
 import { SkillrtError } from "../errors.ts";
+import { SkillDisabledError } from "../level0/visibility.ts";
 import { invocationMessage, type InvokeResult } from "../view/invoke.ts";
 import type { LoadedSkill } from "../view/view.ts";
 import type { Bundle } from "./bundles.ts";
@@ -37,11 +38,14 @@ export async function invokeBundle(
   return bundleInvocation(bundle, members, home, instruction);
 }
 
-/** Sorts a member's load error into missing, disabled (or unsupported here) and failed. */
+/**
+ * Sorts a member's load error into missing (its code `not_found`), disabled (or unsupported
+ * here) and failed — by the error's code and kind, never its words.
+ */
 export function classifyMemberError(name: string, error: unknown): MemberOutcome {
   if (error instanceof SkillrtError) {
-    if ("available_skills" in error.details) return { name, status: "missing" };
-    if (error.details.readinessStatus === "unsupported" || / is disabled\.$/.test(error.message)) {
+    if (error.code === "not_found") return { name, status: "missing" };
+    if (error instanceof SkillDisabledError || error.details.readinessStatus === "unsupported") {
       return { name, status: "disabled" };
     }
   }

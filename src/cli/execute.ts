@@ -44,6 +44,6 @@ export async function executeCommand(
     const outcome = await (await load()).run(runtime, request, { ...ctx, targetsOf });
     return terminalOutcome(outcome, request.global);
   } catch (error) {
-    return terminalOutcome(outcomeOfError(error, request, ctx.plan), request.global);
+    return terminalOutcome(outcomeOfError(error, request.global, ctx.plan), request.global);
   }
 }

@@ -132,7 +132,8 @@ function parseFailure(
   }
   let message = error.message.replace(/^error: /, "");
   message = message.charAt(0).toUpperCase() + message.slice(1);
-  const option = /^unknown option '([^']*)'/.exec(error.message.replace(/^error: /, ""));
+  // Decided by commander's code; only the option's spelling is read from its message.
+  const option = error.code === "commander.unknownOption" ? /'([^']*)'/.exec(error.message) : null;
   const spec = COMMANDS.find((c) => c.name === usageOf.name() && usageOf !== program);
   if (
     option && !message.includes("\n") && spec?.arguments?.some((a) => a.complete === "skill")

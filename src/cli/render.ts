@@ -5,10 +5,11 @@
  * @module
  */
 import { clip, terminalColumns } from "../clip.ts";
-import { explainOsError, explainPermissionError, SkillrtError } from "../errors.ts";
+import type { SkillrtError } from "../errors.ts";
+import { type ErrorOutcome, errorOutcome, failureDocument } from "../error_boundary.ts";
 import { toJsonDocument } from "../json_document.ts";
 import type { PermissionPlan } from "../warden/permission_plan.ts";
-import type { CommandRequest, GlobalOptions, Outcome } from "../worker/request.ts";
+import type { GlobalOptions, Outcome } from "../worker/request.ts";
 
 /** Documents larger than this are printed compact (a 10,000-skill list is megabytes). */
 const PRETTY_LIMIT = 256 * 1024;
@@ -41,14 +42,18 @@ export function failure(
   global: Pick<GlobalOptions, "json" | "typed">,
   error: SkillrtError,
 ): Outcome {
+  return failureOf(global, errorOutcome(error));
+}
+
+/**
+ * The CLI's output of the boundary's outcome: its line (and what follows it for people),
+ * its JSON; for a typed call (the library's), the JSON as the result and nothing printed.
+ */
+function failureOf(global: Pick<GlobalOptions, "json" | "typed">, outcome: ErrorOutcome): Outcome {
+  const { error } = outcome;
   if (global.typed) {
-    return {
-      exitCode: error.exitCode,
-      code: error.code,
-      stdout: "",
-      stderr: "",
-      result: cliJson(error),
-    };
+    const { exitCode, code } = outcome;
+    return { exitCode, code, stdout: "", stderr: "", result: cliJson(outcome) };
   }
   const usage = typeof error.details.usage === "string" ? `\n${error.details.usage}` : "";
   const close = error.details.suggestions;
@@ -59,10 +64,10 @@ export function failure(
     }`
     : "";
   return {
-    exitCode: error.exitCode,
-    code: error.code,
-    stdout: global.json ? jsonText(cliJson(error)) : "",
-    stderr: `skillrt: ${error.message}${
+    exitCode: outcome.exitCode,
+    code: outcome.code,
+    stdout: global.json ? jsonText(cliJson(outcome)) : "",
+    stderr: `skillrt: ${outcome.message}${
       global.json ? "" : matchesLine(error) + findingLines(error) + didYouMean + usage
     }\n`,
   };
@@ -72,8 +77,8 @@ export function failure(
  * An error's JSON as the CLI prints it: [R-4]'s hint names the MCP tool `skills_list`,
  * which a CLI user has no use for; here it names `skillrt list`.
  */
-function cliJson(error: SkillrtError): Record<string, unknown> {
-  const doc = error.toJSON();
+function cliJson(outcome: ErrorOutcome): Record<string, unknown> {
+  const doc = failureDocument(outcome);
   if (typeof doc.hint === "string") {
     doc.hint = doc.hint.replace(/^Use skills_list to see/, "Use 'skillrt list' to see");
   }
@@ -153,16 +158,15 @@ export function sandboxRule(plan: PermissionPlan): string {
   } and ${run}; see 'skillrt sandbox ${plan.command}'`;
 }
 
-/** Converts any thrown value into an outcome: known errors keep their code, permission errors exit 3. */
+/**
+ * Converts any thrown value into an outcome through the one error boundary
+ * (`src/error_boundary.ts`): its family's exit code, a permission error under a plan exit 3,
+ * anything else one line of an internal failure.
+ */
 export function outcomeOfError(
   error: unknown,
-  request: CommandRequest,
+  global: Pick<GlobalOptions, "json">,
   plan?: PermissionPlan,
 ): Outcome {
-  const explained = plan ? explainPermissionError(error, sandboxRule(plan)) : error;
-  if (explained instanceof SkillrtError) return failure(request.global, explained);
-  const os = explainOsError(explained);
-  if (os) return failure(request.global, os);
-  const message = explained instanceof Error ? explained.message.split("\n")[0] : String(explained);
-  return failure(request.global, new SkillrtError(`Unexpected error: ${message}`));
+  return failureOf(global, errorOutcome(error, plan ? sandboxRule(plan) : undefined));
 }

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { NotFoundError, SkillrtError } from "../errors.ts";
+import { NotFoundError } from "../errors.ts";
 import { readEnv } from "../home/host.ts";
 import { ensureSkeleton } from "../warden/skeleton.ts";
 import { resolveSetup, type Setup } from "../home/setup.ts";
@@ -61,14 +61,7 @@ async function runParsed(
     request = seen.request = parsed.request;
     return await runRequest(request, version, options);
   } catch (error) {
-    if (request) return outcomeOfError(error, request);
-    const json = argv.includes("--json");
-    return error instanceof SkillrtError ? failure({ json }, error) : outcomeOfError(error, {
-      command: "",
-      args: [],
-      options: {},
-      global: { json, color: false },
-    });
+    return outcomeOfError(error, request?.global ?? { json: argv.includes("--json") });
   }
 }
 

@@ -17,6 +17,6 @@ export const CLI_HOST: WorkerHost = {
   confirm: askAtTerminal,
   ask: askSetupQuestion,
   line: (question) => readLineAtTerminal(visibleControls(question)),
-  interrupted: (request, error) => failure(request.global, error),
+  failed: (request, error) => failure(request.global, error),
   walksRoots,
 };

@@ -7,7 +7,7 @@
  * @module
  */
 import { sha256Hex } from "../hash/sha256.ts";
-import { NotFoundError, SkillrtError, ValidationError } from "../errors.ts";
+import { NotFoundError, ValidationError } from "../errors.ts";
 import { decodeUtf8 } from "../frontmatter/read_head.ts";
 import { basename, isAbsoluteAnywhere, joinPath } from "../home/paths.ts";
 import { hasTraversal, quoted, suggestedNames } from "../resolve/name_guard.ts";
@@ -42,7 +42,7 @@ const CONTROL = /[\u0000-\u001f\u007f]/;
 /** Checks the form of a path inside a skill folder; throws the errors of [F-1]. */
 export function checkSkillPath(path: string): void {
   if (typeof path !== "string" || path.trim() === "" || CONTROL.test(path)) {
-    throw new SkillrtError(
+    throw new ValidationError(
       `File path '${
         quoted(String(path))
       }' must be a non-empty relative path without control characters.`,
@@ -155,7 +155,7 @@ function readOpened(
   const bytes = openedSize(file, full);
   const data = bytes > maxBytes ? null : readCapped(file, maxBytes);
   if (data === null) {
-    throw new SkillrtError(`File '${path}' is ${bytes} bytes; the limit is ${maxBytes} bytes.`, {
+    throw new ValidationError(`File '${path}' is ${bytes} bytes; the limit is ${maxBytes} bytes.`, {
       bytes,
       limit: maxBytes,
     });
@@ -174,6 +174,6 @@ function readOpened(
     return { result: { ...doc(null), binary: true, sha256: sha256Hex(data) }, data };
   }
   const decoded = decodeUtf8(data);
-  if (decoded.invalid) throw new SkillrtError(`File '${path}' is not valid UTF-8.`);
+  if (decoded.invalid) throw new ValidationError(`File '${path}' is not valid UTF-8.`);
   return { result: doc(decoded.text), data };
 }

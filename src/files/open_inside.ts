@@ -17,7 +17,7 @@
  *
  * @module
  */
-import { isPermissionError, SkillrtError } from "../errors.ts";
+import { isPermissionError, ValidationError } from "../errors.ts";
 import { isAbsoluteAnywhere, isInside, joinPath } from "../home/paths.ts";
 import { hasTraversal } from "../resolve/name_guard.ts";
 import { type Chain, identity, MOVING_ROUNDS, pause, proveChain, quietLook } from "./proof.ts";
@@ -56,7 +56,7 @@ export interface OpenInsideOptions extends Deno.OpenOptions {
 }
 
 /** The refusal of a path that leaves its folder ([F-1], [S-9]). */
-export class PathEscapeError extends SkillrtError {
+export class PathEscapeError extends ValidationError {
   /** Refuses `path` with "Path escapes allowed directory: <path>". */
   constructor(path: string) {
     super(`Path escapes allowed directory: ${path}`);

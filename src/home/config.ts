@@ -6,7 +6,7 @@
  */
 import { parseYaml } from "../deps/yaml.ts";
 import { type Diagnostic, diagnostic } from "../diagnostics.ts";
-import { SkillrtError } from "../errors.ts";
+import { ValidationError } from "../errors.ts";
 import { isMapping } from "../mapping.ts";
 import { DEFAULT_WALK_LIMITS } from "../scan/walk.ts";
 import { AGENT_NAMES, agentConvention } from "./agents.ts";
@@ -108,7 +108,7 @@ export function parseConfig(text: string, file = "config.yaml"): LoadedConfig {
   const parsed = parseYaml(text);
   if ("failure" in parsed) {
     const where = parsed.failure.line ? `${file}:${parsed.failure.line}` : file;
-    throw new SkillrtError(`Config file '${where}' does not parse: ${parsed.failure.message}.`, {
+    throw new ValidationError(`Config file '${where}' does not parse: ${parsed.failure.message}.`, {
       file,
       line: parsed.failure.line ?? null,
     });
@@ -117,7 +117,7 @@ export function parseConfig(text: string, file = "config.yaml"): LoadedConfig {
   const problems: Diagnostic[] = [];
   const top = parsed.value ?? {};
   if (!isMapping(top)) {
-    throw new SkillrtError(`Config file '${file}' must be a YAML mapping.`, { file });
+    throw new ValidationError(`Config file '${file}' must be a YAML mapping.`, { file });
   }
   const skills = top.skills ?? {};
   if (!isMapping(skills)) {

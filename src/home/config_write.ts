@@ -8,7 +8,7 @@
  *
  * @module
  */
-import { SkillrtError, ValidationError } from "../errors.ts";
+import { NotFoundError, ValidationError } from "../errors.ts";
 import { atomicWrite } from "../manage/atomic.ts";
 import { hasControlChar } from "../manage/file_names.ts";
 import { envNamePolicy } from "../preprocess/env_policy.ts";
@@ -35,11 +35,11 @@ function readOwn(file: string): { text: string; mode: number | undefined } {
     throw error;
   }
   if (info.isSymlink) {
-    throw new SkillrtError(
+    throw new ValidationError(
       `'${file}' is a symbolic link; skillrt does not write through links. Edit it by hand.`,
     );
   }
-  if (!info.isFile) throw new SkillrtError(`'${file}' is not a regular file.`);
+  if (!info.isFile) throw new ValidationError(`'${file}' is not a regular file.`);
   return {
     text: Deno.readTextFileSync(file),
     mode: info.mode === null ? undefined : info.mode & 0o777,
@@ -49,7 +49,7 @@ function readOwn(file: string): { text: string; mode: number | undefined } {
 /** The real home folder the user's files are written in (the plan lets these commands read it). */
 function homeOf(setup: Setup): string {
   if (!setup.homeExists) {
-    throw new SkillrtError(`The home '${setup.home}' does not exist; nothing was written.`);
+    throw new NotFoundError(`The home '${setup.home}' does not exist; nothing was written.`);
   }
   return Deno.realPathSync(setup.home);
 }
@@ -106,7 +106,7 @@ export function dotenvWith(text: string, values: Record<string, string>): string
     const policy = envNamePolicy(name);
     if (policy.family === "invalid") throw new ValidationError(`Invalid variable name '${name}'.`);
     if (!policy.allowed) {
-      throw new SkillrtError(`Refusing to store ${name} in .env: ${policy.reason}.`);
+      throw new ValidationError(`Refusing to store ${name} in .env: ${policy.reason}.`);
     }
     if (hasControlChar(value)) {
       throw new ValidationError(

@@ -8,7 +8,7 @@
  * @module
  */
 import { inflateRaw } from "../deps/zip.ts";
-import { isPermissionError, SkillrtError } from "../errors.ts";
+import { isPermissionError, NotPermittedError, SkillrtError, ValidationError } from "../errors.ts";
 import { isAbsoluteAnywhere } from "../home/paths.ts";
 import { hasTraversal } from "../resolve/name_guard.ts";
 import { hasControlChar, showControls } from "../manage/file_names.ts";
@@ -31,7 +31,7 @@ export interface ArchiveFile {
 }
 
 function refuse(reason: string): never {
-  throw new SkillrtError(`Refusing the archive: ${reason}.`);
+  throw new ValidationError(`Refusing the archive: ${reason}.`);
 }
 
 /** Checks an entry's path. */
@@ -307,10 +307,10 @@ async function followWith(url: string, credential: OriginCredential): Promise<Re
  * (not granted) or one a redirect led to — a source's plan grants only its own hosts
  * (for GitHub, the API's and its tarball host), never where a server sends it.
  */
-function notGranted(url: string, error: Error): SkillrtError {
+function notGranted(url: string, error: Error): NotPermittedError {
   const host = /Requires net access to "([^"]*)"/.exec(error.message)?.[1] ?? "another host";
   const own = host === new URL(url).host;
-  return new SkillrtError(
+  return new NotPermittedError(
     own
       ? `Cannot download '${url}': the sandbox does not grant network access to '${
         showControls(host)

@@ -10,7 +10,7 @@
  */
 import { sha256Hex } from "../hash/sha256.ts";
 import { ensureDir, isLinkHere, joinPath } from "../home/paths.ts";
-import { SkillrtError } from "../errors.ts";
+import { ValidationError } from "../errors.ts";
 import { atomicWrite } from "../manage/atomic.ts";
 import { withLock } from "../manage/mutex.ts";
 import { lockFile } from "./lockfile.ts";
@@ -133,7 +133,7 @@ export function verifyAudit(text: string, head?: AuditHead | null): AuditCheck {
 export function readAuditLog(root: string): string {
   const file = auditFile(root);
   if (isLinkHere(file)) {
-    throw new SkillrtError(`Refusing to read through a symbolic link: '${file}'.`);
+    throw new ValidationError(`Refusing to read through a symbolic link: '${file}'.`);
   }
   try {
     return Deno.readTextFileSync(file);

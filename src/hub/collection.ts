@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { SkillrtError } from "../errors.ts";
+import { ValidationError } from "../errors.ts";
 import { splitFrontmatter } from "../frontmatter/fence.ts";
 import { parseFrontmatter } from "../frontmatter/parse.ts";
 import { basename, joinPath } from "../home/paths.ts";
@@ -71,7 +71,7 @@ export function declaredOf(text: string, folder: string): { name: string; descri
 export function setSkillName(folder: string, slug: string): void {
   const file = `${folder}/SKILL.md`;
   if (!Deno.lstatSync(file).isFile) {
-    throw new SkillrtError("Refusing to install: SKILL.md is not a file.");
+    throw new ValidationError("Refusing to install: SKILL.md is not a file.");
   }
   const text = Deno.readTextFileSync(file);
   const lines = text.split("\n");

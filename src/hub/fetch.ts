@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { NotFoundError, SkillrtError } from "../errors.ts";
+import { NotFoundError, SkillrtError, ValidationError } from "../errors.ts";
 import { openInside, readCapped } from "../files/open_inside.ts";
 import {
   basename,
@@ -56,20 +56,24 @@ export function copyIntoQuarantine(source: string, target: string): void {
       const path = rel ? `${rel}/${e.name}` : e.name;
       if (e.name === ".git") continue;
       assertCleanFileName(path);
-      if (e.isSymlink) throw new SkillrtError(`Refusing to install: '${path}' is a symbolic link.`);
+      if (e.isSymlink) {
+        throw new ValidationError(`Refusing to install: '${path}' is a symbolic link.`);
+      }
       if (e.isDirectory) {
         walk(path);
         continue;
       }
       if (!e.isFile) {
-        throw new SkillrtError(`Refusing to install: '${path}' is not a regular file.`);
+        throw new ValidationError(`Refusing to install: '${path}' is not a regular file.`);
       }
       if (++files > ARCHIVE_LIMITS.files) {
-        throw new SkillrtError(`Refusing to install: more than ${ARCHIVE_LIMITS.files} files.`);
+        throw new ValidationError(`Refusing to install: more than ${ARCHIVE_LIMITS.files} files.`);
       }
       const data = readSourceFile(real, path, ARCHIVE_LIMITS.extracted - bytes);
       if (data === null) {
-        throw new SkillrtError(`Refusing to install: more than ${ARCHIVE_LIMITS.extracted} bytes.`);
+        throw new ValidationError(
+          `Refusing to install: more than ${ARCHIVE_LIMITS.extracted} bytes.`,
+        );
       }
       bytes += data.length;
       Deno.writeFileSync(joinPath(target, path), data, { createNew: true });
@@ -213,12 +217,12 @@ function readSourceSkill(folder: string, missing: string): string {
   const file = joinPath(folder, "SKILL.md");
   try {
     if (Deno.lstatSync(file).isSymlink) {
-      throw new SkillrtError("Refusing to install: 'SKILL.md' is a symbolic link.");
+      throw new ValidationError("Refusing to install: 'SKILL.md' is a symbolic link.");
     }
     return Deno.readTextFileSync(file);
   } catch (error) {
     if (error instanceof SkillrtError) throw error;
-    throw new SkillrtError(missing);
+    throw new NotFoundError(missing);
   }
 }
 
@@ -265,7 +269,7 @@ function fromFiles(
 export function checkoutFolder(work: string, subpath: string): string {
   const parts = subpath.split("/").filter((p) => p !== "" && p !== ".");
   if (isAbsoluteAnywhere(subpath) || parts.includes("..")) {
-    throw new SkillrtError(
+    throw new ValidationError(
       `The subpath '${subpath}' must be a relative path inside the repository.`,
     );
   }
@@ -279,7 +283,7 @@ export function checkoutFolder(work: string, subpath: string): string {
       throw new NotFoundError(`The repository has no folder '${subpath}'.`);
     }
     if (info.isSymlink) {
-      throw new SkillrtError(
+      throw new ValidationError(
         `Refusing to install: '${subpath}' passes through a symbolic link in the repository.`,
       );
     }
@@ -354,7 +358,7 @@ async function fetchFromIndex(
   const declared = found.collection ? name : declaredOf(found.text, name).name;
   if (slugForm(declared) !== name) {
     // It installs under its frontmatter's name ([IO-5]): an index may not list it as another.
-    throw new SkillrtError(
+    throw new ValidationError(
       `Refusing '${name}': its SKILL.md is named '${declared}', not the index's '${name}'.`,
     );
   }

@@ -8,7 +8,7 @@
  * @module
  */
 import { recordInstalled, tryUpdateUsage } from "../usage/usage.ts";
-import { HubBlockedError, SkillrtError } from "../errors.ts";
+import { HubBlockedError, NotFoundError, SkillrtError, ValidationError } from "../errors.ts";
 import { interruptionPoint } from "../interruption.ts";
 import { basename, dirname, ensureDir, isLinkHere, joinPath } from "../home/paths.ts";
 import type { Setup } from "../home/setup.ts";
@@ -125,7 +125,7 @@ export function refuseLinkedHub(root: string): void {
   for (const path of [hub, ...files]) {
     // Not there yet is fine: it is made as a folder.
     if (isLinkHere(path)) {
-      throw new SkillrtError(`Refusing to install: '${path}' is a symbolic link.`);
+      throw new ValidationError(`Refusing to install: '${path}' is a symbolic link.`);
     }
   }
 }
@@ -170,12 +170,13 @@ export function candidateOf(fetched: Fetched, options: InstallOptions): InstallC
   const collection = fetched.collection;
   if (!collection) return singleCandidate(fetched, options);
   const skill = collection.skills.find((s) => s.path === options.collectionPath);
-  if (!skill?.name) {
+  if (options.collectionPath === undefined) {
     throw new SkillrtError(
-      options.collectionPath === undefined
-        ? `The source holds ${collection.skills.length} skills; install them with 'hub install'.`
-        : `The source no longer holds a skill at '${options.collectionPath}'.`,
+      `The source holds ${collection.skills.length} skills; install them with 'hub install'.`,
     );
+  }
+  if (!skill?.name) {
+    throw new NotFoundError(`The source no longer holds a skill at '${options.collectionPath}'.`);
   }
   return {
     name: options.name ?? skill.name,

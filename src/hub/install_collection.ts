@@ -8,7 +8,13 @@
  * @module
  */
 import { clip } from "../clip.ts";
-import { InterruptedError, SkillrtError, UsageError } from "../errors.ts";
+import {
+  InterruptedError,
+  NotFoundError,
+  SkillrtError,
+  UsageError,
+  ValidationError,
+} from "../errors.ts";
 import {
   answersTo,
   configuredCollections,
@@ -130,7 +136,7 @@ export function named(skills: CollectionSkill[], names: string[]): CollectionSki
         s.name?.toLowerCase() === folded || s.declaredName.toLowerCase() === folded
       );
     if (match.length === 0) {
-      throw new SkillrtError(
+      throw new NotFoundError(
         `This source holds no skill named '${wanted}'; it holds ${
           skills.map((s) => s.name ?? s.declaredName).join(", ")
         }.`,
@@ -149,7 +155,7 @@ export function pickNumbers(answer: string, skills: CollectionSkill[]): Collecti
   for (const word of text.split(/[\s,]+/).filter(Boolean)) {
     const n = Number(word);
     if (!Number.isInteger(n) || n < 1 || n > skills.length) {
-      throw new SkillrtError(`'${word}' is not a number from 1 to ${skills.length}.`);
+      throw new ValidationError(`'${word}' is not a number from 1 to ${skills.length}.`);
     }
     if (!picked.includes(skills[n - 1])) picked.push(skills[n - 1]);
   }
@@ -171,10 +177,10 @@ async function choose(
     `'${source}' holds ${listed.length} skills:\n${text}\nInstall which? (numbers like 1,3, or 'all'; empty for none) `;
   const answer = options.ask ? await options.ask(question) : undefined;
   if (answer === undefined) {
-    throw new SkillrtError(
+    throw new UsageError(
       `'${source}' holds ${listed.length} skills; choose with --skill NAME (repeatable) or --all.`,
-      { skills: listed, usage: text },
-      2,
+      text,
+      { skills: listed },
     );
   }
   const picked = pickNumbers(answer, collection.skills);
@@ -287,7 +293,7 @@ async function installFromCollections(
     }
     if (configuredIndexes(setup, options.index).length) return undefined;
     const unreadable = read.filter((r) => r.error).map((r) => ` ${r.source}: ${r.error}`);
-    throw new SkillrtError(
+    throw new NotFoundError(
       `No configured collection holds a skill named '${name}'.${unreadable.join("")}`,
       { collections: read.map((r) => r.source) },
     );
@@ -315,12 +321,10 @@ export async function installFromSource(
 ): Promise<InstallResult | CollectionResult> {
   const root = options.root ?? setup.localRoot;
   return await withScratch(root, () => installAny(setup, source, root, options)).catch((error) => {
-    const plain = error instanceof InterruptedError && error.message === INTERRUPTED;
+    const plain = error instanceof InterruptedError && error.unspecific;
     throw plain ? new InterruptedError("Interrupted; nothing was installed.") : error;
   });
 }
-
-const INTERRUPTED = new InterruptedError().message;
 
 /** Installs from `source` into `root`, its scratch folders made and removed by the caller. */
 async function installAny(

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { NotFoundError, SkillrtError } from "../errors.ts";
+import { NotFoundError, SkillrtError, ValidationError } from "../errors.ts";
 import { isInside } from "../home/paths.ts";
 import { appendAudit, auditText } from "./audit.ts";
 import type { LockRecord } from "./lockfile.ts";
@@ -72,11 +72,11 @@ export async function uninstall(
   }
   const folder = installFolder(root, record.install_path);
   if (!isInside(root, folder) || folder === root) {
-    throw new SkillrtError(`Refusing to remove '${folder}': it is not inside ${root}.`);
+    throw new ValidationError(`Refusing to remove '${folder}': it is not inside ${root}.`);
   }
   try {
     if (Deno.lstatSync(folder).isSymlink) {
-      throw new SkillrtError(`Refusing to remove '${folder}': it is a symbolic link.`);
+      throw new ValidationError(`Refusing to remove '${folder}': it is a symbolic link.`);
     }
     Deno.removeSync(folder, { recursive: true });
   } catch (error) {

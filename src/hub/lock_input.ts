@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { SkillrtError } from "../errors.ts";
+import { SkillrtError, ValidationError } from "../errors.ts";
 import { isMapping } from "../mapping.ts";
 import { showControls } from "../manage/file_names.ts";
 import { validateName } from "../manage/validation.ts";
@@ -55,7 +55,7 @@ export interface LockInput {
 }
 
 function bad(file: string, what: string): never {
-  throw new SkillrtError(`Lock file '${showControls(file)}' ${what}; nothing was installed.`);
+  throw new ValidationError(`Lock file '${showControls(file)}' ${what}; nothing was installed.`);
 }
 
 /** The file's JSON, within its size. */

@@ -7,7 +7,7 @@
  */
 import { EXCLUDED_DIRS } from "../scan/walk.ts";
 import { Sha256, sha256Hex } from "../hash/sha256.ts";
-import { SkillrtError } from "../errors.ts";
+import { ValidationError } from "../errors.ts";
 import { ensureDir, isLinkHere, joinPath } from "../home/paths.ts";
 import { atomicWriteJson } from "../manage/atomic.ts";
 import { withLock } from "../manage/mutex.ts";
@@ -83,7 +83,7 @@ export function installedHash(
 ): { content_hash: string; files: Record<string, string> } {
   const folder = installFolder(root, rel);
   if (Deno.lstatSync(folder).isSymlink) {
-    throw new SkillrtError(`'${folder}' is a symbolic link, not an installed folder.`);
+    throw new ValidationError(`'${folder}' is a symbolic link, not an installed folder.`);
   }
   return hashFolder(folder);
 }
@@ -115,7 +115,7 @@ export function installFolder(root: string, rel: string): string {
       break; // Not there yet: it is made as a folder.
     }
     if (info.isSymlink || !info.isDirectory) {
-      throw new SkillrtError(
+      throw new ValidationError(
         `Refusing to use '${at}': it is ${
           info.isSymlink ? "a symbolic link" : "not a folder"
         }, and skillrt never installs or removes through one.`,
@@ -132,7 +132,7 @@ export function readLockDocument(localRoot: string): LockDocument {
   // runtime still reads a linked lock for trust: a community skill stays community.)
   const file = lockFile(localRoot);
   if (isLinkHere(file)) {
-    throw new SkillrtError(
+    throw new ValidationError(
       `Hub lock file '${file}' is a symbolic link, which skillrt never reads through; it was left as it is. Fix or remove it first.`,
       { file },
     );
@@ -144,7 +144,7 @@ export function readLockDocument(localRoot: string): LockDocument {
     const installed = json.installed as Record<string, LockRecord>;
     for (const [name, record] of Object.entries(installed)) {
       if (!plainInstallPath(record.install_path)) {
-        throw new SkillrtError(
+        throw new ValidationError(
           `Hub lock file '${json.file}' records '${name}' at '${record.install_path}', which is not a skill folder of the local root; it was left as it is.`,
           { file: json.file },
         );
@@ -152,7 +152,7 @@ export function readLockDocument(localRoot: string): LockDocument {
     }
     return { version: 1, installed, ...(audit ? { audit } : {}) };
   }
-  throw new SkillrtError(
+  throw new ValidationError(
     `Hub lock file '${json.file}' does not parse; it was left as it is. Fix or remove it first.`,
     { file: json.file },
   );

@@ -11,7 +11,7 @@
  *
  * @module
  */
-import { SkillrtError } from "../errors.ts";
+import { SkillrtError, ValidationError } from "../errors.ts";
 import { basename, isFileHere, isInside } from "../home/paths.ts";
 import type { Setup } from "../home/setup.ts";
 import { Catalog } from "../scan/catalog.ts";
@@ -137,7 +137,7 @@ export function refuseNameCollision(
 export function installAs(quarantine: string, name: string): string | undefined {
   const file = `${quarantine}/SKILL.md`;
   if (!isFileHere(file)) {
-    throw new SkillrtError("Refusing to install: it holds no SKILL.md file.");
+    throw new ValidationError("Refusing to install: it holds no SKILL.md file.");
   }
   const declared = declaredOf(Deno.readTextFileSync(file), name).name;
   if (declared === name) return undefined;

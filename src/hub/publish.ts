@@ -12,7 +12,7 @@
  *
  * @module
  */
-import { SkillrtError, UsageError } from "../errors.ts";
+import { UsageError } from "../errors.ts";
 import { isInside, joinPath, resolvePath } from "../home/paths.ts";
 import { atomicWrite, linkRefusal } from "../manage/atomic.ts";
 import { sha256Hex } from "../hash/sha256.ts";
@@ -202,7 +202,7 @@ function openSite(out: string): Site {
 /** Publishes the skills of `options.dirs` into `options.out` ([T-1]). */
 export async function publishSite(options: PublishOptions): Promise<PublishResult> {
   if (options.baseUrl !== undefined && !/^https?:\/\/[^\s]+$/.test(options.baseUrl)) {
-    throw new SkillrtError(`--base-url '${options.baseUrl}' is not an http(s) URL.`);
+    throw new UsageError(`--base-url '${options.baseUrl}' is not an http(s) URL.`);
   }
   if (options.signKey !== undefined && options.baseUrl === undefined) {
     throw new UsageError(

@@ -6,7 +6,13 @@
  *
  * @module
  */
-import { SkillrtError, UsageError } from "../errors.ts";
+import {
+  HubBlockedError,
+  NotFoundError,
+  SkillrtError,
+  UsageError,
+  ValidationError,
+} from "../errors.ts";
 import { splitFrontmatter } from "../frontmatter/fence.ts";
 import { parseFrontmatter } from "../frontmatter/parse.ts";
 import { basename, joinPath, resolvePath } from "../home/paths.ts";
@@ -76,13 +82,13 @@ function readSkill(dir: string): Omit<PublishSkill, "verdict" | "findings"> {
   const fm = fence.kind === "ok" ? parseFrontmatter(fence.yaml).data : {};
   const name = typeof fm.name === "string" && fm.name.trim() ? fm.name.trim() : basename(dir);
   if (!indexNameOk(name)) {
-    throw new SkillrtError(
+    throw new ValidationError(
       `Cannot publish '${dir}': '${name}' is not a valid index name (1–64 lowercase letters, digits and single hyphens).`,
     );
   }
   const files = filesBelow(dir).filter((p) => !p.split("/").includes(".git")).map((path) => {
     if (!indexPathOk(path)) {
-      throw new SkillrtError(
+      throw new ValidationError(
         `Cannot publish '${name}': the file name ${JSON.stringify(path)} cannot go in an index.`,
       );
     }
@@ -115,19 +121,21 @@ export function collectSkills(cwd: string, dirs: string[], force: boolean): Publ
     } catch {
       throw new SkillrtError(`Cannot publish '${raw}': it is not a readable folder.`);
     }
-    if (folders.length === 0) throw new SkillrtError(`Cannot publish '${raw}': it holds no skill.`);
+    if (folders.length === 0) {
+      throw new NotFoundError(`Cannot publish '${raw}': it holds no skill.`);
+    }
     for (const folder of folders) {
       const skill = readSkill(folder);
       const other = seen.get(skill.name);
       if (other) {
-        throw new SkillrtError(
+        throw new ValidationError(
           `Cannot publish two skills named '${skill.name}': ${other} and ${folder}.`,
         );
       }
       seen.set(skill.name, folder);
       const report = scanFolder(folder);
       if (report.verdict === "dangerous" && !force) {
-        throw new SkillrtError(
+        throw new HubBlockedError(
           `Refusing to publish '${skill.name}': the scanner finds it dangerous (${report.findings.length} findings); pass --force to publish it anyway.`,
           { verdict: report.verdict, findings: report.findings },
         );

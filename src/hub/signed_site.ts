@@ -9,7 +9,7 @@
  *
  * @module
  */
-import { SkillrtError } from "../errors.ts";
+import { ValidationError } from "../errors.ts";
 import { V01_WELL_KNOWN_PATH, WELL_KNOWN_PATH } from "./source.ts";
 
 /** The site form of a base URL: origin and path, without query, fragment or trailing `/`. */
@@ -40,12 +40,12 @@ export function siteOfIndex(url: string): string {
 export function checkedSite(site: unknown, finalUrl: string, shown: string): string {
   const here = siteOfIndex(finalUrl);
   if (typeof site !== "string" || siteForm(site) === undefined) {
-    throw new SkillrtError(
+    throw new ValidationError(
       `Refusing '${shown}': its signed index names no site, so it could be replayed from anywhere (republish it with hub publish --sign --base-url URL).`,
     );
   }
   if (siteForm(site) !== here) {
-    throw new SkillrtError(
+    throw new ValidationError(
       `Refusing '${shown}': its signed index is for the site '${site}', not '${here}' where it was read (an index replayed from another site).`,
     );
   }

@@ -8,7 +8,7 @@
  *
  * @module
  */
-import { SkillrtError } from "../errors.ts";
+import { ValidationError } from "../errors.ts";
 
 const PUBLIC = "ed25519:";
 const PRIVATE = "ed25519-private:";
@@ -52,12 +52,12 @@ export function parseKeyLine(line: unknown): Uint8Array | undefined {
 export async function signBytes(privateText: string, data: Uint8Array): Promise<string> {
   const body = privateText.trim();
   const pkcs8 = body.startsWith(PRIVATE) ? unb64(body.slice(PRIVATE.length)) : undefined;
-  if (!pkcs8) throw new SkillrtError("The key file is not an skillrt Ed25519 private key.");
+  if (!pkcs8) throw new ValidationError("The key file is not an skillrt Ed25519 private key.");
   let key: CryptoKey;
   try {
     key = await crypto.subtle.importKey("pkcs8", pkcs8.slice(), ALGORITHM, true, ["sign"]);
   } catch {
-    throw new SkillrtError("The key file is not an skillrt Ed25519 private key.");
+    throw new ValidationError("The key file is not an skillrt Ed25519 private key.");
   }
   const jwk = await crypto.subtle.exportKey("jwk", key);
   const raw = unb64((jwk.x ?? "").replace(/-/g, "+").replace(/_/g, "/") + "=");
@@ -87,12 +87,12 @@ export async function verifySignature(
   const raw = parseKeyLine(parts[0]);
   const signature = parts.length === 2 ? unb64(parts[1]) : undefined;
   if (!raw || !signature || signature.length !== 64) {
-    throw new SkillrtError(`Refusing '${url}': its signature file is malformed.`);
+    throw new ValidationError(`Refusing '${url}': its signature file is malformed.`);
   }
   const key = await crypto.subtle.importKey("raw", raw.slice(), ALGORITHM, true, ["verify"]);
   const ok = await crypto.subtle.verify(ALGORITHM, key, signature.slice(), data.slice());
   if (!ok) {
-    throw new SkillrtError(
+    throw new ValidationError(
       `Refusing '${url}': its signature does not verify (the index or its signature was changed).`,
     );
   }

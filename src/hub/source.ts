@@ -10,7 +10,7 @@
  *
  * @module
  */
-import { SkillrtError } from "../errors.ts";
+import { ValidationError } from "../errors.ts";
 import { showControls } from "../manage/file_names.ts";
 import { isPathEntry } from "./collection_paths.ts";
 import { checkPart, checkUrl } from "./source_grammar.ts";
@@ -150,7 +150,7 @@ function urlSource(source: string, githubBase: GitHubBase): Source {
   const web = webParts(source, url);
   if (web?.kind === "github") return githubOf(web, githubBase);
   if (web) return gitOf(source, web.url, url.protocol, web.ref, web.subpath);
-  throw new SkillrtError(
+  throw new ValidationError(
     `Source '${
       showControls(source)
     }' is not an archive (.tar.gz, .tgz, .zip), a git repository (.git) or a GitHub or GitLab page.`,
@@ -186,7 +186,7 @@ function codeloadHosts(host: string, codeload: string | undefined): string[] {
   try {
     return [new URL(codeload).host];
   } catch {
-    throw new SkillrtError(
+    throw new ValidationError(
       `skills.hub.github_codeload '${
         showControls(codeload)
       }' is not a URL (e.g. https://${GITHUB_CODELOAD}).`,
@@ -217,7 +217,7 @@ export function parseSource(
   const m = SHORTHAND.exec(source);
   if (m) return githubSource(source, m, githubBase);
   if (indexes.length > 0 && /^[a-z0-9][a-z0-9-]*$/.test(source)) return wellKnown(source, indexes);
-  throw new SkillrtError(
+  throw new ValidationError(
     `Source '${
       showControls(source)
     }' is not a source: spell a local folder or archive as a path ('./${

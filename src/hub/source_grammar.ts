@@ -8,7 +8,7 @@
  *
  * @module
  */
-import { SkillrtError } from "../errors.ts";
+import { ValidationError } from "../errors.ts";
 import { hasControlChar, showControls } from "../manage/file_names.ts";
 
 /** A GitHub owner: letters and digits, single inner hyphens, at most 39 characters. */
@@ -50,7 +50,7 @@ const WHAT: Record<SourcePart, string> = {
 
 /** The refusal of one part of a source. */
 export function badPart(source: string, part: SourcePart, value: string, why?: string): never {
-  throw new SkillrtError(
+  throw new ValidationError(
     `Source '${showControls(source)}': the ${part} '${showControls(value)}' ${
       why ?? `is not ${WHAT[part]}`
     }.`,
@@ -221,7 +221,7 @@ export function onIndexOrigin(
     ? "has a '#' fragment"
     : urlPathProblem(raw.split("?")[0]);
   if (problem) {
-    throw new SkillrtError(`Refusing '${entry}': its URL '${showControls(raw)}' ${problem}.`);
+    throw new ValidationError(`Refusing '${entry}': its URL '${showControls(raw)}' ${problem}.`);
   }
   const resolved = new URL(raw, index);
   const at = new URL(index);
@@ -229,7 +229,7 @@ export function onIndexOrigin(
   const elsewhere = options.artifact ? otherHostProblem(resolved, at) : undefined;
   if (options.artifact && elsewhere === undefined) return resolved.href;
   const [what, value] = resolved.host !== at.host ? ["host", at.host] : ["origin", at.origin];
-  throw new SkillrtError(
+  throw new ValidationError(
     `Refusing '${resolved.href}': it is not on the index's ${what} '${value}'${
       elsewhere ? ` (${elsewhere})` : ""
     }.`,

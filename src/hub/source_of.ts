@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { SkillrtError } from "../errors.ts";
+import { ValidationError } from "../errors.ts";
 import type { Setup } from "../home/setup.ts";
 import { parseSource, type Source } from "./source.ts";
 import { configuredIndexes } from "./well_known.ts";
@@ -50,7 +50,7 @@ export function githubTokenEnv(setup: Setup): string | undefined {
   if (name === undefined || name === null || name === "") return undefined;
   // Upper case only: a token (`ghp_…`, `github_pat_…`) is never taken for a name.
   if (typeof name !== "string" || !/^[A-Z_][A-Z0-9_]*$/.test(name)) {
-    throw new SkillrtError(
+    throw new ValidationError(
       "skills.hub.github_token_env must name an environment variable (e.g. GITHUB_TOKEN), never hold the token.",
     );
   }

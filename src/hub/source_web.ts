@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { SkillrtError } from "../errors.ts";
+import { ValidationError } from "../errors.ts";
 import { showControls } from "../manage/file_names.ts";
 import { checkPart, checkUrl } from "./source_grammar.ts";
 
@@ -28,7 +28,7 @@ function refAndPath(
   let [ref, ...path] = rest;
   if (kind === "blob") {
     if (path.at(-1) !== "SKILL.md") {
-      throw new SkillrtError(
+      throw new ValidationError(
         `Source '${
           showControls(source)
         }' names a file that is not a SKILL.md; give the skill's folder.`,
@@ -53,7 +53,7 @@ function githubPage(source: string, parts: string[]): WebParts {
   checkPart(source, "owner", owner ?? "");
   checkPart(source, "repository", repo);
   if (kind !== undefined && kind !== "tree" && kind !== "blob") {
-    throw new SkillrtError(
+    throw new ValidationError(
       `Source '${
         showControls(source)
       }' is not a repository, tree or blob page (https://github.com/OWNER/REPO[/tree/REF/PATH]).`,
@@ -68,7 +68,7 @@ function gitlabPage(source: string, url: URL, parts: string[]): WebParts {
   const repoParts = dash === -1 ? parts : parts.slice(0, dash);
   const [kind, ...rest] = dash === -1 ? [] : parts.slice(dash + 1);
   if (repoParts.length < 2 || (dash !== -1 && kind !== "tree" && kind !== "blob")) {
-    throw new SkillrtError(
+    throw new ValidationError(
       `Source '${
         showControls(source)
       }' is not a repository, tree or blob page (https://gitlab.com/GROUP/REPO[/-/tree/REF/PATH]).`,
@@ -117,7 +117,7 @@ export function isScpLike(source: string): boolean {
 export function checkScp(source: string, spelled: string): string {
   const m = SCP.exec(spelled);
   if (!m || m[1].startsWith("-") || m[2].startsWith("-") || m[2].startsWith(".")) {
-    throw new SkillrtError(
+    throw new ValidationError(
       `Source '${showControls(source)}' is not a git address of the form user@host:owner/repo.git.`,
     );
   }

@@ -14,7 +14,7 @@
 import { createHash } from "node:crypto";
 import { splitFrontmatter } from "../frontmatter/fence.ts";
 import { parseFrontmatter } from "../frontmatter/parse.ts";
-import { SkillrtError } from "../errors.ts";
+import { type SkillrtError, ValidationError } from "../errors.ts";
 import { basename, dirname, ensureDir, isInside, joinPath } from "../home/paths.ts";
 import type { Setup } from "../home/setup.ts";
 import { creationTarget, makeDirsInside } from "../manage/apply.ts";
@@ -199,7 +199,7 @@ export function descriptionTargets(root: string, from: string): string[] {
 }
 
 function outside(from: string, rel: string): SkillrtError {
-  return new SkillrtError(
+  return new ValidationError(
     `Refusing to sync from '${from}': '${rel}' is a symbolic link that leaves it.`,
   );
 }

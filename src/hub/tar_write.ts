@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { SkillrtError } from "../errors.ts";
+import { ValidationError } from "../errors.ts";
 
 /** One file to put in the archive. */
 export interface TarEntry {
@@ -20,7 +20,7 @@ const enc = new TextEncoder();
 
 function put(header: Uint8Array, offset: number, length: number, text: string): void {
   const bytes = enc.encode(text);
-  if (bytes.length > length) throw new SkillrtError(`A tar field is too long: '${text}'.`);
+  if (bytes.length > length) throw new ValidationError(`A tar field is too long: '${text}'.`);
   header.set(bytes, offset);
 }
 
@@ -36,7 +36,7 @@ function splitPath(path: string): { prefix: string; name: string } {
     const name = path.slice(i + 1);
     if (prefix.length <= 155 && name.length <= 100) return { prefix, name };
   }
-  throw new SkillrtError(`Cannot pack '${path}': the path is too long for a tar archive.`);
+  throw new ValidationError(`Cannot pack '${path}': the path is too long for a tar archive.`);
 }
 
 function header(entry: TarEntry): Uint8Array {

@@ -9,7 +9,7 @@
  *
  * @module
  */
-import { SkillrtError, UsageError } from "../errors.ts";
+import { AmbiguousError, NotFoundError, SkillrtError, UsageError } from "../errors.ts";
 import type { Setup } from "../home/setup.ts";
 import { type ArchiveFile, downloadIfPresent } from "./archive.ts";
 import { V01_WELL_KNOWN_PATH, WELL_KNOWN_PATH } from "./source.ts";
@@ -226,7 +226,7 @@ export async function fetchWellKnown(
   for (const index of indexes) {
     const { doc, at, signature, site } = await fetchSignedIndex(index, trustedKeys);
     const ambiguous = ambiguousProblem(doc, name, at);
-    if (ambiguous) throw new SkillrtError(ambiguous);
+    if (ambiguous) throw new AmbiguousError(ambiguous);
     const skill = doc.skills.find((s) => s.name === name);
     if (!skill) {
       tried.push(at);
@@ -242,7 +242,7 @@ export async function fetchWellKnown(
       ...(site !== undefined ? { site } : {}),
     };
   }
-  throw new SkillrtError(
+  throw new NotFoundError(
     `No skill '${name}' in the index${tried.length > 1 ? "es" : ""}: ${tried.join(", ")}.`,
   );
 }

@@ -9,7 +9,7 @@
  * @module
  */
 import { sha256Hex } from "../hash/sha256.ts";
-import { SkillrtError } from "../errors.ts";
+import { ValidationError } from "../errors.ts";
 import { ARCHIVE_LIMITS, type ArchiveFile, download, readArchiveBytes } from "./archive.ts";
 import { type IndexUrlOptions, onIndexOrigin } from "./source_grammar.ts";
 import type { IndexArtifact, IndexSkill } from "./index_entries.ts";
@@ -30,7 +30,7 @@ async function verifiedBytes(
   const at = onIndexOrigin(url, index, skill.name, options);
   const bytes = await download(at);
   if (`sha256:${sha256Hex(bytes)}` !== digest) {
-    throw new SkillrtError(`Refusing '${skill.name}': the ${what} does not match its digest.`);
+    throw new ValidationError(`Refusing '${skill.name}': the ${what} does not match its digest.`);
   }
   return { bytes, url: at };
 }
@@ -49,7 +49,7 @@ async function artifactFiles(skill: IndexSkill, index: string): Promise<ArchiveF
   if (type === "skill-md") return [{ path: "SKILL.md", data: got.bytes }];
   const files = await readArchiveBytes(got.bytes, new URL(got.url).pathname);
   if (!files.some((f) => f.path === "SKILL.md")) {
-    throw new SkillrtError(`Refusing '${skill.name}': the archive has no SKILL.md at its root.`);
+    throw new ValidationError(`Refusing '${skill.name}': the archive has no SKILL.md at its root.`);
   }
   return files;
 }
@@ -62,7 +62,9 @@ async function packageFiles(skill: IndexSkill, index: string): Promise<ArchiveFi
   const listed = new Set(skill.files.map((f) => f.path));
   const extra = files.find((f) => !listed.has(f.path));
   if (extra) {
-    throw new SkillrtError(`Refusing '${skill.name}': the package holds unlisted '${extra.path}'.`);
+    throw new ValidationError(
+      `Refusing '${skill.name}': the package holds unlisted '${extra.path}'.`,
+    );
   }
   return files;
 }
@@ -70,7 +72,7 @@ async function packageFiles(skill: IndexSkill, index: string): Promise<ArchiveFi
 /** v0.1 and the draft without a package: each file at `<name>/<path>` beside the index. */
 async function singleFiles(skill: IndexSkill, index: string): Promise<ArchiveFile[]> {
   if (skill.files.length > ARCHIVE_LIMITS.files) {
-    throw new SkillrtError(`Refusing '${skill.name}': more than ${ARCHIVE_LIMITS.files} files.`);
+    throw new ValidationError(`Refusing '${skill.name}': more than ${ARCHIVE_LIMITS.files} files.`);
   }
   const files: ArchiveFile[] = [];
   let budget = ARCHIVE_LIMITS.download;
@@ -89,15 +91,15 @@ export function verifyAgainstIndex(skill: IndexSkill, files: ArchiveFile[]): str
   const hashed: { path: string; hex: string }[] = [];
   for (const f of skill.files) {
     const data = byPath.get(f.path);
-    if (!data) throw new SkillrtError(`Refusing '${skill.name}': '${f.path}' is missing.`);
+    if (!data) throw new ValidationError(`Refusing '${skill.name}': '${f.path}' is missing.`);
     const hex = sha256Hex(data);
     if (f.digest && f.digest !== `sha256:${hex}`) {
-      throw new SkillrtError(`Refusing '${skill.name}': '${f.path}' does not match its digest.`);
+      throw new ValidationError(`Refusing '${skill.name}': '${f.path}' does not match its digest.`);
     }
     hashed.push({ path: f.path, hex });
   }
   if (skill.digest && skillDigest(hashed) !== skill.digest) {
-    throw new SkillrtError(`Refusing '${skill.name}': the files do not match the skill digest.`);
+    throw new ValidationError(`Refusing '${skill.name}': the files do not match the skill digest.`);
   }
   const unverified = skill.files.some((f) => !f.digest);
   return unverified

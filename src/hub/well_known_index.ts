@@ -9,7 +9,7 @@
  * @module
  */
 import { sha256Hex } from "../hash/sha256.ts";
-import { SkillrtError } from "../errors.ts";
+import { ValidationError } from "../errors.ts";
 import { showControls } from "../manage/file_names.ts";
 import { WELL_KNOWN_PATH } from "./source.ts";
 import { entryNameOk, urlProblem } from "./source_grammar.ts";
@@ -59,13 +59,13 @@ export function indexUrl(entry: string): string {
   try {
     url = new URL(entry);
   } catch {
-    throw new SkillrtError(`Index '${entry}' is not a URL.`);
+    throw new ValidationError(`Index '${entry}' is not a URL.`);
   }
   if (url.protocol !== "https:" && url.protocol !== "http:") {
-    throw new SkillrtError(`Index '${entry}' is not an http(s) URL.`);
+    throw new ValidationError(`Index '${entry}' is not an http(s) URL.`);
   }
   const problem = urlProblem(entry);
-  if (problem) throw new SkillrtError(`Index '${showControls(entry)}' ${problem}.`);
+  if (problem) throw new ValidationError(`Index '${showControls(entry)}' ${problem}.`);
   if (url.pathname.endsWith(".json")) return url.href;
   return url.origin + url.pathname.replace(/\/$/, "") + WELL_KNOWN_PATH;
 }
@@ -74,7 +74,7 @@ export function indexUrl(entry: string): string {
 function formOf(d: Record<string, unknown>, url: string): { version: string; artifacts: boolean } {
   if (d.$schema !== undefined) {
     if (d.$schema === DISCOVERY_SCHEMA) return { version: "0.2.0", artifacts: true };
-    throw new SkillrtError(
+    throw new ValidationError(
       typeof d.$schema === "string"
         ? `Index '${url}' has the $schema '${
           showControls(d.$schema)
@@ -85,10 +85,10 @@ function formOf(d: Record<string, unknown>, url: string): { version: string; art
   const version = d.version === undefined ? "0.1.0" : d.version;
   const m = typeof version === "string" ? VERSION.exec(version) : null;
   if (!m) {
-    throw new SkillrtError(`Index '${url}' has an invalid version ${JSON.stringify(version)}.`);
+    throw new ValidationError(`Index '${url}' has an invalid version ${JSON.stringify(version)}.`);
   }
   if (m[1] !== "0") {
-    throw new SkillrtError(
+    throw new ValidationError(
       `Index '${url}' has version '${version}', which this skillrt does not know.`,
     );
   }
@@ -98,7 +98,7 @@ function formOf(d: Record<string, unknown>, url: string): { version: string; art
 function sequenceOf(d: Record<string, unknown>, url: string): number | undefined {
   const sequence = d.sequence;
   if (sequence !== undefined && !(Number.isSafeInteger(sequence) && (sequence as number) >= 0)) {
-    throw new SkillrtError(
+    throw new ValidationError(
       `Index '${url}' has an invalid sequence ${JSON.stringify(sequence)} (a whole number from 0).`,
     );
   }
@@ -115,14 +115,14 @@ export function parseIndex(text: string, url: string): WellKnownIndex {
   try {
     doc = JSON.parse(text);
   } catch {
-    throw new SkillrtError(`Index '${url}' is not valid JSON.`);
+    throw new ValidationError(`Index '${url}' is not valid JSON.`);
   }
   if (typeof doc !== "object" || doc === null || Array.isArray(doc)) {
-    throw new SkillrtError(`Index '${url}' is not a JSON object.`);
+    throw new ValidationError(`Index '${url}' is not a JSON object.`);
   }
   const d = doc as Record<string, unknown>;
   const { version, artifacts } = formOf(d, url);
-  if (!Array.isArray(d.skills)) throw new SkillrtError(`Index '${url}' has no 'skills' array.`);
+  if (!Array.isArray(d.skills)) throw new ValidationError(`Index '${url}' has no 'skills' array.`);
   const sequence = sequenceOf(d, url);
   const { ambiguous, problems } = listedTwice(d.skills, url);
   const skills: IndexSkill[] = [];

@@ -8,6 +8,7 @@ import type { Frontmatter } from "../frontmatter/parse.ts";
 import type { SkillsConfig } from "../home/config.ts";
 import { hermesMetadata, listField, type SkillRecord } from "../scan/record.ts";
 import { nameKey } from "../scan/name_key.ts";
+import { SkillrtError } from "../errors.ts";
 
 const PLATFORM_ALIASES: Record<string, string> = {
   macos: "darwin",
@@ -54,6 +55,18 @@ export function disabledNames(config: SkillsConfig, platform?: string): Set<stri
   const names = new Set(config.disabled.map(nameKey));
   if (platform) { for (const n of config.platform_disabled[platform] ?? []) names.add(nameKey(n)); }
   return names;
+}
+
+/** A skill the config disables, refused by a view ([L0-4]): family `failed`, exit 1. */
+export class SkillDisabledError extends SkillrtError {
+  /** Refuses the skill `name`, with the hint that says how to enable it. */
+  constructor(name: string) {
+    super(`Skill '${name}' is disabled.`, {
+      hint:
+        "Remove it from skills.disabled (or skills.platform_disabled) in config.yaml to use it.",
+    });
+    this.name = "SkillDisabledError";
+  }
 }
 
 /** True when `name` is among the {@linkcode disabledNames} (compared after NFKC, [M-6]). */

@@ -6,7 +6,7 @@
  * @module
  */
 import { agentOfSource } from "../home/agents.ts";
-import { NotFoundError, SkillrtError } from "../errors.ts";
+import { NotFoundError, SkillrtError, ValidationError } from "../errors.ts";
 import { decodeUtf8 } from "../frontmatter/read_head.ts";
 import { openInside, PathEscapeError, readCapped } from "../files/open_inside.ts";
 import { basename, dirname, isInside, joinPath, realPathOrUndefined } from "../home/paths.ts";
@@ -37,7 +37,7 @@ function readInside(dir: string, rel: string): Uint8Array {
 function readText(dir: string, rel: string): string {
   const decoded = decodeUtf8(readInside(dir, rel));
   if (decoded.invalid) {
-    throw new SkillrtError(
+    throw new ValidationError(
       `File '${joinPath(dir, rel)}' is not valid UTF-8 text; it cannot be patched.`,
     );
   }
@@ -65,7 +65,7 @@ export function refuseLinks(dir: string, rel: string): void {
     path = joinPath(path, part);
     try {
       if (Deno.lstatSync(path).isSymlink) {
-        throw new SkillrtError(`Refusing to write through a symbolic link: '${path}'.`);
+        throw new ValidationError(`Refusing to write through a symbolic link: '${path}'.`);
       }
     } catch (error) {
       if (error instanceof SkillrtError) throw error;
@@ -79,7 +79,7 @@ export function writableSkill(name: string, catalog: Catalog): Resolved {
   const resolved = resolveSkill(name, catalog);
   const { record } = resolved;
   if (resolved.flat) {
-    throw new SkillrtError(
+    throw new ValidationError(
       `Skill '${name}' is a legacy flat file (${record.path}); move it into a folder with a SKILL.md to manage it.`,
     );
   }
@@ -90,12 +90,12 @@ export function writableSkill(name: string, catalog: Catalog): Resolved {
     );
   }
   if (Deno.lstatSync(record.skillDir).isSymlink) {
-    throw new SkillrtError(`Refusing to write through a symbolic link: '${record.skillDir}'.`);
+    throw new ValidationError(`Refusing to write through a symbolic link: '${record.skillDir}'.`);
   }
   const realRoot = realPathOrUndefined(record.root) ?? record.root;
   const realDir = realPathOrUndefined(record.skillDir) ?? record.skillDir;
   if (realDir === realRoot || !isInside(realRoot, realDir)) {
-    throw new SkillrtError(
+    throw new ValidationError(
       `Skill folder '${record.skillDir}' is not inside its root '${record.root}'; it will not be changed.`,
     );
   }
@@ -198,7 +198,7 @@ function prepareRemoveFile(
     throw new NotFoundError(`File '${action.path}' not found in skill '${r.record.name}'.`);
   }
   if (info.isDirectory) {
-    throw new SkillrtError(
+    throw new ValidationError(
       `'${action.path}' is a folder in skill '${r.record.name}', not a file.`,
     );
   }
@@ -258,7 +258,9 @@ function prepareCreate(
   if (action.category) refuseLinks(root, action.category);
   const dirs = action.dirs ?? [];
   if (!Array.isArray(dirs) || dirs.some((d) => !SUPPORT_DIRS.includes(d))) {
-    throw new SkillrtError(`Folders made with a skill must be among: ${SUPPORT_DIRS.join(", ")}.`);
+    throw new ValidationError(
+      `Folders made with a skill must be among: ${SUPPORT_DIRS.join(", ")}.`,
+    );
   }
   const where = action.category ? ` in category '${action.category}'` : "";
   const warnings = declaredNameWarnings(action.content, action.name, catalog);
@@ -291,7 +293,7 @@ function preparePatch(
   if (rel !== "SKILL.md") refuseLinks(r.record.skillDir, rel);
   const path = joinPath(r.record.skillDir, rel);
   if (typeof action.old !== "string" || action.old === "") {
-    throw new SkillrtError("The text to replace (--old) cannot be empty.");
+    throw new ValidationError("The text to replace (--old) cannot be empty.");
   }
   let before: string;
   try {
@@ -302,13 +304,13 @@ function preparePatch(
   }
   const count = before.split(action.old).length - 1;
   if (count === 0) {
-    throw new SkillrtError(
+    throw new ValidationError(
       `The text to replace was not found in ${rel} of skill '${r.record.name}'.`,
       { preview: preview(before) },
     );
   }
   if (count > 1 && !action.replace_all) {
-    throw new SkillrtError(
+    throw new ValidationError(
       `The text to replace occurs ${count} times in ${rel} of skill '${r.record.name}'; pass --replace-all or include more context.`,
       { preview: preview(before) },
     );
@@ -320,7 +322,7 @@ function preparePatch(
     try {
       validateSkillContent(after);
     } catch (error) {
-      throw new SkillrtError(
+      throw new ValidationError(
         `The patched SKILL.md would be invalid, so it was not written: ${(error as Error).message}`,
       );
     }
@@ -348,7 +350,7 @@ function prepareDelete(
     try {
       into = resolveSkill(action.absorbed_into, catalog);
     } catch {
-      throw new SkillrtError(
+      throw new NotFoundError(
         `Skill '${action.absorbed_into}' given as --absorbed-into does not exist.`,
       );
     }
@@ -356,7 +358,7 @@ function prepareDelete(
       (realPathOrUndefined(into.record.skillDir) ?? into.record.skillDir) ===
         (realPathOrUndefined(r.record.skillDir) ?? r.record.skillDir)
     ) {
-      throw new SkillrtError(
+      throw new ValidationError(
         `--absorbed-into must name another skill, not '${action.name}' itself.`,
       );
     }

@@ -12,7 +12,7 @@ import { isInside, joinPath, realPathOrUndefined } from "../home/paths.ts";
 import { atomicWriteJson } from "./atomic.ts";
 import { lockedWritePaths, withLock } from "./mutex.ts";
 import { isMapping } from "../mapping.ts";
-import { SkillrtError } from "../errors.ts";
+import { ValidationError } from "../errors.ts";
 
 /** The marks file of a local root. */
 export function agentWrittenFile(localRoot: string): string {
@@ -66,7 +66,7 @@ export async function markAgentWritten(localRoot: string, skillDir: string): Pro
   await withLock(file, () => {
     const marks = readMarks(localRoot);
     if (marks === undefined) {
-      throw new SkillrtError(
+      throw new ValidationError(
         `'${file}' does not hold marks of what MCP clients wrote; fix it or remove it (every local skill's scripts then ask first) before one writes again.`,
       );
     }

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { SkillrtError } from "../errors.ts";
+import { SkillrtError, ValidationError } from "../errors.ts";
 import { dirname, isInside, joinPath, realPathOrUndefined } from "../home/paths.ts";
 import { bumpPatch, tryUpdateUsage, type UpdateResult, usageWritePaths } from "../usage/usage.ts";
 import { atomicWrite, linkRefusal } from "./atomic.ts";
@@ -37,7 +37,7 @@ export interface WriteResult {
  */
 export function creationTarget(base: string, path: string): string {
   if (path === base || !isInside(base, path)) {
-    throw new SkillrtError(`Refusing to plan a write of '${path}': it is not inside '${base}'.`);
+    throw new ValidationError(`Refusing to plan a write of '${path}': it is not inside '${base}'.`);
   }
   let missing = path;
   for (let parent = dirname(path); parent !== base; parent = dirname(parent)) {

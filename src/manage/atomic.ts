@@ -12,7 +12,7 @@
  *
  * @module
  */
-import { isPermissionError, SkillrtError } from "../errors.ts";
+import { isPermissionError, type SkillrtError, ValidationError } from "../errors.ts";
 import { basename, dirname, isInside, joinPath } from "../home/paths.ts";
 import { chainTo, folderIdentity, identity, proveChain } from "../files/proof.ts";
 import { inFolder } from "./pinned.ts";
@@ -52,7 +52,7 @@ export function uniqueTempFor(path: string): string {
 
 /** The error of a write refused because it would go through a link or leave its folder. */
 export function linkRefusal(path: string): SkillrtError {
-  return new SkillrtError(`Refusing to write through a symbolic link: '${path}'.`, {}, 1);
+  return new ValidationError(`Refusing to write through a symbolic link: '${path}'.`, {}, 1);
 }
 
 /**

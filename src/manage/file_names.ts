@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { SkillrtError } from "../errors.ts";
+import { ValidationError } from "../errors.ts";
 
 // deno-lint-ignore no-control-regex
 const CONTROL = /[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
@@ -31,7 +31,7 @@ export function showControls(name: string): string {
  */
 export function assertCleanFileName(name: string): void {
   if (hasControlChar(name)) {
-    throw new SkillrtError(
+    throw new ValidationError(
       `Refusing the file name '${showControls(name)}': names may not contain control characters.`,
     );
   }

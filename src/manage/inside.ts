@@ -13,7 +13,7 @@
  *
  * @module
  */
-import { SkillrtError } from "../errors.ts";
+import { ValidationError } from "../errors.ts";
 import { basename, dirname, isInside, joinPath } from "../home/paths.ts";
 import { type Chain, chainTo, folderIdentity, identity, provedIdentity } from "../files/proof.ts";
 import { linkRefusal, uniqueTempFor, whileHidden } from "./atomic.ts";
@@ -73,7 +73,8 @@ export function makeDirInside(realBase: string, parts: string[], name: string): 
  * @throws {SkillrtError} when the entry or its folder cannot be proved inside.
  */
 export function removeInside(path: string, within: string, recursive = false): void {
-  const refusal = () => new SkillrtError(`Refusing to delete through a symbolic link: '${path}'.`);
+  const refusal = () =>
+    new ValidationError(`Refusing to delete through a symbolic link: '${path}'.`);
   const parent = Deno.realPathSync(dirname(path));
   const name = basename(path);
   if (!isInside(within, parent)) throw refusal();

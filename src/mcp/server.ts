@@ -24,7 +24,8 @@ import {
   Server,
   SetLevelAnyRequestSchema,
 } from "../deps/mcp.ts";
-import { explainPermissionError, NotFoundError, SkillrtError } from "../errors.ts";
+import { SkillrtError, ValidationError } from "../errors.ts";
+import { errorOutcome, failureDocument } from "../error_boundary.ts";
 import { toJsonDocument } from "../json_document.ts";
 import { NameTakenError } from "../manage/name_taken.ts";
 import { SkillManager } from "../manage/manager.ts";
@@ -36,7 +37,7 @@ import { budgetedList, page } from "./list_budget.ts";
 import { LOG_LEVELS, type LogLevel, type SessionLog } from "./logging.ts";
 import { servePrompts, slashSkills } from "./prompts.ts";
 import { RESOURCE_TEMPLATES, resourceSkills, serveResources } from "./resources.ts";
-import { budgetOf, catalogOf, openSession, type Session } from "./session.ts";
+import { budgetOf, catalogOf, MCP_RULE, openSession, type Session } from "./session.ts";
 import { checkArguments, manageAction, toolList } from "./tools.ts";
 import { callRunTool } from "./run_tool.ts";
 import { RPC, RpcError } from "./rpc_error.ts";
@@ -55,17 +56,13 @@ function result(value: unknown) {
   };
 }
 
-/** A failed tool call: a result with `isError`, the error document inside ([MCP-1]). */
+/**
+ * A failed tool call: a result with `isError`, the error document of the one error boundary
+ * inside ([MCP-1], `src/error_boundary.ts`).
+ */
 function toolError(error: unknown) {
   if (error instanceof RpcError) throw error;
-  const explained = explainPermissionError(
-    error,
-    "the sandbox plan of 'mcp'; see 'skillrt sandbox mcp'",
-  );
-  const doc = explained instanceof SkillrtError ? explained.toJSON() : {
-    success: false,
-    error: error instanceof Error ? error.message.split("\n")[0] : String(error),
-  };
+  const doc = failureDocument(errorOutcome(error, MCP_RULE));
   return {
     content: [{ type: "text" as const, text: JSON.stringify(toJsonDocument(doc)) }],
     isError: true,
@@ -144,8 +141,8 @@ function unnamedIfHidden(error: NameTakenError, catalog: Catalog): void {
   try {
     shownOrNotFound({ record: taken, flat: false }, taken.name, catalog, "model");
   } catch (hidden) {
-    if (!(hidden instanceof NotFoundError)) throw hidden;
-    throw new SkillrtError("The name cannot be used for this skill; choose another name.");
+    if (!(hidden instanceof SkillrtError) || hidden.code !== "not_found") throw hidden;
+    throw new ValidationError("The name cannot be used for this skill; choose another name.");
   }
 }
 

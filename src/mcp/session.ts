@@ -6,7 +6,7 @@
  * @module
  */
 import type { Server } from "../deps/mcp.ts";
-import { SkillrtError } from "../errors.ts";
+import { errorOutcome, failureDocument } from "../error_boundary.ts";
 import { toJsonDocument } from "../json_document.ts";
 import type { SkillRuntime } from "../runtime.ts";
 import type { Catalog } from "../scan/catalog.ts";
@@ -72,14 +72,22 @@ export async function catalogOf(session: Session): Promise<Catalog> {
   return catalog;
 }
 
+/** The sandbox rule a permission error in the MCP server is explained by ([X-2]). */
+export const MCP_RULE = "the sandbox plan of 'mcp'; see 'skillrt sandbox mcp'";
+
 /**
- * An error of the runtime as a protocol error: `notFound` when nothing is there (an error
- * of the `not_found` family, decided by its code, never by its words), else invalid params.
+ * An error of the runtime as a protocol error, through the one error boundary
+ * (`src/error_boundary.ts`): `notFound` when nothing is there (an error of the `not_found`
+ * family, decided by its code, never by its words), an internal error for a failure of
+ * skillrt itself, else invalid params.
  */
 export function protocolError(error: unknown, notFound: number): RpcError {
   if (error instanceof RpcError) return error;
-  const message = error instanceof Error ? error.message.split("\n")[0] : String(error);
-  const missing = error instanceof SkillrtError && error.code === "not_found";
-  const data = error instanceof SkillrtError ? toJsonDocument(error.toJSON()) : undefined;
-  return new RpcError(missing ? notFound : RPC.invalidParams, message, data);
+  const outcome = errorOutcome(error, MCP_RULE);
+  const rpc = outcome.code === "not_found"
+    ? notFound
+    : outcome.internal
+    ? RPC.internalError
+    : RPC.invalidParams;
+  return new RpcError(rpc, outcome.message, toJsonDocument(failureDocument(outcome)));
 }

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { AmbiguousError, NotFoundError, SkillrtError, ValidationError } from "../errors.ts";
+import { AmbiguousError, NotFoundError, ValidationError } from "../errors.ts";
 import { readHeadOf } from "../frontmatter/read_head.ts";
 import { basename, dirname, joinPath, realPathOrUndefined } from "../home/paths.ts";
 import type { PluginRoot, Root } from "../home/setup.ts";
@@ -153,7 +153,7 @@ function belowSupportFolder(root: string, rel: string): boolean {
 function refuseLeaving(root: string, rel: string, reach: Reach, file: string): void {
   const link = leavingLink(root, rel, reach, file);
   if (link !== undefined) {
-    throw new SkillrtError(
+    throw new ValidationError(
       `Refusing to follow a symbolic link that leaves the skill roots: '${link}'.`,
     );
   }

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { NotFoundError, NotPermittedError, SkillrtError, UsageError } from "../errors.ts";
+import { NotFoundError, NotPermittedError, UsageError } from "../errors.ts";
 import { parseYaml } from "../deps/yaml.ts";
 import { readSkillFile } from "../files/file_view.ts";
 import {
@@ -139,7 +139,7 @@ export function prepareRun(
   const resolved = runtime.resolveIn(name, catalog, undefined, audience);
   const { record } = resolved;
   if (resolved.flat) {
-    throw new SkillrtError(`Skill '${record.name}' is a single file; it has no scripts.`);
+    throw new NotFoundError(`Skill '${record.name}' is a single file; it has no scripts.`);
   }
   const max = runtime.setup.config.max_file_bytes;
   const { data } = readSkillFile(resolved, path, max, catalog.realRoots);

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { NotFoundError, SkillrtError } from "../errors.ts";
+import { NotFoundError, SkillrtError, ValidationError } from "../errors.ts";
 import { basename, dirname, isAbsoluteAnywhere, joinPath } from "../home/paths.ts";
 import { makeDirsInside } from "../manage/apply.ts";
 import { linkRefusal, realParent } from "../manage/atomic.ts";
@@ -222,7 +222,7 @@ export function restoreOrigin(name: string, origin: string | null | undefined): 
       p !== "" && !p.startsWith(".") && !EXCLUDED_DIRS.has(p) && !hasControlChar(p)
     );
   if (!plain) {
-    throw new SkillrtError(
+    throw new ValidationError(
       `Cannot restore '${name}': its recorded origin '${origin}' is not a path inside the skills folder.`,
     );
   }

@@ -9,7 +9,7 @@
  * @module
  */
 import { type Diagnostic, diagnostic } from "../diagnostics.ts";
-import { SkillrtError } from "../errors.ts";
+import { ValidationError } from "../errors.ts";
 import { isMapping } from "../mapping.ts";
 import { isDirectory, joinPath } from "../home/paths.ts";
 import { atomicWriteJson } from "../manage/atomic.ts";
@@ -114,13 +114,13 @@ export function readUsage(root: string): UsageMap {
   if (json.state === "absent") return Object.create(null);
   if (json.state === "unreadable") throw json.error;
   if (json.state === "unparseable") {
-    throw new SkillrtError(
+    throw new ValidationError(
       `Usage file '${json.file}' does not parse (${json.error}); it was left as it is.`,
       { file: json.file },
     );
   }
   if (json.state === "not_object") {
-    throw new SkillrtError(
+    throw new ValidationError(
       `Usage file '${json.file}' is not a JSON object; it was left as it is.`,
       {
         file: json.file,
@@ -195,7 +195,7 @@ export async function tryUpdateUsage(
     ) {
       return "read_only";
     }
-    if (/read-only file system|EROFS/i.test((error as Error).message)) return "read_only";
+    if ((error as { code?: unknown }).code === "EROFS") return "read_only";
     return { problem: (error as Error).message };
   }
 }

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { SkillrtError } from "../errors.ts";
+import { SkillrtError, ValidationError } from "../errors.ts";
 import { splitFrontmatter } from "../frontmatter/fence.ts";
 import { decodeUtf8 } from "../frontmatter/read_head.ts";
 import type { Resolved } from "../resolve/resolve.ts";
@@ -187,13 +187,13 @@ export function readSkillText(record: SkillRecord, maxBytes: number, reach: Reac
   const bytes = openedSize(file, record.file);
   const data = bytes > maxBytes ? null : readCapped(file, maxBytes);
   if (data === null) {
-    throw new SkillrtError(
+    throw new ValidationError(
       `SKILL.md of skill '${name}' is ${bytes} bytes; the limit is ${maxBytes} bytes.`,
       { bytes, limit: maxBytes },
     );
   }
   const decoded = decodeUtf8(data);
-  if (decoded.invalid) throw new SkillrtError(`SKILL.md of skill '${name}' is not valid UTF-8.`);
+  if (decoded.invalid) throw new ValidationError(`SKILL.md of skill '${name}' is not valid UTF-8.`);
   return decoded.text;
 }
 
@@ -290,7 +290,7 @@ function refuseUnloadable(
     });
   }
   if (ctx.strict && warnings.length) {
-    throw new SkillrtError(
+    throw new ValidationError(
       `Skill '${record.name}' was refused under --strict: ${warnings[0].message}`,
       { warnings },
     );

@@ -19,7 +19,7 @@ import type { SkillsConfig } from "../home/config.ts";
 import { admitsAsk, type EnvAsk, isEnvName } from "../preprocess/env_access.ts";
 import { ANNOUNCED_WITHIN_MS, wardenGroups } from "../preprocess/process_group.ts";
 import type { SetupQuestion } from "../home/skill_setup.ts";
-import { InterruptedError } from "../errors.ts";
+import { InternalError, InterruptedError, type SkillrtError } from "../errors.ts";
 import { answerReadiness } from "../home/readiness_probe.ts";
 
 /**
@@ -36,8 +36,8 @@ export interface WorkerHost {
   ask(question: SetupQuestion): string | undefined | null;
   /** A line read at the terminal, the question shown with its controls made visible ([HUB-8]); null on Ctrl-C. */
   line(question: string): string | undefined | null;
-  /** The outcome of a command interrupted by Ctrl-C. */
-  interrupted(request: CommandRequest, error: InterruptedError): Outcome;
+  /** The outcome of a command that failed in the warden's hands: interrupted by Ctrl-C, or its Worker crashed. */
+  failed(request: CommandRequest, error: SkillrtError): Outcome;
   /** Whether a request walks whole roots (its command's row says), so a scan helper may start early. */
   walksRoots(request: CommandRequest): boolean;
 }
@@ -180,13 +180,12 @@ function answerQuestion(
   }
 }
 
-/** The outcome of a sandbox Worker that failed: one line, exit code 1. */
-function workerFailed(event: ErrorEvent): Outcome {
-  return {
-    exitCode: 1,
-    stdout: "",
-    stderr: `skillrt: The sandbox worker failed: ${event.message.split("\n")[0]}\n`,
-  };
+/**
+ * The outcome of a sandbox Worker that failed (something it did not catch): an internal
+ * failure, one line, exit code 1, and its JSON under `--json`.
+ */
+function workerFailed(event: ErrorEvent, request: CommandRequest, host: WorkerHost): Outcome {
+  return host.failed(request, new InternalError(`The sandbox worker failed: ${event.message}`));
 }
 
 /** How long an interrupted command that writes has to clean up and say what it changed. */
@@ -210,7 +209,7 @@ function interruption(
   let timer: ReturnType<typeof setTimeout> | undefined;
   let interrupted = false;
   const said = (text: string, exitCode: number): Outcome => ({
-    ...host.interrupted(message.request, new InterruptedError(text)),
+    ...host.failed(message.request, new InterruptedError(text)),
     exitCode,
   });
   return {
@@ -298,7 +297,7 @@ export function startWorker(
     };
     worker.onerror = (event: ErrorEvent) => {
       event.preventDefault();
-      end(workerFailed(event));
+      end(workerFailed(event, message.request, host));
     };
   });
   if (startsHelperEarly(host.walksRoots(message.request), message.setup)) {

@@ -9,7 +9,7 @@
  *
  * @module
  */
-import { SkillrtError } from "../errors.ts";
+import { NotFoundError } from "../errors.ts";
 import { isDirectory, joinPath } from "../home/paths.ts";
 import type { Setup } from "../home/setup.ts";
 
@@ -25,7 +25,7 @@ export function ensureSkeleton(
 ): boolean {
   if (folders.length === 0) return false;
   if (explicitHome && !isDirectory(setup.home)) {
-    throw new SkillrtError(
+    throw new NotFoundError(
       `The home '${setup.home}' does not exist; nothing was written.`,
       {
         hint:

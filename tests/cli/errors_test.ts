@@ -2,7 +2,7 @@
  * [C-7] Every error has a stable code and a class per family, the same class in-process and
  * after crossing the Worker boundary of `openSandboxedRuntime`.
  */
-import { equal, ok, rejects } from "node:assert/strict";
+import { deepEqual, equal, ok, rejects } from "node:assert/strict";
 import {
   AmbiguousError,
   errorOfCode,
@@ -17,6 +17,10 @@ import { makeTree, removeTrees, skill } from "../helpers.ts";
 import { uninstall } from "../../src/hub/installed.ts";
 import { restoreArchived } from "../../src/usage/curator.ts";
 import { SkillManager } from "../../src/manage/manager.ts";
+import { indexUrl } from "../../src/hub/well_known_index.ts";
+import { fetchLocal } from "../../src/hub/fetch.ts";
+import { publishSite } from "../../src/hub/publish.ts";
+import { PathEscapeError } from "../../src/files/open_inside.ts";
 
 Deno.test("[C-7] errors keep their class and code in-process and across the sandbox Worker", async () => {
   const home = makeTree({
@@ -96,5 +100,52 @@ Deno.test("[C-7] each failure carries its family's class and code: a bad name or
     }
   } finally {
     removeTrees(home);
+  }
+});
+
+Deno.test("[C-7] the bare throws that were failed: content and names invalid, what is missing not_found, a line usage, a path escape invalid", async () => {
+  const home = makeTree({ "skills/tool/SKILL.md": skill("tool", "a tool") });
+  const empty = makeTree({ "notes.txt": "no skill here\n" });
+  const rt = new SkillRuntime({ home });
+  const manager = new SkillManager(rt.setup);
+  try {
+    const patch = (old: string) => () =>
+      manager.run({ action: "patch", name: "tool", old, new: "x" } as never);
+    type Case = [() => Promise<unknown>, string, string];
+    const cases: Case[] = [
+      [
+        patch("no such text"),
+        "invalid",
+        "The text to replace was not found in SKILL.md of skill 'tool'.",
+      ],
+      [patch(""), "invalid", "The text to replace (--old) cannot be empty."],
+      [
+        () => Promise.resolve().then(() => indexUrl("ftp://h/x")),
+        "invalid",
+        "Index 'ftp://h/x' is not an http(s) URL.",
+      ],
+      [() => fetchLocal(empty), "not_found", `Source '${empty}' has no SKILL.md.`],
+      [
+        () =>
+          publishSite({
+            dirs: [`${home}/skills/tool`],
+            out: `${empty}/site`,
+            baseUrl: "ftp://x",
+            cwd: empty,
+          }),
+        "usage",
+        "--base-url 'ftp://x' is not an http(s) URL.",
+      ],
+    ];
+    for (const [failing, code, message] of cases) {
+      await rejects(failing(), (error: SkillrtError) => {
+        deepEqual([error.code, error.message], [code, message]);
+        equal(error.exitCode, code === "usage" ? 2 : 1);
+        return true;
+      });
+    }
+    equal(new PathEscapeError("/x").code, "invalid");
+  } finally {
+    removeTrees(home, empty);
   }
 });

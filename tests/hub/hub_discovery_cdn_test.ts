@@ -93,7 +93,8 @@ Deno.test("[IO-1] an artifact moved to another host between planning and install
   const home = makeTree({ "skills/.keep": "" });
   try {
     const done = await installFromIndex(home, "deploy-kit", index.base);
-    equal(done.code, 1, done.stderr);
+    // Not granted by the sandbox ([X-2]): exit 3.
+    equal(done.code, 3, done.stderr);
     equal(done.json.success, false);
     const moved = `${other.base}${V02_DIR}/deploy-kit.tar.gz`;
     equal(

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { SkillrtError } from "../../errors.ts";
+import { ValidationError } from "../../errors.ts";
 import { readAuditLog, verifyAudit } from "../../hub/audit.ts";
 import { resolvePath } from "../../home/paths.ts";
 import { readLockJson } from "../../hub/lockfile.ts";
@@ -183,13 +183,13 @@ function audit({ runtime, request }: HubCall): Outcome {
 function verifyChain(runtime: SkillRuntime, request: CommandRequest, text: string): Outcome {
   const lock = readLockJson(hubRoot(runtime.setup).root);
   if (lock.state === "unparseable") {
-    throw new SkillrtError(
+    throw new ValidationError(
       `Hub lock file '${lock.file}' does not parse, so the audit log's chain head cannot be checked.`,
     );
   }
   const check = verifyAudit(text, lock.state === "ok" ? auditHeadOf(lock.audit) : null);
   if (!check.intact) {
-    throw new SkillrtError(
+    throw new ValidationError(
       `The audit log was tampered with at line ${check.broken!.line}: ${check.broken!.reason}.`,
       { lines: check.lines, broken: check.broken },
     );

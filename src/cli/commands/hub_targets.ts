@@ -10,7 +10,7 @@ import { hubRoot } from "../../hub/hub_root.ts";
 import { slugForm } from "../../hub/collection.ts";
 import { collectionNeeds, configuredCollections, isBareName } from "../../hub/collections.ts";
 import { listOf } from "../grammar.ts";
-import { SkillrtError } from "../../errors.ts";
+import { NotFoundError, SkillrtError } from "../../errors.ts";
 import { installName, installPath } from "../../hub/install.ts";
 import { fetchLocal } from "../../hub/fetch.ts";
 import { addNeeds, type SourceNeeds, sourceNeeds, sourceOf } from "../../hub/source_of.ts";
@@ -53,10 +53,9 @@ async function localNames(runtime: SkillRuntime, request: CommandRequest, arg: s
   const str = (v: unknown) => (typeof v === "string" ? v : undefined);
   const fetched = await fetchLocal(resolvePath(runtime.setup.host.cwd, arg)).catch(
     (error: unknown) => {
-      if (
-        error instanceof SkillrtError && !/does not exist|has no SKILL\.md/.test(error.message)
-      ) throw error;
-      throw new SkillrtError(`Source '${arg}' is not a skill folder or a readable archive.`);
+      // A folder that is not there or holds no skill is said in one line; other refusals stand.
+      if (error instanceof SkillrtError && error.code !== "not_found") throw error;
+      throw new NotFoundError(`Source '${arg}' is not a skill folder or a readable archive.`);
     },
   );
   const name = str(request.options.name);
