@@ -51,12 +51,13 @@ export type { HostFacts } from "./src/home/host.ts";
 export type { AgentFolder } from "./src/home/agents.ts";
 export {
   type AgentFolderState,
+  type HomeLayout,
+  type HomeLayoutOptions,
   type PluginRoot,
-  resolveSetup,
+  resolveHomeLayout,
   type Root,
-  type Setup,
-  type SetupOptions,
-} from "./src/home/setup.ts";
+} from "./src/home/layout.ts";
+export { resolveSetup, type Setup, type SetupOptions } from "./src/home/layout_deprecated.ts";
 export type { SkillAbout, SkillRecord, SkillSource } from "./src/scan/record.ts";
 export type { Invocation } from "./src/scan/invocation.ts";
 export type {

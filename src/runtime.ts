@@ -10,7 +10,7 @@
 import type { SkillRecord } from "./scan/record.ts";
 import { readEnv } from "./home/host.ts";
 import { isDirectory } from "./home/paths.ts";
-import { resolveSetup, type Setup } from "./home/setup.ts";
+import { type HomeLayout, resolveHomeLayout } from "./home/layout.ts";
 import {
   type CategoriesResult,
   type ListResult,
@@ -81,14 +81,14 @@ const problemOf = (result: UpdateResult) => typeof result === "string" ? undefin
 /** A skills runtime over one home: Level 0, 1 and 2 of progressive disclosure. */
 export class SkillRuntime {
   /** The home, config and roots this runtime reads. */
-  readonly setup: Setup;
+  readonly setup: HomeLayout;
   /** The options it was opened with. */
   readonly options: RuntimeOptions;
 
   /** Opens a runtime; reads config.yaml (throws a clear error when it does not parse). */
   constructor(options: RuntimeOptions = {}) {
     this.options = options;
-    this.setup = options.setup ?? resolveSetup(options);
+    this.setup = options.setup ?? resolveHomeLayout(options);
   }
 
   #live?: LiveCatalog;

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import type { Setup } from "./home/setup.ts";
+import type { HomeLayout } from "./home/layout.ts";
 import { readEnv } from "./home/host.ts";
 import { existsHere, joinPath } from "./home/paths.ts";
 import {
@@ -41,7 +41,7 @@ import type { SkillFilesFacts } from "./view/skill_files.ts";
 import type { RuntimeOptions, ViewOptions } from "./runtime_options.ts";
 
 /** Names of environment variables set in the process or in `<home>/.env`. */
-export function envNamesOf(setup: Setup): Set<string> {
+export function envNamesOf(setup: HomeLayout): Set<string> {
   const names = new Set(setup.host.envNames);
   try {
     for (const n of dotenvNames(Deno.readTextFileSync(joinPath(setup.home, ".env")))) {
@@ -55,7 +55,7 @@ export function envNamesOf(setup: Setup): Set<string> {
 
 /** Values of the variables asked for, only those whose ground holds ([P-7]). */
 export function envValuesOf(
-  setup: Setup,
+  setup: HomeLayout,
   options: RuntimeOptions,
   asks: EnvAsk[],
 ): Promise<Record<string, string>> {
@@ -73,7 +73,7 @@ export function envValuesOf(
 
 /** Which programs are on PATH and which credential files exist under the home ([V-9]). */
 export function readinessOf(
-  setup: Setup,
+  setup: HomeLayout,
   options: RuntimeOptions,
   ask: ReadinessAsk,
 ): Promise<ReadinessAnswer> {
@@ -94,7 +94,7 @@ function shellRefusal(record: SkillRecord, lock: LockState): string | undefined 
 
 /** How a skill's content is preprocessed ([P-1..5]): template vars, arguments, gated inline shell. */
 export function preprocessContextOf(
-  setup: Setup,
+  setup: HomeLayout,
   options: RuntimeOptions,
   record: SkillRecord,
   args?: string,
@@ -133,7 +133,7 @@ export function preprocessContextOf(
  * way, one hard link); read on every call otherwise.
  */
 export function hubEntryIn(
-  setup: Setup,
+  setup: HomeLayout,
   catalog: Catalog,
   record: SkillRecord,
   look: Look = oneLook(),
@@ -143,7 +143,7 @@ export function hubEntryIn(
 
 /** Whether the hub may have brought the skill in ({@linkcode hubMayHave}: moved, or an unreadable lock). */
 export function hubMayHaveIn(
-  setup: Setup,
+  setup: HomeLayout,
   catalog: Catalog,
   record: SkillRecord,
   look: Look = oneLook(),
@@ -153,7 +153,7 @@ export function hubMayHaveIn(
 
 /** The hub trust of a skill ({@linkcode trustIn}: `community` when the lock does not parse). */
 export function hubTrustIn(
-  setup: Setup,
+  setup: HomeLayout,
   catalog: Catalog,
   record: SkillRecord,
   look: Look = oneLook(),
@@ -162,7 +162,12 @@ export function hubTrustIn(
 }
 
 /** The hub lock holding a skill's trust, remembered as {@linkcode hubEntryIn} says. */
-function hubLockIn(setup: Setup, catalog: Catalog, record: SkillRecord, look: Look): LockState {
+function hubLockIn(
+  setup: HomeLayout,
+  catalog: Catalog,
+  record: SkillRecord,
+  look: Look,
+): LockState {
   const root = lockRootOf(setup, record);
   if (!setup.roots.some((r) => r.path === root)) return readLock(root);
   return catalog.memo(`lock\0${root}`, () => heldLock(root), (held) => held.holds(look)).lock;
@@ -239,7 +244,7 @@ export function viewContextOf(
  * [S-9]); `seen()` tells whether the watchers still see every `DESCRIPTION.md` it read.
  */
 export function categoriesIn(
-  setup: Setup,
+  setup: HomeLayout,
   catalog: Catalog,
   facts: VisibilityFacts,
 ): CategoriesResult & { seen: () => boolean } {
@@ -277,6 +282,6 @@ export function categoriesIn(
 
 /** What {@linkcode viewContextOf} reads of a runtime: its setup and options. */
 export interface RuntimeParts {
-  readonly setup: Setup;
+  readonly setup: HomeLayout;
   readonly options: RuntimeOptions;
 }

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { Setup, SetupOptions } from "./home/setup.ts";
+import type { HomeLayout, HomeLayoutOptions } from "./home/layout.ts";
 import type { PromptFormat } from "./level0/prompt.ts";
 import type { Audience } from "./level0/list.ts";
 import type { Catalog } from "./scan/catalog.ts";
@@ -15,9 +15,9 @@ import type { ProcessGroups } from "./preprocess/process_group.ts";
 import type { ReadinessProbe } from "./home/readiness_probe.ts";
 
 /** How to open a runtime. */
-export interface RuntimeOptions extends SetupOptions {
+export interface RuntimeOptions extends HomeLayoutOptions {
   /** A setup computed elsewhere (the warden's); computed from the other options when absent. */
-  setup?: Setup;
+  setup?: HomeLayout;
   /** The platform for `skills.platform_disabled` (`--platform`, else `$HERMES_PLATFORM`). */
   platform?: string;
   /** The session id for `${HERMES_SESSION_ID}`. */

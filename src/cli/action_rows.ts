@@ -7,7 +7,7 @@
  *
  * @module
  */
-import type { Setup } from "../home/setup.ts";
+import type { HomeLayout } from "../home/layout.ts";
 import type { CommandRow, PlannedLine } from "./command_row.ts";
 
 /** One action of a command, as the warden plans it. */
@@ -15,10 +15,10 @@ export interface ActionRow {
   /** It writes, though its command reads ([B-3]: `bundle create|edit|delete`). */
   writes?: true;
   /** The folders below the home it needs made before it is planned; none when absent. */
-  skeleton?: (request: PlannedLine, setup: Setup) => string[];
+  skeleton?: (request: PlannedLine, setup: HomeLayout) => string[];
 }
 
-const queued = (_: PlannedLine, setup: Setup) =>
+const queued = (_: PlannedLine, setup: HomeLayout) =>
   setup.config.write_approval ? ["pending/skills"] : [];
 const bundleWrite: ActionRow = { writes: true, skeleton: queued };
 

@@ -8,7 +8,7 @@ import type { SkillRuntime } from "../runtime.ts";
 import type { ExecuteContext, Targets } from "./context.ts";
 import type { CommandSpec } from "./grammar.ts";
 import type { CommandRequest, Outcome } from "../worker/request.ts";
-import type { Setup } from "../home/setup.ts";
+import type { HomeLayout } from "../home/layout.ts";
 
 /** What a row's skeleton looks at of a line: its command, its words, its options. */
 export type PlannedLine = Pick<CommandRequest, "command" | "args" | "options">;
@@ -83,17 +83,20 @@ export interface CommandRow {
    * The paths its line names that its plan reads (absolute): `validate PATH…`, `run`'s
    * work dir, `sync --from DIR`, what a `hub` action names.
    */
-  paths?: (request: CommandRequest, setup: Setup) => string[] | Promise<string[]>;
+  paths?: (request: CommandRequest, setup: HomeLayout) => string[] | Promise<string[]>;
   /**
    * The folders below the home it needs before it is planned ([H-1], [X-6]: the base of
    * its grant), which the warden makes (`src/warden/skeleton.ts`); none when absent.
    */
-  skeleton?: (request: PlannedLine, setup: Setup) => string[];
+  skeleton?: (request: PlannedLine, setup: HomeLayout) => string[];
   /**
    * What the write fence admits for it besides the home and the roots ([X-6]): outputs
    * its line names (`hub publish --out SITE`), the agent folder it installs into ([HUB-8]).
    */
-  fence?: (request: CommandRequest, setup: Setup) => { outputs?: string[]; agentTarget?: string };
+  fence?: (
+    request: CommandRequest,
+    setup: HomeLayout,
+  ) => { outputs?: string[]; agentTarget?: string };
   /**
    * For this line it walks whole roots (SPEC §19): the warden then starts a scan helper along
    * with its Worker when the roots hold many folders (`list`, `search`, `prompt`, `view` or

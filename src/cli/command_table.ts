@@ -20,7 +20,7 @@ import type { CommandRequest } from "../worker/request.ts";
 import { SKILL_ACTIONS } from "../manage/change.ts";
 import { resolvePath } from "../home/paths.ts";
 import { isBareName } from "../resolve/name_guard.ts";
-import type { Setup } from "../home/setup.ts";
+import type { HomeLayout } from "../home/layout.ts";
 import { workDirPaths } from "./work_dir.ts";
 import { MANAGE_ROWS } from "./manage_rows.ts";
 import { HUB_PLAN } from "./commands/hub_plan.ts";
@@ -47,7 +47,7 @@ import {
 } from "./command_grammar.ts";
 
 /** `mcp --allow-writes` writes the local root and the bundles, or the approval queue ([A-1]). */
-function mcpSkeleton(request: PlannedLine, setup: Setup): string[] {
+function mcpSkeleton(request: PlannedLine, setup: HomeLayout): string[] {
   if (request.options.allowWrites !== true) return [];
   return setup.config.write_approval ? ["skills", "pending/skills"] : ["skills", "skill-bundles"];
 }

@@ -7,7 +7,7 @@
  * @module
  */
 import type { CommandRow, PlannedLine } from "./command_row.ts";
-import type { Setup } from "../home/setup.ts";
+import type { HomeLayout } from "../home/layout.ts";
 import {
   FORCE_WRITE_OPTION,
   PATCH_GRAMMAR,
@@ -16,7 +16,7 @@ import {
 } from "./command_grammar.ts";
 
 /** The local root, and the approval queue when write approval is on. */
-export function skillsFolders(_: PlannedLine, setup: Setup): string[] {
+export function skillsFolders(_: PlannedLine, setup: HomeLayout): string[] {
   return ["skills", ...(setup.config.write_approval ? ["pending/skills"] : [])];
 }
 

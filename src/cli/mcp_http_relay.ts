@@ -9,7 +9,7 @@
 import { runWorkDir } from "./work_dir.ts";
 import { UsageError } from "../errors.ts";
 import { resolvePath } from "../home/paths.ts";
-import type { Setup } from "../home/setup.ts";
+import type { HomeLayout } from "../home/layout.ts";
 import { isLoopback } from "../mcp/loopback.ts";
 import { shellQuote } from "../warden/plan.ts";
 import { startWorker } from "../warden/run_worker.ts";
@@ -151,7 +151,7 @@ function readHead(file: Deno.FsFile): Uint8Array {
  * Reads the bearer token of `--token-file` (its first line, trimmed; at least 16
  * characters), from a file only its owner can read ({@linkcode openTokenFile}).
  */
-export function readToken(setup: Setup, file: string): string {
+export function readToken(setup: HomeLayout, file: string): string {
   const path = resolvePath(setup.host.cwd, file);
   let text: string;
   try {
@@ -173,7 +173,7 @@ export function readToken(setup: Setup, file: string): string {
 /** Serves MCP over HTTP until the process is interrupted. */
 export async function serveMcpHttp(
   request: CommandRequest,
-  setup: Setup,
+  setup: HomeLayout,
   version: string,
 ): Promise<Outcome> {
   const listen = listenOf(request.options);

@@ -8,7 +8,7 @@
 import { repositoryMarks } from "../run/kept_places.ts";
 import type { JSONRPCMessage } from "../deps/mcp.ts";
 import { joinPath, realPathOrUndefined } from "../home/paths.ts";
-import type { Setup } from "../home/setup.ts";
+import type { HomeLayout } from "../home/layout.ts";
 import { lockedWritePaths } from "../manage/mutex.ts";
 import { pendingDir } from "../approval/pending.ts";
 import { type PermissionPlan, runGrants } from "../warden/plan.ts";
@@ -29,7 +29,7 @@ import type { CommandRequest, Outcome } from "../worker/request.ts";
  * server's working directory, or `--workdir`) — and no approvals are ever written.
  */
 export function mcpPlan(
-  setup: Setup,
+  setup: HomeLayout,
   allowWrites: boolean,
   sentinel?: string,
   listen?: string,
@@ -47,7 +47,7 @@ export function mcpPlan(
   return listen ? { ...plan, net: [listen] } : plan;
 }
 
-function mcpFilePlan(setup: Setup, allowWrites: boolean, sentinel?: string): PermissionPlan {
+function mcpFilePlan(setup: HomeLayout, allowWrites: boolean, sentinel?: string): PermissionPlan {
   const own = sentinel ? [sentinel] : [];
   if (!allowWrites) return planFor("mcp", setup, own, own);
   const queue = [
@@ -69,7 +69,7 @@ function writeLine(message: JSONRPCMessage): void {
 /** Serves MCP over this process's stdio until stdin ends and every request is answered. */
 export async function serveMcp(
   request: CommandRequest,
-  setup: Setup,
+  setup: HomeLayout,
   version: string,
 ): Promise<Outcome> {
   const allowWrites = request.options.allowWrites === true;

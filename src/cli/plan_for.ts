@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { Setup } from "../home/setup.ts";
+import type { HomeLayout } from "../home/layout.ts";
 import { type PermissionPlan, planOf } from "../warden/plan.ts";
 import type { CommandRequest } from "../worker/request.ts";
 import { rowOf } from "./command_table.ts";
@@ -18,7 +18,7 @@ import { rowOf } from "./command_table.ts";
  */
 export function planFor(
   command: string,
-  setup: Setup,
+  setup: HomeLayout,
   paths: string[] = [],
   writes: string[] = [],
   preprocesses = false,

@@ -9,7 +9,7 @@
  * @module
  */
 import { realPathOrUndefined } from "../home/paths.ts";
-import type { Setup } from "../home/setup.ts";
+import type { HomeLayout } from "../home/layout.ts";
 import type { PermissionPlan } from "../warden/plan.ts";
 import { planFor, preloads } from "./plan_for.ts";
 import { isWriting, rowOf } from "./command_table.ts";
@@ -20,7 +20,7 @@ import { checkWrites } from "../warden/write_guard.ts";
 import type { CommandRequest, Outcome } from "../worker/request.ts";
 
 /** The folders below the home a request needs made before it is planned: its row's skeleton. */
-export function skeletonOf(request: PlannedLine, setup: Setup): string[] {
+export function skeletonOf(request: PlannedLine, setup: HomeLayout): string[] {
   return rowOf(request.command)?.skeleton?.(request, setup) ?? [];
 }
 
@@ -42,7 +42,7 @@ interface FoundTargets {
  */
 async function targetsOf(
   request: CommandRequest,
-  setup: Setup,
+  setup: HomeLayout,
   read: PermissionPlan,
 ): Promise<FoundTargets | { outcome: Outcome }> {
   const step: CommandRequest = {
@@ -67,7 +67,7 @@ async function targetsOf(
  */
 export async function planOf(
   request: CommandRequest,
-  setup: Setup,
+  setup: HomeLayout,
 ): Promise<{ plan: PermissionPlan } | { outcome: Outcome }> {
   const row = rowOf(request.command);
   const paths = await row?.paths?.(request, setup) ?? [];

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import type { Setup } from "../home/setup.ts";
+import type { HomeLayout } from "../home/layout.ts";
 import { probeSandboxHost } from "../run/sandbox_host.ts";
 import { looksAtSandboxes, runsScripts } from "./command_table.ts";
 import type { CommandRequest } from "../worker/request.ts";
@@ -17,7 +17,7 @@ import type { CommandRequest } from "../worker/request.ts";
  * skills' snapshots ([RUN-3]), the same however often it is set up, removed by
  * {@linkcode dropScratch}.
  */
-export function withSandboxHost(request: CommandRequest, setup: Setup): Setup {
+export function withSandboxHost(request: CommandRequest, setup: HomeLayout): HomeLayout {
   if (!looksAtSandboxes(request)) return setup;
   const sandbox = probeSandboxHost();
   if (runsScripts(request)) sandbox.scratch = scratchOf(request);

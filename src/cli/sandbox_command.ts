@@ -12,7 +12,7 @@ import { unknownChoice } from "./command_grammar.ts";
 import { UsageError } from "../errors.ts";
 import { readEnv } from "../home/host.ts";
 import { resolvePath } from "../home/paths.ts";
-import { resolveSetup, type Setup } from "../home/setup.ts";
+import { type HomeLayout, resolveHomeLayout } from "../home/layout.ts";
 import { type PermissionPlan, planFlags, shellQuote } from "../warden/plan.ts";
 import { runInWorker } from "../warden/run_worker.ts";
 import { CLI_HOST } from "./worker_host.ts";
@@ -76,7 +76,7 @@ function placeholderContent(kind: "skill" | "file", name: string): string {
 
 /** The plan `sandbox mcp [--allow-writes] [--allow-run] [--http --host H --port P]` shows ([T-3]). */
 async function sandboxMcpPlan(
-  setup: Setup,
+  setup: HomeLayout,
   options: CommandRequest["options"],
 ): Promise<PermissionPlan> {
   const { mcpPlan } = await import("./mcp_relay.ts");
@@ -125,7 +125,7 @@ async function plannedRequest(
 }
 
 /** `sandbox [COMMAND [ARGS…]] [--try-read PATH] [--try-run PROGRAM]`. */
-export async function sandbox(request: CommandRequest, setup: Setup): Promise<Outcome> {
+export async function sandbox(request: CommandRequest, setup: HomeLayout): Promise<Outcome> {
   const target = request.args[0] ?? "list";
   if (!PLANNED_COMMANDS.includes(target)) {
     throw unknownChoice("sandbox command", target, PLANNED_COMMANDS);
@@ -134,7 +134,7 @@ export async function sandbox(request: CommandRequest, setup: Setup): Promise<Ou
   const planned = await plannedRequest(request, line);
   if ("exitCode" in planned) return planned;
   if (planned.global.agents !== request.global.agents) {
-    setup = resolveSetup({ home: request.global.home, agents: planned.global.agents });
+    setup = resolveHomeLayout({ home: request.global.home, agents: planned.global.agents });
   }
   const content = rowOf(target)?.content;
   if (content) {

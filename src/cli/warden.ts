@@ -8,7 +8,7 @@
 import { NotFoundError } from "../errors.ts";
 import { readEnv } from "../home/host.ts";
 import { ensureSkeleton } from "../warden/skeleton.ts";
-import { resolveSetup, type Setup } from "../home/setup.ts";
+import { type HomeLayout, resolveHomeLayout } from "../home/layout.ts";
 import { isWriting, rowOf, SKILL_HELP_COMMANDS, type WardenCommandName } from "./command_table.ts";
 import { runInWorker } from "../warden/run_worker.ts";
 import { CLI_HOST } from "./worker_host.ts";
@@ -105,10 +105,10 @@ const IN_WARDEN: Readonly<
 };
 
 /** The setup of a request (with the machine's sandboxes for the commands that look at them). */
-const setupOf = (request: CommandRequest): Setup =>
+const setupOf = (request: CommandRequest): HomeLayout =>
   withSandboxHost(
     request,
-    resolveSetup({ home: request.global.home, agents: request.global.agents }),
+    resolveHomeLayout({ home: request.global.home, agents: request.global.agents }),
   );
 
 /** Runs a parsed request, then removes its scratch folder (the snapshots of skills it ran). */
@@ -133,7 +133,7 @@ async function runRequestHere(
   if (Object.hasOwn(IN_WARDEN, request.command)) {
     return await IN_WARDEN[request.command as WardenCommandName](request);
   }
-  let setup: Setup = setupOf(request);
+  let setup: HomeLayout = setupOf(request);
   const explicitHome = request.global.home !== undefined;
   if (request.command === "mcp") {
     (await import("./mcp_http_relay.ts")).checkMcpOptions(request.options);
@@ -159,7 +159,7 @@ async function runRequestHere(
 /** Plans a command (making the home's skeleton when a write needs it) and runs it in a Worker. */
 async function runSandboxed(
   request: CommandRequest,
-  setup: Setup,
+  setup: HomeLayout,
   options: CliOptions,
   explicitHome: boolean,
 ): Promise<Outcome> {
@@ -201,7 +201,7 @@ async function runSandboxed(
  * A "not found" under a home that does not exist says so ([C-8]): it is then no news
  * about the skill (`list` and `doctor` say it themselves, and writes refuse with it).
  */
-function withHomeNote(outcome: Outcome, setup: Setup, explicitHome: boolean): Outcome {
+function withHomeNote(outcome: Outcome, setup: HomeLayout, explicitHome: boolean): Outcome {
   if (outcome.code !== "not_found" || setup.homeExists) return outcome;
   return {
     ...outcome,
@@ -215,7 +215,7 @@ function homeFrom(explicitHome: boolean): "--home" | "HERMES_HOME" | "the defaul
 }
 
 /** The line that says the home is missing, and where its path came from. */
-export function missingHomeLine(setup: Setup, explicitHome: boolean): string {
+export function missingHomeLine(setup: HomeLayout, explicitHome: boolean): string {
   return `the home '${setup.home}' (${homeFrom(explicitHome)}) does not exist; check the path.`;
 }
 
@@ -223,7 +223,7 @@ export function missingHomeLine(setup: Setup, explicitHome: boolean): string {
  * `list` under a home the user named (--home, HERMES_HOME) that does not exist: not found,
  * in one line ([C-8]); the default home is only not made yet, and `list` says how to start.
  */
-function missingNamedHome(request: CommandRequest, setup: Setup): Outcome | undefined {
+function missingNamedHome(request: CommandRequest, setup: HomeLayout): Outcome | undefined {
   const from = homeFrom(request.global.home !== undefined);
   if (request.command !== "list" || setup.homeExists || from === "the default") return undefined;
   return failure(

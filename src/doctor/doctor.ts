@@ -9,7 +9,7 @@ import { type Diagnostic, diagnostic } from "../diagnostics.ts";
 import { isDirectory } from "../home/paths.ts";
 import { readLock } from "../hub/lockfile.ts";
 import { readUsage, usageFile } from "../usage/usage.ts";
-import type { AgentFolderState, Setup } from "../home/setup.ts";
+import type { AgentFolderState, HomeLayout } from "../home/layout.ts";
 import { agentConvention } from "../home/agents.ts";
 import type { PermissionPlan } from "../warden/permission_plan.ts";
 import type { SandboxHost } from "../run/host_kinds.ts";
@@ -149,7 +149,7 @@ export function watchDiagnostics(roots: { root: string; reason: string }[]): Dia
  * the roots no watcher covers, and its skills' readiness ([V-9]).
  */
 export function doctorReport(
-  setup: Setup,
+  setup: HomeLayout,
   index: SkillIndex,
   plan: PermissionPlan,
   facts: VisibilityFacts,
@@ -208,7 +208,7 @@ export function doctorReport(
 }
 
 /** The home's, the roots', the skills' and the usage file's diagnostics (shadowing apart). */
-function setupDiagnostics(setup: Setup, index: SkillIndex, watch: Diagnostic[]): Diagnostic[] {
+function setupDiagnostics(setup: HomeLayout, index: SkillIndex, watch: Diagnostic[]): Diagnostic[] {
   const diagnostics: Diagnostic[] = [
     ...(setup.homeExists ? [] : [
       diagnostic("error", "home.missing", `The home '${setup.home}' does not exist.`, {
@@ -233,7 +233,7 @@ function setupDiagnostics(setup: Setup, index: SkillIndex, watch: Diagnostic[]):
 }
 
 /** Every root with its state and skill count, the missing and forbidden ones included. */
-function rootsOf(setup: Setup, index: SkillIndex): DoctorReport["roots"] {
+function rootsOf(setup: HomeLayout, index: SkillIndex): DoctorReport["roots"] {
   const unreadable = new Set(
     index.diagnostics.filter((d) => d.code === "walk.not_permitted" || d.code === "walk.unreadable")
       .map((d) => d.path),

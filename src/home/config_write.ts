@@ -15,7 +15,7 @@ import { envNamePolicy } from "../preprocess/env_policy.ts";
 import { withLock } from "../manage/mutex.ts";
 import { type ConfigChange, editConfigText } from "./config_edit.ts";
 import { joinPath } from "./paths.ts";
-import type { Setup } from "./setup.ts";
+import type { HomeLayout } from "./layout.ts";
 
 /** One change of config.yaml: the value at a key path. */
 export interface ConfigEdit {
@@ -47,7 +47,7 @@ function readOwn(file: string): { text: string; mode: number | undefined } {
 }
 
 /** The real home folder the user's files are written in (the plan lets these commands read it). */
-function homeOf(setup: Setup): string {
+function homeOf(setup: HomeLayout): string {
   if (!setup.homeExists) {
     throw new NotFoundError(`The home '${setup.home}' does not exist; nothing was written.`);
   }
@@ -55,7 +55,10 @@ function homeOf(setup: Setup): string {
 }
 
 /** The text config.yaml would have after `edits` (the text itself when nothing changes). */
-export function configAfter(setup: Setup, edits: ConfigEdit[]): { before: string; after: string } {
+export function configAfter(
+  setup: HomeLayout,
+  edits: ConfigEdit[],
+): { before: string; after: string } {
   const { text } = readOwn(setup.configFile);
   let after = text;
   for (const edit of edits) {
@@ -65,7 +68,7 @@ export function configAfter(setup: Setup, edits: ConfigEdit[]): { before: string
 }
 
 /** Applies `edits` to config.yaml under its lock; returns false when nothing changed. */
-export async function writeConfigEdits(setup: Setup, edits: ConfigEdit[]): Promise<boolean> {
+export async function writeConfigEdits(setup: HomeLayout, edits: ConfigEdit[]): Promise<boolean> {
   const first = configAfter(setup, edits);
   if (first.after === first.before) return false;
   const within = homeOf(setup);
@@ -123,7 +126,10 @@ export function dotenvWith(text: string, values: Record<string, string>): string
 }
 
 /** Sets variables in `<home>/.env` under its lock: written atomically with mode 0600. */
-export async function writeDotenv(setup: Setup, values: Record<string, string>): Promise<void> {
+export async function writeDotenv(
+  setup: HomeLayout,
+  values: Record<string, string>,
+): Promise<void> {
   const within = homeOf(setup);
   const file = dotenvFile(setup.home);
   await withLock(file, () => {

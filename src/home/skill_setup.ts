@@ -21,7 +21,7 @@ import {
   writeConfigEdits,
   writeDotenv,
 } from "./config_write.ts";
-import type { Setup } from "./setup.ts";
+import type { HomeLayout } from "./layout.ts";
 
 /** One question `setup` asks. */
 export interface SetupQuestion {
@@ -86,7 +86,7 @@ export function storableKey(key: string): boolean {
 export function setupNeeds(
   name: string,
   catalog: Catalog,
-  setup: Setup,
+  setup: HomeLayout,
   envNames: Set<string>,
 ): SetupNeeds {
   const { record } = resolveSkill(name, catalog);
@@ -155,7 +155,7 @@ function questions(needs: SetupNeeds): SetupQuestion[] {
  */
 export async function runSkillSetup(
   needs: SetupNeeds,
-  setup: Setup,
+  setup: HomeLayout,
   ask: PromptReader | undefined,
 ): Promise<SetupResult> {
   const missing = missingLines(needs);
@@ -207,7 +207,7 @@ function nothingAsked(needs: SetupNeeds, missing: string[]): SetupResult {
 }
 
 /** Stores the answers in `.env` and config.yaml, every write proved before the first. */
-async function storeAnswers(setup: Setup, { env, values }: Answers): Promise<void> {
+async function storeAnswers(setup: HomeLayout, { env, values }: Answers): Promise<void> {
   const edits: ConfigEdit[] = Object.entries(values).map(([key, value]) => ({
     path: ["skills", "config", ...key.split(".")],
     change: { kind: "scalar", value },

@@ -7,7 +7,7 @@
 import { isWellKnownSource } from "./source.ts";
 import { InterruptedError, NotFoundError } from "../errors.ts";
 import { dirname } from "../home/paths.ts";
-import type { Setup } from "../home/setup.ts";
+import type { HomeLayout } from "../home/layout.ts";
 import type { Fetched } from "./fetch.ts";
 import { hubRoot } from "./hub_root.ts";
 import {
@@ -60,7 +60,7 @@ export function refetchSource(record: LockRecord): string {
 }
 
 /** The installed skill against its lock: orphaned, locally modified, or undefined (as locked). */
-function localState(setup: Setup, record: LockRecord): CheckStatus | undefined {
+function localState(setup: HomeLayout, record: LockRecord): CheckStatus | undefined {
   try {
     const local = installedHash(hubRoot(setup).root, record.install_path).content_hash;
     return local === record.content_hash ? undefined : "locally_modified";
@@ -74,7 +74,7 @@ function localState(setup: Setup, record: LockRecord): CheckStatus | undefined {
  * inside it (filled into a scratch folder, then removed), and whether it may replace the
  * installed one at all ([T-2]: a signed install stays bound to its key and sequence).
  */
-function examine(setup: Setup, name: string, record: LockRecord, fetched: Fetched): Examined {
+function examine(setup: HomeLayout, name: string, record: LockRecord, fetched: Fetched): Examined {
   const candidate = candidateOf(fetched, { name, collectionPath: record.collection_path });
   const scratch = scratchFolder(hubRoot(setup).root, "check");
   let hash: string;
@@ -96,7 +96,10 @@ function examine(setup: Setup, name: string, record: LockRecord, fetched: Fetche
 }
 
 /** Fetches a skill's source again, into a scratch folder of the hub root. */
-function fetchAgain(setup: Setup, record: LockRecord): Promise<{ fetched: Fetched; work: string }> {
+function fetchAgain(
+  setup: HomeLayout,
+  record: LockRecord,
+): Promise<{ fetched: Fetched; work: string }> {
   return fetchForInstall(setup, refetchSource(record), hubRoot(setup).root);
 }
 
@@ -106,7 +109,11 @@ const unavailable = (name: string, error: unknown): CheckedSkill => ({
   reason: error instanceof Error ? error.message : String(error),
 });
 
-async function checkOne(setup: Setup, name: string, record: LockRecord): Promise<CheckedSkill> {
+async function checkOne(
+  setup: HomeLayout,
+  name: string,
+  record: LockRecord,
+): Promise<CheckedSkill> {
   const local = localState(setup, record);
   if (local) return { name, status: local };
   let work = "";
@@ -122,7 +129,7 @@ async function checkOne(setup: Setup, name: string, record: LockRecord): Promise
   }
 }
 
-function selected(setup: Setup, name?: string): [string, LockRecord][] {
+function selected(setup: HomeLayout, name?: string): [string, LockRecord][] {
   const installed = Object.entries(readLockDocument(hubRoot(setup).root).installed).sort((
     [a],
     [b],
@@ -135,7 +142,7 @@ function selected(setup: Setup, name?: string): [string, LockRecord][] {
 
 /** `hub check [NAME]`. */
 export async function checkInstalled(
-  setup: Setup,
+  setup: HomeLayout,
   name?: string,
 ): Promise<{ success: true; skills: CheckedSkill[] }> {
   const skills: CheckedSkill[] = [];
@@ -157,7 +164,7 @@ export interface UpdateOptions {
 
 /** `hub update [NAME] [--force]`: re-installs what has an update; a locally modified skill needs `--force`. */
 export async function updateInstalled(
-  setup: Setup,
+  setup: HomeLayout,
   name: string | undefined,
   options: UpdateOptions = {},
 ): Promise<
@@ -184,7 +191,7 @@ export async function updateInstalled(
 
 /** One skill of `hub update`: re-installed, skipped (no update) or refused (with why). */
 async function updateOne(
-  setup: Setup,
+  setup: HomeLayout,
   n: string,
   record: LockRecord,
   options: UpdateOptions,
@@ -224,7 +231,7 @@ async function updateOne(
 
 /** Installs `candidate` of `fetched` in place of the skill `n` (the trust policy judges it afresh). */
 function reinstall(
-  setup: Setup,
+  setup: HomeLayout,
   n: string,
   record: LockRecord,
   fetched: Fetched,

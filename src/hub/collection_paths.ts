@@ -7,10 +7,10 @@
  */
 import { expandPath } from "../home/host.ts";
 import { resolvePath } from "../home/paths.ts";
-import type { Setup } from "../home/setup.ts";
+import type { HomeLayout } from "../home/layout.ts";
 
 /** The entries of `skills.hub.collections`, as written. */
-export function collectionEntries(setup: Setup): string[] {
+export function collectionEntries(setup: HomeLayout): string[] {
   const raw = setup.config.hub.collections;
   const list = typeof raw === "string" ? [raw] : Array.isArray(raw) ? raw.map(String) : [];
   return list.map((e) => e.trim()).filter((e) => e !== "");
@@ -22,7 +22,7 @@ export function isPathEntry(entry: string): boolean {
 }
 
 /** The configured collections that are folders on this machine: what a hub command must read. */
-export function localCollectionPaths(setup: Setup): string[] {
+export function localCollectionPaths(setup: HomeLayout): string[] {
   return collectionEntries(setup).filter(isPathEntry).map((e) =>
     resolvePath(setup.home, expandPath(e, () => undefined, setup.host.userHome))
   );

@@ -11,7 +11,7 @@ import { SkillrtError } from "../errors.ts";
 import { expandPath } from "../home/host.ts";
 import { collectionEntries, isPathEntry } from "./collection_paths.ts";
 import { isDirectory, joinPath, resolvePath } from "../home/paths.ts";
-import type { Setup } from "../home/setup.ts";
+import type { HomeLayout } from "../home/layout.ts";
 import { collectionOf, type CollectionSkill } from "./collection.ts";
 import { type Fetched, fetchSource } from "./fetch.ts";
 import { addNeeds, type SourceNeeds, sourceNeeds, sourceOf } from "./source_of.ts";
@@ -19,7 +19,7 @@ import { refuseLinkedHub } from "./install.ts";
 import { removeScratch, withScratch } from "./scratch.ts";
 
 /** The collections of the config, as hub sources. */
-export function configuredCollections(setup: Setup): string[] {
+export function configuredCollections(setup: HomeLayout): string[] {
   return collectionEntries(setup).map((entry) =>
     collectionSource(entry, setup.home, setup.host.userHome)
   );
@@ -39,7 +39,7 @@ export function collectionSource(entry: string, home: string, userHome?: string)
 }
 
 /** The hosts, programs and variables reading every configured collection needs. */
-export function collectionNeeds(setup: Setup): SourceNeeds {
+export function collectionNeeds(setup: HomeLayout): SourceNeeds {
   const needs: SourceNeeds = { net: [], run: [], env: [] };
   for (const source of configuredCollections(setup)) {
     try {
@@ -70,7 +70,7 @@ export interface ReadCollection {
 
 /** Reads each configured collection into the quarantine of `root` (one folder each), in config order. */
 export async function readCollections(
-  setup: Setup,
+  setup: HomeLayout,
   root: string,
   stopWhen?: (fetched: Fetched) => boolean,
 ): Promise<ReadCollection[]> {
@@ -127,7 +127,7 @@ export interface CollectionHit {
 
 /** The skills of the configured collections whose name or description holds every word of `query`. */
 export async function searchCollections(
-  setup: Setup,
+  setup: HomeLayout,
   query: string,
   root: string,
 ): Promise<{ hits: CollectionHit[]; unreachable: { index: string; error: string }[] }> {
@@ -137,7 +137,7 @@ export async function searchCollections(
 async function searchIn(
   root: string,
   query: string,
-  setup: Setup,
+  setup: HomeLayout,
 ): Promise<{ hits: CollectionHit[]; unreachable: { index: string; error: string }[] }> {
   const words = query.toLowerCase().split(/\s+/).filter((w) => w !== "");
   const read = await readCollections(setup, root);

@@ -16,7 +16,7 @@ import {
   joinPath,
   resolvePath,
 } from "../home/paths.ts";
-import type { Setup } from "../home/setup.ts";
+import type { HomeLayout } from "../home/layout.ts";
 import {
   ARCHIVE_LIMITS,
   type ArchiveFile,
@@ -295,7 +295,7 @@ export function checkoutFolder(work: string, subpath: string): string {
  * The line that says a folder here is named like a remote source that was fetched instead
  * ([IO-5]): `owner/repo` is always the repository; the folder is spelled `./owner/repo`.
  */
-export function shadowHint(setup: Setup, raw: string): string[] {
+export function shadowHint(setup: HomeLayout, raw: string): string[] {
   if (!existsHere(resolvePath(setup.host.cwd, raw))) return [];
   return [
     `A local folder '${raw}' exists; it was not installed ('${raw}' is a remote source). Spell it './${raw}' to install the folder.`,
@@ -307,7 +307,7 @@ export function shadowHint(setup: Setup, raw: string): string[] {
  * a well-known index to look a bare name up in instead of the configured ones.
  */
 export async function fetchSource(
-  setup: Setup,
+  setup: HomeLayout,
   raw: string,
   work: string,
   index?: string,
@@ -319,7 +319,7 @@ export async function fetchSource(
 }
 
 /** Fetches a parsed source. */
-async function fetchParsed(setup: Setup, source: Source, work: string): Promise<Fetched> {
+async function fetchParsed(setup: HomeLayout, source: Source, work: string): Promise<Fetched> {
   const name = sourceName(source);
   switch (source.kind) {
     case "well-known":
@@ -347,7 +347,7 @@ async function fetchParsed(setup: Setup, source: Source, work: string): Promise<
 
 /** A skill looked up by name in well-known indexes; a trusted signature makes it `trusted` ([T-2]). */
 async function fetchFromIndex(
-  setup: Setup,
+  setup: HomeLayout,
   source: Extract<Source, { kind: "well-known" }>,
   name: string,
 ): Promise<Fetched> {

@@ -8,7 +8,7 @@
 import { agentConvention, agentOfSource } from "../home/agents.ts";
 import { UsageError } from "../errors.ts";
 import { basename, dirname, joinPath, realPathOrUndefined } from "../home/paths.ts";
-import type { Setup } from "../home/setup.ts";
+import type { HomeLayout } from "../home/layout.ts";
 
 /** Where a hub command installs and keeps its records. */
 export interface HubRoot {
@@ -31,7 +31,7 @@ function realOrParent(path: string): string {
  * else the local root.
  * @throws {UsageError} when `--agent` names more than one agent, or the user's home is unknown.
  */
-export function hubRoot(setup: Setup): HubRoot {
+export function hubRoot(setup: HomeLayout): HubRoot {
   const agents = setup.agentOptions;
   if (agents.length === 0) return { root: setup.localRoot };
   if (agents.length > 1) {
@@ -50,7 +50,7 @@ export function hubRoot(setup: Setup): HubRoot {
 }
 
 /** The folders skillrt only reads ([H-5]): every known agent folder that is no other kind of root. */
-export function readOnlyFolders(setup: Setup): string[] {
+export function readOnlyFolders(setup: HomeLayout): string[] {
   const own = new Set(
     [
       setup.localRoot,
@@ -66,6 +66,6 @@ export function readOnlyFolders(setup: Setup): string[] {
  * of an agent's folder (`hub install --agent` keeps that folder's own lock, [HUB-8]),
  * else the local root.
  */
-export function lockRootOf(setup: Setup, record: { source: string; root: string }): string {
+export function lockRootOf(setup: HomeLayout, record: { source: string; root: string }): string {
   return agentOfSource(record.source) !== undefined ? record.root : setup.localRoot;
 }

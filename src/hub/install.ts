@@ -11,7 +11,7 @@ import { recordInstalled, tryUpdateUsage } from "../usage/usage.ts";
 import { HubBlockedError, NotFoundError, SkillrtError, ValidationError } from "../errors.ts";
 import { interruptionPoint } from "../interruption.ts";
 import { basename, dirname, ensureDir, isLinkHere, joinPath } from "../home/paths.ts";
-import type { Setup } from "../home/setup.ts";
+import type { HomeLayout } from "../home/layout.ts";
 import { validateName, validateSkillContent } from "../manage/validation.ts";
 import { appendAudit, auditText } from "./audit.ts";
 import { hashFolder, installFolder, readLockDocument, updateLock } from "./lockfile_write.ts";
@@ -132,7 +132,7 @@ export function refuseLinkedHub(root: string): void {
 
 /** Fetches a source into a scratch folder below `root` (removed again when the fetch fails). */
 export async function fetchForInstall(
-  setup: Setup,
+  setup: HomeLayout,
   source: string,
   root: string,
   index?: string,
@@ -188,7 +188,7 @@ export function candidateOf(fetched: Fetched, options: InstallOptions): InstallC
 
 /** Installs the skill a source holds ([HUB-1], [HUB-2]). */
 export async function installSkill(
-  setup: Setup,
+  setup: HomeLayout,
   source: string,
   options: InstallOptions = {},
 ): Promise<InstallResult> {
@@ -205,7 +205,7 @@ export async function installSkill(
 
 /** One install as its steps see it. */
 interface Install {
-  setup: Setup;
+  setup: HomeLayout;
   /** The folder installed into, whose lock and audit log record it. */
   root: string;
   source: string;
@@ -235,7 +235,7 @@ interface Placement {
  * the roots answer to, shared by a run of installs ([S-1]; read afresh by default).
  */
 export async function installCandidate(
-  setup: Setup,
+  setup: HomeLayout,
   source: string,
   fetched: Fetched,
   candidate: InstallCandidate,

@@ -24,7 +24,7 @@ import {
   skillsOf,
 } from "./collections.ts";
 import { configuredIndexes } from "./well_known.ts";
-import type { Setup } from "../home/setup.ts";
+import type { HomeLayout } from "../home/layout.ts";
 import type { CollectionSkill } from "./collection.ts";
 import { type Collection, type Fetched, shadowHint } from "./fetch.ts";
 import {
@@ -190,7 +190,7 @@ async function choose(
 
 /** Installs one chosen skill of a collection; its failure is returned, not thrown. */
 async function installMember(
-  setup: Setup,
+  setup: HomeLayout,
   source: string,
   fetched: Fetched,
   skill: CollectionSkill,
@@ -223,7 +223,7 @@ async function installMember(
 
 /** Installs what a fetched source holds: its one skill, or the chosen skills of its collection. */
 async function installFetched(
-  setup: Setup,
+  setup: HomeLayout,
   source: string,
   fetched: Fetched,
   options: InstallOptions & { root: string },
@@ -273,7 +273,7 @@ async function installFetched(
  * @throws {SkillrtError} when no collection holds it and there is no index to ask.
  */
 async function installFromCollections(
-  setup: Setup,
+  setup: HomeLayout,
   name: string,
   options: InstallOptions & { root: string },
 ): Promise<InstallResult | CollectionResult | undefined> {
@@ -315,7 +315,7 @@ function installedBefore(error: unknown, installed: InstallResult[]): unknown {
  * configured collections first.
  */
 export async function installFromSource(
-  setup: Setup,
+  setup: HomeLayout,
   source: string,
   options: InstallOptions = {},
 ): Promise<InstallResult | CollectionResult> {
@@ -328,7 +328,7 @@ export async function installFromSource(
 
 /** Installs from `source` into `root`, its scratch folders made and removed by the caller. */
 async function installAny(
-  setup: Setup,
+  setup: HomeLayout,
   source: string,
   root: string,
   options: InstallOptions,

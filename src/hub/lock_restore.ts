@@ -10,7 +10,7 @@
  * @module
  */
 import { HubBlockedError, NotFoundError, SkillrtError } from "../errors.ts";
-import type { Setup } from "../home/setup.ts";
+import type { HomeLayout } from "../home/layout.ts";
 import type { Fetched } from "./fetch.ts";
 import {
   candidateOf,
@@ -178,7 +178,7 @@ export function differenceLine(d: Difference): string {
 
 /** Restores every skill of the lock file `file` into `options.root`. */
 export async function restoreFromLock(
-  setup: Setup,
+  setup: HomeLayout,
   file: string,
   options: RestoreOptions,
 ): Promise<RestoreResult> {
@@ -213,7 +213,7 @@ function frozenRefusal(result: RestoreResult): SkillrtError {
 
 /** Fetches and compares every entry; those to install go into `prepared`. */
 async function prepareAll(
-  setup: Setup,
+  setup: HomeLayout,
   input: LockInput,
   options: RestoreOptions,
   prepared: Prepared[],
@@ -258,7 +258,7 @@ async function prepareAll(
 
 /** Installs each prepared skill through the one install path; a failure does not stop the rest. */
 async function installAll(
-  setup: Setup,
+  setup: HomeLayout,
   prepared: Prepared[],
   options: RestoreOptions,
   result: RestoreResult,

@@ -13,7 +13,7 @@
  */
 import { SkillrtError, ValidationError } from "../errors.ts";
 import { basename, isFileHere, isInside } from "../home/paths.ts";
-import type { Setup } from "../home/setup.ts";
+import type { HomeLayout } from "../home/layout.ts";
 import { Catalog } from "../scan/catalog.ts";
 import { collisionKey } from "../scan/name_key.ts";
 import { declaredOf, setSkillName, skillFoldersOfDir } from "./collection.ts";
@@ -48,7 +48,7 @@ export function namesInside(quarantine: string, name: string): NewName[] {
 }
 
 /** Every name the skills of a setup's roots answer to, with where each is. */
-function holdersOf(setup: Setup): Holder[] {
+function holdersOf(setup: HomeLayout): Holder[] {
   const catalog = new Catalog(setup);
   // Plugin skills are named `ns:skill`, a namespace of their own ([R-5]).
   return setup.roots.flatMap((root) => {
@@ -69,11 +69,11 @@ function holdersOf(setup: Setup): Holder[] {
  * home's first install) still counts.
  */
 export class TakenNames {
-  #setup: Setup;
+  #setup: HomeLayout;
   #holders?: Holder[];
 
   /** The names taken in `setup`'s roots (read on first use). */
-  constructor(setup: Setup) {
+  constructor(setup: HomeLayout) {
     this.#setup = setup;
   }
 

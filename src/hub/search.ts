@@ -5,13 +5,13 @@
  * @module
  */
 import { SkillrtError } from "../errors.ts";
-import type { Setup } from "../home/setup.ts";
+import type { HomeLayout } from "../home/layout.ts";
 import { configuredCollections, searchCollections } from "./collections.ts";
 import { configuredIndexes, searchIndexes, type SearchResult } from "./well_known.ts";
 
 /** Searches the indexes (`index` instead of the configured ones) and the collections. */
 export async function searchHub(
-  setup: Setup,
+  setup: HomeLayout,
   query: string,
   index?: string,
 ): Promise<SearchResult> {

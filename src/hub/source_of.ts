@@ -7,7 +7,7 @@
  * @module
  */
 import { ValidationError } from "../errors.ts";
-import type { Setup } from "../home/setup.ts";
+import type { HomeLayout } from "../home/layout.ts";
 import { parseSource, type Source } from "./source.ts";
 import { configuredIndexes } from "./well_known.ts";
 
@@ -45,7 +45,7 @@ export function addNeeds(into: SourceNeeds, more: SourceNeeds): SourceNeeds {
  * ([T-4]; never the token itself), or undefined when unset.
  * @throws {SkillrtError} for a value that is not a variable name.
  */
-export function githubTokenEnv(setup: Setup): string | undefined {
+export function githubTokenEnv(setup: HomeLayout): string | undefined {
   const name = setup.config.hub.github_token_env;
   if (name === undefined || name === null || name === "") return undefined;
   // Upper case only: a token (`ghp_…`, `github_pat_…`) is never taken for a name.
@@ -58,7 +58,7 @@ export function githubTokenEnv(setup: Setup): string | undefined {
 }
 
 /** Parses a source with the home's GitHub base and well-known indexes (`index` overrides them). */
-export function sourceOf(setup: Setup, raw: string, index?: string): Source {
+export function sourceOf(setup: HomeLayout, raw: string, index?: string): Source {
   const { github_base: base, github_codeload: codeload } = setup.config.hub;
   const tokenEnv = githubTokenEnv(setup);
   const github = {

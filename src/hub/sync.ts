@@ -16,7 +16,7 @@ import { splitFrontmatter } from "../frontmatter/fence.ts";
 import { parseFrontmatter } from "../frontmatter/parse.ts";
 import { type SkillrtError, ValidationError } from "../errors.ts";
 import { basename, dirname, ensureDir, isInside, joinPath } from "../home/paths.ts";
-import type { Setup } from "../home/setup.ts";
+import type { HomeLayout } from "../home/layout.ts";
 import { creationTarget, makeDirsInside } from "../manage/apply.ts";
 import { atomicWrite, linkRefusal, tempPathFor } from "../manage/atomic.ts";
 import { assertCleanFileName } from "../manage/file_names.ts";
@@ -217,7 +217,7 @@ function copyFolder(from: string, root: string, rel: string): void {
 }
 
 /** Syncs the bundled skills in `from` into the local root. */
-export async function syncBundled(setup: Setup, from: string): Promise<SyncResult> {
+export async function syncBundled(setup: HomeLayout, from: string): Promise<SyncResult> {
   const root = setup.localRoot;
   const result: SyncResult = {
     success: true,

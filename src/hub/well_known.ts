@@ -10,7 +10,7 @@
  * @module
  */
 import { AmbiguousError, NotFoundError, SkillrtError, UsageError } from "../errors.ts";
-import type { Setup } from "../home/setup.ts";
+import type { HomeLayout } from "../home/layout.ts";
 import { type ArchiveFile, downloadIfPresent } from "./archive.ts";
 import { V01_WELL_KNOWN_PATH, WELL_KNOWN_PATH } from "./source.ts";
 import { onIndexOrigin } from "./source_grammar.ts";
@@ -30,7 +30,7 @@ import {
 export { verifyAgainstIndex } from "./well_known_files.ts";
 
 /** The index URLs to use: `--index` when given, else `skills.hub.indexes` (a list or one string). */
-export function configuredIndexes(setup: Setup, option?: string): string[] {
+export function configuredIndexes(setup: HomeLayout, option?: string): string[] {
   if (option) return [indexUrl(option)];
   const raw = setup.config.hub.indexes;
   const list = typeof raw === "string" ? [raw] : Array.isArray(raw) ? raw : [];

@@ -9,7 +9,7 @@ import { unifiedDiff } from "../deps/diff.ts";
 import { SkillrtError } from "../errors.ts";
 import { joinPath } from "../home/paths.ts";
 import { sha256Hex } from "../hash/sha256.ts";
-import type { Setup } from "../home/setup.ts";
+import type { HomeLayout } from "../home/layout.ts";
 import { lockedWritePaths } from "./mutex.ts";
 import { agentWrittenPaths, markAgentWritten } from "./agent_written.ts";
 import { isSkillAction } from "./change.ts";
@@ -137,10 +137,10 @@ export function shownAfter(after: string | Uint8Array | null): string {
 /** Changes skills in one home. */
 export class SkillManager {
   /** The home, config and roots. */
-  readonly setup: Setup;
+  readonly setup: HomeLayout;
 
   /** Creates a manager over a setup. */
-  constructor(setup: Setup) {
+  constructor(setup: HomeLayout) {
     this.setup = setup;
   }
 

@@ -5,10 +5,10 @@
  *
  * @example
  * ```ts
- * import { resolveSetup } from "@skillrt/skillrt";
+ * import { resolveHomeLayout } from "@skillrt/skillrt";
  * import { SkillManager } from "@skillrt/skillrt/manage";
  *
- * const manager = new SkillManager(resolveSetup({ home: "examples/home" }));
+ * const manager = new SkillManager(resolveHomeLayout({ home: "examples/home" }));
  * console.log(manager.pending().count);
  * ```
  *

@@ -30,7 +30,7 @@ import { toJsonDocument } from "../json_document.ts";
 import { NameTakenError } from "../manage/name_taken.ts";
 import { SkillManager } from "../manage/manager.ts";
 import type { Catalog } from "../scan/catalog.ts";
-import type { Setup } from "../home/setup.ts";
+import type { HomeLayout } from "../home/layout.ts";
 import { resolveSkill, shownOrNotFound } from "../resolve/resolve.ts";
 import { complete, type CompletionRef } from "./completions.ts";
 import { budgetedList, page } from "./list_budget.ts";
@@ -114,7 +114,7 @@ async function callTool(session: Session, request: CallToolRequest) {
  * approves the staged write ([RUN-3], `agent_written.ts`): its scripts run only once the
  * user approved them at a terminal.
  */
-async function manage(args: Record<string, unknown>, catalog: Catalog, setup: Setup) {
+async function manage(args: Record<string, unknown>, catalog: Catalog, setup: HomeLayout) {
   const action = manageAction(args);
   if (SKILL_ACTIONS.has(action.action)) {
     const name = (action as { name: string }).name;

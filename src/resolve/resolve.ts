@@ -7,7 +7,7 @@
 import { AmbiguousError, NotFoundError, ValidationError } from "../errors.ts";
 import { readHeadOf } from "../frontmatter/read_head.ts";
 import { basename, dirname, joinPath, realPathOrUndefined } from "../home/paths.ts";
-import type { PluginRoot, Root } from "../home/setup.ts";
+import type { PluginRoot, Root } from "../home/layout.ts";
 import type { Catalog } from "../scan/catalog.ts";
 import { leavingLink, openSkillFile, type Reach, reachOf } from "../scan/containment.ts";
 import { readRecord, rootSource } from "../scan/scan_root.ts";

@@ -21,7 +21,7 @@ import {
 } from "../home/paths.ts";
 import { sha256Hex } from "../hash/sha256.ts";
 import type { Resolved } from "../resolve/resolve.ts";
-import type { Setup } from "../home/setup.ts";
+import type { HomeLayout } from "../home/layout.ts";
 import type { RuntimeOptions } from "../runtime_options.ts";
 import { hubMayHaveIn } from "../runtime_context.ts";
 import { isSynced } from "../hub/bundled_manifest.ts";
@@ -39,7 +39,7 @@ import type { Look } from "../scan/watcher_sees.ts";
 /** What running a script needs of the runtime (`SkillRuntime` is one). */
 export interface ScriptRuntime {
   /** The home, config and roots. */
-  readonly setup: Setup;
+  readonly setup: HomeLayout;
   /** Who answers environment questions and kills process groups, when not this process. */
   readonly options: Pick<RuntimeOptions, "envValues" | "processGroups">;
   /** A fresh catalog. */
@@ -122,7 +122,7 @@ function identityOf(dir: string): string {
  * the folder of the local root when that is a root (roots are real paths; a linked local
  * root gives its real folder, refused too), else as given.
  */
-function realHome(setup: Setup): string {
+function realHome(setup: HomeLayout): string {
   const local = setup.roots.find((r) => r.source === "local")?.path;
   return local !== undefined && basename(local) === "skills" ? dirname(local) : setup.home;
 }

@@ -16,7 +16,7 @@
  */
 import { sha256Hex } from "../hash/sha256.ts";
 import { dirname, isDirectory, joinPath, normalizePath } from "../home/paths.ts";
-import type { Setup } from "../home/setup.ts";
+import type { HomeLayout } from "../home/layout.ts";
 
 /**
  * The user's folder of turns, machine-wide: `$XDG_RUNTIME_DIR/skillrt-turns` when that
@@ -47,7 +47,7 @@ export function machineTurnsFolder(
  * one the warden found (`SandboxHost.turns`), else the user's home's, else (no home known)
  * the local root's `.run_turns`.
  */
-export function turnsFolderOf(setup: Setup, host = setup.host.sandbox): string {
+export function turnsFolderOf(setup: HomeLayout, host = setup.host.sandbox): string {
   return host?.turns ?? machineTurnsFolder(undefined, setup.host.userHome) ??
     joinPath(setup.localRoot, ".run_turns");
 }

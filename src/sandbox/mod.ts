@@ -5,10 +5,10 @@
  *
  * @example
  * ```ts
- * import { resolveSetup } from "@skillrt/skillrt";
+ * import { resolveHomeLayout } from "@skillrt/skillrt";
  * import { planFlags, planFor } from "@skillrt/skillrt/sandbox";
  *
- * const plan = planFor("view", resolveSetup({ home: "examples/home" }));
+ * const plan = planFor("view", resolveHomeLayout({ home: "examples/home" }));
  * console.log(planFlags(plan).join(" "));
  * ```
  *

@@ -9,7 +9,7 @@ import { errorOfCode, SkillrtError } from "../errors.ts";
 import type { FileResult } from "../files/file_view.ts";
 import type { ListResult } from "../level0/list.ts";
 import type { PromptResult } from "../level0/prompt.ts";
-import { resolveSetup, type Setup } from "../home/setup.ts";
+import { type HomeLayout, resolveHomeLayout } from "../home/layout.ts";
 import type { RuntimeOptions } from "../runtime.ts";
 import type { ViewResult } from "../view/view.ts";
 import type { InvokeResult } from "../view/invoke.ts";
@@ -21,7 +21,7 @@ import { CLI_HOST } from "../cli/worker_host.ts";
 /** A runtime whose every call runs in a sandbox Worker. */
 export interface SandboxedRuntime {
   /** The setup the plans are computed from. */
-  readonly setup: Setup;
+  readonly setup: HomeLayout;
   /** The plan a command's Worker gets. */
   plan(command: string): PermissionPlan;
   /** Level 0 ([L0-1]); with `all`, the hidden skills too, each with `hidden` ([L0-9]). */
@@ -49,7 +49,7 @@ export interface SandboxedRuntime {
 
 /** Runs one command of the library in a Worker holding its plan; its typed result, or its error again. */
 async function callInWorker<T>(
-  setup: Setup,
+  setup: HomeLayout,
   options: RuntimeOptions,
   command: string,
   args: string[],
@@ -89,7 +89,7 @@ async function callInWorker<T>(
 
 /** Opens a runtime that runs each call in a Worker holding only that call's plan. */
 export function openSandboxedRuntime(options: RuntimeOptions = {}): SandboxedRuntime {
-  const setup = options.setup ?? resolveSetup(options);
+  const setup = options.setup ?? resolveHomeLayout(options);
   const call = <T>(command: string, args: string[], opts: CommandRequest["options"] = {}) =>
     callInWorker<T>(setup, options, command, args, opts);
   return {

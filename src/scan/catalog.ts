@@ -8,7 +8,7 @@
  * @module
  */
 import type { Diagnostic } from "../diagnostics.ts";
-import type { PluginRoot, Root, Setup } from "../home/setup.ts";
+import type { HomeLayout, PluginRoot, Root } from "../home/layout.ts";
 import { realRootsOf } from "./containment.ts";
 import { scanRoot } from "./scan_root.ts";
 import { indexRecords, type SkillIndex } from "./skill_index.ts";
@@ -26,7 +26,7 @@ import type { ScanContext, WatchedCache } from "./watch_cache.ts";
  */
 export class Catalog {
   /** The setup the catalog reads. */
-  readonly setup: Setup;
+  readonly setup: HomeLayout;
   #roots = new Map<string, ScannedRoot>();
   #index?: SkillIndex;
 
@@ -44,7 +44,7 @@ export class Catalog {
    * @ignore Internal to the runtime.
    */
   constructor(
-    setup: Setup,
+    setup: HomeLayout,
     cache?: WatchedCache,
     onScan?: (root: string) => void,
     helperFiles?: (dir: string, reach: readonly string[] | null) => Promise<unknown>,

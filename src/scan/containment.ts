@@ -19,7 +19,7 @@ import type { SkillSource } from "./record.ts";
  */
 export type Reach = readonly string[] | null;
 
-/** The roots of a setup, as far as containment needs them (a `Setup` is one). */
+/** The roots of a setup, as far as containment needs them (a `HomeLayout` is one). */
 export interface RootsOf {
   /** The local root. */
   localRoot: string;

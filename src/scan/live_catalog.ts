@@ -7,7 +7,7 @@
  *
  * @module
  */
-import type { Setup } from "../home/setup.ts";
+import type { HomeLayout } from "../home/layout.ts";
 import { Catalog } from "./catalog.ts";
 import { WatchedCache, type WatchStatus } from "./watch_cache.ts";
 import { HelperWatches, ownWatchHelper, watchInThread, type WatchOpener } from "./watch_source.ts";
@@ -24,7 +24,7 @@ export interface LiveOptions {
 
 /** The watched catalog a long-lived runtime serves every call from. */
 export class LiveCatalog {
-  #setup: Setup;
+  #setup: HomeLayout;
   #options: LiveOptions;
   #onScan: () => void;
   #cache?: WatchedCache;
@@ -37,7 +37,7 @@ export class LiveCatalog {
   #current?: { catalog: Catalog; version: number };
 
   /** A live catalog over `setup`; `onScan` hears of every walk of a root. */
-  constructor(setup: Setup, options: LiveOptions, onScan: () => void) {
+  constructor(setup: HomeLayout, options: LiveOptions, onScan: () => void) {
     this.#setup = setup;
     this.#options = options;
     this.#onScan = onScan;

@@ -10,7 +10,7 @@
  *
  * @module
  */
-import type { PluginRoot, Root } from "../home/setup.ts";
+import type { PluginRoot, Root } from "../home/layout.ts";
 import type { ScannedRoot } from "./scanned.ts";
 import { reachOf } from "./containment.ts";
 import { readRecord, rootSource } from "./scan_root.ts";

@@ -8,7 +8,7 @@
  */
 import { diagnostic } from "../diagnostics.ts";
 import { readHeadOf } from "../frontmatter/read_head.ts";
-import type { PluginRoot, Root } from "../home/setup.ts";
+import type { PluginRoot, Root } from "../home/layout.ts";
 import { joinPath } from "../home/paths.ts";
 import { HEAD_ROUNDS } from "../files/open_inside.ts";
 import { isEscape, leavingDiagnostic, openSkillFile, reachOf } from "./containment.ts";

@@ -14,7 +14,7 @@
  *
  * @module
  */
-import type { PluginRoot, Root } from "../home/setup.ts";
+import type { PluginRoot, Root } from "../home/layout.ts";
 import { reachOf } from "./containment.ts";
 import { readRecord, rootSource } from "./scan_root.ts";
 import type { SkillRecord } from "./record.ts";

@@ -21,7 +21,7 @@
  *
  * @module
  */
-import type { PluginRoot, Root } from "../home/setup.ts";
+import type { PluginRoot, Root } from "../home/layout.ts";
 import { scanRoot } from "./scan_root.ts";
 import { linkSignature, SWEEP_MS } from "./link_sweep.ts";
 import type { ScannedRoot } from "./scanned.ts";

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { PluginRoot, Root } from "../home/setup.ts";
+import type { PluginRoot, Root } from "../home/layout.ts";
 import type { ScannedRoot } from "./scanned.ts";
 import type { StampedScan } from "./stamps.ts";
 import type { FsWatch } from "./watch_source.ts";

@@ -8,7 +8,7 @@
  * @module
  */
 import { joinPath } from "../home/paths.ts";
-import type { Setup } from "../home/setup.ts";
+import type { HomeLayout } from "../home/layout.ts";
 import { usageWritePaths } from "../usage/usage.ts";
 import type { PermissionPlan } from "./permission_plan.ts";
 import { approvalsFile, approvalWritePaths } from "../run/consent.ts";
@@ -34,7 +34,7 @@ function unique(paths: string[]): string[] {
 }
 
 /** The folders and files every reading command needs: roots, plugins, bundles, config, `.env`. */
-export function readSet(setup: Setup): string[] {
+export function readSet(setup: HomeLayout): string[] {
   return unique([
     ...setup.roots.map((r) => r.path),
     setup.localRoot,
@@ -56,7 +56,7 @@ export function readSet(setup: Setup): string[] {
 export function planOf(
   command: string,
   needs: PlanNeeds,
-  setup: Setup,
+  setup: HomeLayout,
   paths: string[] = [],
   writes: string[] = [],
   preprocesses = false,
@@ -92,7 +92,7 @@ export function planOf(
  */
 export function runGrants(
   plan: Pick<PermissionPlan, "read" | "write" | "run">,
-  setup: Setup,
+  setup: HomeLayout,
   records: boolean,
 ): Pick<PermissionPlan, "read" | "write" | "run"> {
   const sandbox = setup.host.sandbox;

@@ -12,7 +12,7 @@
 import type { CommandRequest, Outcome } from "../worker/request.ts";
 import type { EnvAnswer, FromWorker, ToWorker, WorkerMessage } from "../worker/protocol.ts";
 import type { JSONRPCMessage } from "../deps/mcp.ts";
-import type { Setup } from "../home/setup.ts";
+import type { HomeLayout } from "../home/layout.ts";
 import { readEnv } from "../home/host.ts";
 import { workerPermissions } from "./plan.ts";
 import type { SkillsConfig } from "../home/config.ts";
@@ -127,7 +127,7 @@ function startWatchHelper(permissions: Deno.PermissionOptionsObject, port: Messa
  * directory's link count is two plus its subfolders). Otherwise the Worker asks for a
  * helper itself if its walk grows big.
  */
-export function startsHelperEarly(walks: boolean, setup: Setup): boolean {
+export function startsHelperEarly(walks: boolean, setup: HomeLayout): boolean {
   return walks && setup.roots.some((root) => {
     try {
       return (Deno.statSync(root.path).nlink ?? 0) - 2 >= EARLY_HELPER_FOLDERS;

@@ -11,7 +11,7 @@
  */
 import { NotFoundError } from "../errors.ts";
 import { isDirectory, joinPath } from "../home/paths.ts";
-import type { Setup } from "../home/setup.ts";
+import type { HomeLayout } from "../home/layout.ts";
 
 /**
  * Makes `folders` (below the home: what the command's row says it needs, its
@@ -20,7 +20,7 @@ import type { Setup } from "../home/setup.ts";
  */
 export function ensureSkeleton(
   folders: readonly string[],
-  setup: Setup,
+  setup: HomeLayout,
   explicitHome: boolean,
 ): boolean {
   if (folders.length === 0) return false;

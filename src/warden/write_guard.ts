@@ -12,7 +12,7 @@
 import { NotPermittedError } from "../errors.ts";
 import { basename, dirname, isInside, joinPath, normalizePath } from "../home/paths.ts";
 import { lockedWritePaths } from "../manage/mutex.ts";
-import type { Setup } from "../home/setup.ts";
+import type { HomeLayout } from "../home/layout.ts";
 import { readOnlyFolders } from "../hub/hub_root.ts";
 
 /** The folders a write may never be granted on, and the folders writes must stay in. */
@@ -38,7 +38,7 @@ export interface WriteFence {
  * as its real path).
  */
 export function writeFence(
-  setup: Setup,
+  setup: HomeLayout,
   realPath: (p: string) => string | undefined,
   outputs: readonly string[] = [],
   agentTarget?: string,
@@ -98,7 +98,7 @@ export function unsafeWrite(path: string, fence: WriteFence): string | undefined
  * them (their row says `userFiles`: enable, disable, setup) may be granted them — never MCP.
  */
 export function userFiles(
-  setup: Setup,
+  setup: HomeLayout,
   realPath: (p: string) => string | undefined,
 ): Set<string> {
   const files = [setup.configFile, joinPath(setup.home, ".env")];
@@ -130,7 +130,7 @@ export interface FenceAdmits {
 export function checkWrites(
   command: string,
   writes: readonly string[],
-  setup: Setup,
+  setup: HomeLayout,
   realPath: (p: string) => string | undefined,
   admits: FenceAdmits = {},
 ): void {

@@ -9,7 +9,7 @@
  * @module
  */
 import type { JSONRPCMessage } from "../deps/mcp.ts";
-import type { Setup } from "../home/setup.ts";
+import type { HomeLayout } from "../home/layout.ts";
 import type { PromptReader, SetupQuestion } from "../home/skill_setup.ts";
 import type { ReadinessAnswer, ReadinessAsk, ReadinessProbe } from "../home/readiness_probe.ts";
 import type { EnvAsk } from "../preprocess/env_access.ts";
@@ -23,7 +23,7 @@ export interface WorkerMessage {
   /** The parsed command. */
   request: CommandRequest;
   /** The warden's setup (config already read, roots already found). */
-  setup: Setup;
+  setup: HomeLayout;
   /** The plan the Worker was created with. */
   plan: PermissionPlan;
   /**
@@ -105,7 +105,7 @@ export interface Channel {
 /** What the Worker's side of the protocol hands the command it runs: the warden's services. */
 export interface WorkerServices {
   /** The setup the warden computed. */
-  setup: Setup;
+  setup: HomeLayout;
   /** The plan the Worker was created with. */
   plan: PermissionPlan;
   /** Values of environment variables, answered by the warden ([P-6], [P-7]); none when absent. */

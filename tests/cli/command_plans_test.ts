@@ -17,7 +17,7 @@ import { COMMAND_ROWS, CONTENT_COMMANDS } from "../../src/cli/command_table.ts";
 import { HUB_ACTIONS } from "../../src/cli/commands/hub_plan.ts";
 import { sandbox } from "../../src/cli/sandbox_command.ts";
 import type { CommandRequest } from "../../src/worker/request.ts";
-import { resolveSetup, type Setup } from "../../src/home/setup.ts";
+import { type HomeLayout, resolveHomeLayout } from "../../src/home/layout.ts";
 import { cli, cliJson, makeTree, removeTrees, REPO, skill, testHost } from "../helpers.ts";
 
 const RECORD = `${REPO}/tests/fixtures/command_plans.json`;
@@ -145,9 +145,9 @@ const SANDBOX_HOST = {
   scratch: "/opt/sandbox/scratch",
 };
 
-function setupFor(home: string, user: string, work: string, agents?: string[]): Setup {
+function setupFor(home: string, user: string, work: string, agents?: string[]): HomeLayout {
   const host = testHost(work, { userHome: user, sandbox: SANDBOX_HOST });
-  return resolveSetup({ home, host, agents, env: () => undefined });
+  return resolveHomeLayout({ home, host, agents, env: () => undefined });
 }
 
 /** The request a line parses to, with placeholder content for the commands that take it. */
@@ -162,7 +162,7 @@ function requestOf(words: string[]): CommandRequest {
   return request;
 }
 
-async function planned(words: string[], setup: Setup): Promise<Recorded> {
+async function planned(words: string[], setup: HomeLayout): Promise<Recorded> {
   let request: CommandRequest;
   try {
     request = requestOf(words);
@@ -181,7 +181,7 @@ async function planned(words: string[], setup: Setup): Promise<Recorded> {
 /** `mcp`'s plan, as `sandbox mcp …` shows it. */
 async function mcpPlanned(
   words: string[],
-  setup: Setup,
+  setup: HomeLayout,
   request: CommandRequest,
 ): Promise<Recorded> {
   const outer: CommandRequest = {

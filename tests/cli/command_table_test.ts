@@ -23,7 +23,7 @@ import {
   WRITING_ACTIONS,
   WRITING_COMMANDS,
 } from "../../src/cli/command_table.ts";
-import { resolveSetup } from "../../src/home/setup.ts";
+import { resolveHomeLayout } from "../../src/home/layout.ts";
 import { MANAGE_ACTIONS } from "../../src/mcp/tools.ts";
 import { planFor } from "../../src/cli/plan_for.ts";
 import { approvalWritePaths } from "../../src/run/consent.ts";
@@ -39,7 +39,7 @@ const names = (keep: (row: (typeof COMMAND_ROWS)[number]) => boolean) =>
 
 Deno.test("[C-1][X-1] every command of the table has a plan, a dispatcher entry and completions", async () => {
   const home = makeTree({ "skills/a/SKILL.md": skill("a", "A skill.") });
-  const setup = resolveSetup({ home, host: testHost(home) });
+  const setup = resolveHomeLayout({ home, host: testHost(home) });
   const bash = (await cli(["completions", "bash"])).stdout;
   const fish = (await cli(["completions", "fish"])).stdout;
   // The words bash offers for the first word: every command of the command line, in order.

@@ -6,7 +6,7 @@
  * and `doctor` names folders found but not enabled.
  */
 import { deepEqual, equal, match, ok } from "node:assert/strict";
-import { resolveSetup } from "../../src/home/setup.ts";
+import { resolveHomeLayout } from "../../src/home/layout.ts";
 import { SkillRuntime } from "../../src/runtime.ts";
 import { checkWrites, unsafeWrite, writeFence } from "../../src/warden/write_guard.ts";
 import {
@@ -179,7 +179,7 @@ Deno.test("[H-5][C-4] doctor names the agent folders it finds that are not enabl
 });
 
 Deno.test("[X-6][H-5] the fence: agent folders are never granted, except the one hub install --agent names", () => {
-  const setup = resolveSetup({
+  const setup = resolveHomeLayout({
     home: "/u/me/.hermes",
     host: testHost("/u/me", { userHome: "/u/me" }),
     agents: ["claude"],

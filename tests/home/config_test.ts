@@ -1,7 +1,7 @@
 import { deepEqual, equal, ok, throws } from "node:assert/strict";
 import { configParses, loadConfig, parseBool, parseConfig } from "../../src/home/config.ts";
 import { expandPath, type HostFacts } from "../../src/home/host.ts";
-import { findProjectRoot, resolveHome, resolveSetup } from "../../src/home/setup.ts";
+import { findProjectRoot, resolveHome, resolveHomeLayout } from "../../src/home/layout.ts";
 import { SkillrtError } from "../../src/errors.ts";
 import { cli, makeCanary, makeTree, removeTrees, skill, testHost } from "../helpers.ts";
 
@@ -80,7 +80,7 @@ Deno.test("[H-3] external dirs: relative to home, real paths, duplicates and the
     "config.yaml": "skills:\n  external_dirs: [ext, ./ext, skills, missing, '${EXT_DIR}']\n",
   });
   Deno.symlinkSync(`${home}/ext`, `${home}/ext-link`);
-  const setup = resolveSetup({
+  const setup = resolveHomeLayout({
     home,
     host: host(home),
     env: (n) => (n === "EXT_DIR" ? `${home}/ext-link` : undefined),
@@ -103,14 +103,17 @@ Deno.test("[H-4][S-1] project skills only from a trusted project root, and never
     "home/skills/a/SKILL.md": skill("a", "A"),
   });
   const real = Deno.realPathSync(tree);
-  const untrusted = resolveSetup({ home: `${tree}/home`, host: host(`${tree}/proj/sub/deep`) });
+  const untrusted = resolveHomeLayout({
+    home: `${tree}/home`,
+    host: host(`${tree}/proj/sub/deep`),
+  });
   equal(untrusted.projectRoot, `${real}/proj`);
   deepEqual(untrusted.roots.map((r) => r.source), ["local"]);
   Deno.writeTextFileSync(
     `${tree}/home/config.yaml`,
     `skills:\n  trusted_project_dirs: ['${tree}/proj']\n`,
   );
-  const trusted = resolveSetup({ home: `${tree}/home`, host: host(`${tree}/proj/sub/deep`) });
+  const trusted = resolveHomeLayout({ home: `${tree}/home`, host: host(`${tree}/proj/sub/deep`) });
   // [S-1] amended: the local root first, then the trusted project's roots.
   deepEqual(trusted.roots.map((r) => [r.source, r.path]), [
     ["local", `${real}/home/skills`],
@@ -122,7 +125,9 @@ Deno.test("[H-4][S-1] project skills only from a trusted project root, and never
     `skills:\n  trusted_project_dirs: ['${tree}/proj']\n  project_discovery: false\n`,
   );
   deepEqual(
-    resolveSetup({ home: `${tree}/home`, host: host(`${tree}/proj`) }).roots.map((r) => r.source),
+    resolveHomeLayout({ home: `${tree}/home`, host: host(`${tree}/proj`) }).roots.map((r) =>
+      r.source
+    ),
     ["local"],
   );
   equal(findProjectRoot(`${tree}/proj/sub`, `${tree}/proj`), null);

@@ -7,7 +7,7 @@ import { deepEqual, equal, ok, throws } from "node:assert/strict";
 import fc from "fast-check";
 import { editConfigText } from "../../src/home/config_edit.ts";
 import { parseConfig } from "../../src/home/config.ts";
-import { resolveSetup } from "../../src/home/setup.ts";
+import { resolveHomeLayout } from "../../src/home/layout.ts";
 import { checkWrites } from "../../src/warden/write_guard.ts";
 import { realPathOrUndefined } from "../../src/home/paths.ts";
 import { rowOf } from "../../src/cli/command_table.ts";
@@ -244,7 +244,7 @@ const admits = (command: string) => ({ userFiles: rowOf(command)?.userFiles === 
 Deno.test("[V-10][X-6] config.yaml and .env are granted only to enable, disable and setup — never to MCP or a skill write", () => {
   const home = makeTree({ "skills/a/SKILL.md": skill("a", "A"), "config.yaml": "" });
   try {
-    const setup = resolveSetup({ home, host: testHost(home) });
+    const setup = resolveHomeLayout({ home, host: testHost(home) });
     const own = [
       `${home}/config.yaml`,
       `${home}/config.yaml.tmp`,

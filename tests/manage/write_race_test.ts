@@ -5,7 +5,7 @@
  * it is renamed into place. Bounded by tries, not by time.
  */
 import { deepEqual, equal, match, ok } from "node:assert/strict";
-import { resolveSetup } from "../../src/home/setup.ts";
+import { resolveHomeLayout } from "../../src/home/layout.ts";
 import { atomicWrite } from "../../src/manage/atomic.ts";
 import { SkillManager } from "../../src/manage/manager.ts";
 import { makeTree, removeTrees, skill, startSwapper, testHost } from "../helpers.ts";
@@ -24,7 +24,7 @@ Deno.test(`[X-6] write-file into a references/ swapped for a link out of the hom
   let written = 0;
   let refused = 0;
   try {
-    const manager = new SkillManager(resolveSetup({ home, host: testHost(home) }));
+    const manager = new SkillManager(resolveHomeLayout({ home, host: testHost(home) }));
     const within = Deno.realPathSync(dir);
     for (let i = 0; i < TRIES; i++) {
       // The writer every write goes through, straight at the swapped folder…
@@ -90,7 +90,7 @@ Deno.test(`[X-6][S-9] remove-file and nested write-file under an atomically exch
   const before = [...Deno.readDirSync(outside)].map((e) => e.name).sort();
   const swapper = startExchanger(dir);
   try {
-    const manager = new SkillManager(resolveSetup({ home, host: testHost(home) }));
+    const manager = new SkillManager(resolveHomeLayout({ home, host: testHost(home) }));
     for (let i = 0; i < TRIES / 2; i++) {
       for (
         const action of [

@@ -7,7 +7,7 @@
  */
 import { equal } from "node:assert/strict";
 import { readToken } from "../../src/cli/mcp_http_relay.ts";
-import { resolveSetup } from "../../src/home/setup.ts";
+import { resolveHomeLayout } from "../../src/home/layout.ts";
 import { cli, makeTree, removeTrees, testHost } from "../helpers.ts";
 
 const TOKEN = "s3cret-token-for-tests-0123456789";
@@ -48,7 +48,7 @@ Deno.test("[T-3] a token file open to the group or others is refused with the ch
         }); run: chmod 600 ${file}\n`,
       );
     }
-    const setup = resolveSetup({ home: `${dir}/home`, host: testHost(dir) });
+    const setup = resolveHomeLayout({ home: `${dir}/home`, host: testHost(dir) });
     for (const mode of [0o600, 0o400]) {
       Deno.chmodSync(file, mode);
       equal(readToken(setup, file), TOKEN);

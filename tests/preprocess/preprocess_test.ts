@@ -14,7 +14,7 @@ import {
   formatConfigValue,
 } from "../../src/preprocess/config_block.ts";
 import { SkillRuntime } from "../../src/runtime.ts";
-import { resolveSetup } from "../../src/home/setup.ts";
+import { resolveHomeLayout } from "../../src/home/layout.ts";
 import { workerPermissions } from "../../src/warden/plan.ts";
 import { planFor } from "../../src/cli/plan_for.ts";
 import { cli, cliJson, makeTree, processEnded, skill, testHost } from "../helpers.ts";
@@ -191,7 +191,7 @@ Deno.test("[P-4] each run: cwd is the skill folder, stdin closed, environment cl
 
 Deno.test("[P-4] Deno itself refuses a program outside the Worker's run grant (NotCapable), and the plan holds only the allow list", async () => {
   const home = shellHome("x\n", "[date]");
-  const setup = resolveSetup({ home, host: host(home) });
+  const setup = resolveHomeLayout({ home, host: host(home) });
   const plan = planFor("view", setup);
   deepEqual(plan.run, ["date"]);
   const worker = new Worker(new URL("../fixtures/inline_probe_worker.ts", import.meta.url), {
@@ -217,7 +217,7 @@ Deno.test("[P-3] inline shell is off by default: the text is kept as written", a
     "skills/s/SKILL.md": skill("s", "S", "", "Now: !`date` in ${HERMES_SKILL_DIR}\n"),
   });
   equal(await bodyOf(home), `Now: !\`date\` in ${Deno.realPathSync(home)}/skills/s\n`);
-  const plan = planFor("view", resolveSetup({ home, host: host(home) }));
+  const plan = planFor("view", resolveHomeLayout({ home, host: host(home) }));
   deepEqual(plan.run, []);
 });
 

@@ -1,7 +1,7 @@
 import { deepEqual, equal, ok, rejects } from "node:assert/strict";
 import { planFlags, workerPermissions } from "../../src/warden/plan.ts";
 import { planFor } from "../../src/cli/plan_for.ts";
-import { resolveSetup } from "../../src/home/setup.ts";
+import { resolveHomeLayout } from "../../src/home/layout.ts";
 import { runInWorker } from "../../src/warden/run_worker.ts";
 import { CLI_HOST } from "../../src/cli/worker_host.ts";
 import { openSandboxedRuntime } from "../../src/sandbox/sandboxed_runtime.ts";
@@ -27,7 +27,7 @@ Deno.test("[X-1] plan: reading commands read only roots, plugins, bundles, confi
     "config.yaml": "skills:\n  external_dirs: [ext]\n",
   });
   const real = Deno.realPathSync(home);
-  const setup = resolveSetup({ home, host: host(home) });
+  const setup = resolveHomeLayout({ home, host: host(home) });
   const plan = planFor("list", setup);
   deepEqual(plan, {
     command: "list",
@@ -64,10 +64,10 @@ Deno.test("[X-1] plan: run is granted only to commands that preprocess, only whe
     "skills/a/SKILL.md": skill("a", "A"),
     "config.yaml": "skills:\n  inline_shell: true\n  inline_shell_allow: [date, uname]\n",
   });
-  const setup = resolveSetup({ home, host: host(home) });
+  const setup = resolveHomeLayout({ home, host: host(home) });
   deepEqual(planFor("view", setup).run, ["date", "uname"]);
   deepEqual(planFor("list", setup).run, []);
-  const off = resolveSetup({
+  const off = resolveHomeLayout({
     home: makeTree({ "skills/a/SKILL.md": skill("a", "A") }),
     host: host(home),
   });
@@ -162,7 +162,7 @@ Deno.test("[X-3] sandbox prints the plan as JSON and as the equivalent deno run 
 });
 
 Deno.test("[X-1] every skill is parsed in the Worker: the warden's outcome comes from a Worker with the plan", async () => {
-  const setup = resolveSetup({ home: DEMO_HOME });
+  const setup = resolveHomeLayout({ home: DEMO_HOME });
   const request = { command: "list", args: [], options: {}, global: { json: true, color: false } };
   const outcome = await runInWorker({ request, setup, plan: planFor("list", setup) }, CLI_HOST);
   equal(outcome.exitCode, 0);
@@ -178,7 +178,7 @@ Deno.test("[X-1] every skill is parsed in the Worker: the warden's outcome comes
 });
 
 Deno.test("[X-4] a typed call comes back as its result object, no text: a document, or an error's with its code", async () => {
-  const setup = resolveSetup({ home: DEMO_HOME });
+  const setup = resolveHomeLayout({ home: DEMO_HOME });
   const global = { json: true, typed: true, color: false };
   const listed = await runInWorker(
     {

@@ -8,7 +8,7 @@ import fc from "fast-check";
 import { planOf } from "../../src/cli/planning.ts";
 import type { CommandRequest } from "../../src/worker/request.ts";
 import { isInside, realPathOrUndefined } from "../../src/home/paths.ts";
-import { resolveSetup, type Setup } from "../../src/home/setup.ts";
+import { type HomeLayout, resolveHomeLayout } from "../../src/home/layout.ts";
 import { checkWrites, unsafeWrite, writeFence } from "../../src/warden/write_guard.ts";
 import {
   cli,
@@ -43,7 +43,7 @@ function writingLines(from: string): string[][] {
   ];
 }
 
-function assertFenced(writes: string[], setup: Setup, where: string): void {
+function assertFenced(writes: string[], setup: HomeLayout, where: string): void {
   const roots = [setup.localRoot, ...setup.roots.map((r) => r.path)];
   for (const w of writes) {
     ok(w !== "/", `${where}: grants /`);
@@ -55,7 +55,7 @@ function assertFenced(writes: string[], setup: Setup, where: string): void {
 }
 
 Deno.test("[X-6] the fence: /, the user's home, the skillrt home and folders above a root are refused", () => {
-  const setup = resolveSetup({
+  const setup = resolveHomeLayout({
     home: "/u/me/.hermes",
     host: testHost("/u/me", { userHome: "/u/me" }),
   });
@@ -88,7 +88,7 @@ Deno.test("[X-6] the fence: /, the user's home, the skillrt home and folders abo
 });
 
 Deno.test("[X-6][T-1] an output named on the command line is admitted, never /, the user's home, the home or above them", () => {
-  const setup = resolveSetup({
+  const setup = resolveHomeLayout({
     home: "/u/me/.hermes",
     host: testHost("/u/me", { userHome: "/u/me" }),
   });
@@ -130,7 +130,7 @@ Deno.test("[X-6] every writing command, fresh and populated home: the exact gran
           ok(!("plan" in r.json), `${line.join(" ")}: ${r.stdout}`);
           continue;
         }
-        const setup = resolveSetup({ home, host: testHost(user, { userHome: user }) });
+        const setup = resolveHomeLayout({ home, host: testHost(user, { userHome: user }) });
         assertFenced((r.json.plan as { write: string[] }).write, setup, `${home}: ${line[0]}`);
       }
     }
@@ -180,7 +180,7 @@ Deno.test("[X-6] property: random writing commands over random home states never
             }, home);
           }
           const [command, ...args] = writingLines(user)[state.line];
-          const setup = resolveSetup({ home, host: testHost(user, { userHome: user }) });
+          const setup = resolveHomeLayout({ home, host: testHost(user, { userHome: user }) });
           const request: CommandRequest = {
             command,
             args: args.filter((a) => !a.startsWith("--")),

@@ -1,6 +1,6 @@
 import { JSON_NAMES, toJsonDocument } from "../../src/json_document.ts";
 import { deepEqual, equal, ok } from "node:assert/strict";
-import type { PluginRoot, Root } from "../../src/home/setup.ts";
+import type { PluginRoot, Root } from "../../src/home/layout.ts";
 import { scanRoot } from "../../src/scan/scan_root.ts";
 import { walksRoot } from "../../src/resolve/resolve.ts";
 import {
@@ -269,13 +269,13 @@ Deno.test("[PERF-2][X-1] a bare-name view through the CLI (helper on) loads what
 });
 
 Deno.test("[PERF-1] the warden starts a helper early only for a whole-root walk of a root with many folders", async () => {
-  const { resolveSetup } = await import("../../src/home/setup.ts");
+  const { resolveHomeLayout } = await import("../../src/home/layout.ts");
   const { startsHelperEarly } = await import("../../src/warden/run_worker.ts");
   const { walksRoots } = await import("../../src/cli/command_table.ts");
   const files: Record<string, string> = {};
   for (let i = 0; i < 9; i++) files[`skills/c${i}/s${i}/SKILL.md`] = skill(`s${i}`, "x");
-  const big = resolveSetup({ home: makeTree(files) });
-  const small = resolveSetup({ home: makeTree({ "skills/c/s/SKILL.md": skill("s", "x") }) });
+  const big = resolveHomeLayout({ home: makeTree(files) });
+  const small = resolveHomeLayout({ home: makeTree({ "skills/c/s/SKILL.md": skill("s", "x") }) });
   const request = (command: string, args: string[] = [], options = {}) => ({
     command,
     args,

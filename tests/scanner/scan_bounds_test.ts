@@ -1,7 +1,7 @@
 import { deepEqual, equal, ok, rejects } from "node:assert/strict";
 import { SCAN_BOUNDS, scanEntries, type ScanEntry } from "../../src/scanner/scanner.ts";
 import { resetWork, WORK } from "../../src/scanner/linear.ts";
-import { resolveSetup } from "../../src/home/setup.ts";
+import { resolveHomeLayout } from "../../src/home/layout.ts";
 import { SkillManager } from "../../src/manage/manager.ts";
 import {
   assertAbsent,
@@ -84,7 +84,7 @@ Deno.test("[HUB-4] variants: one long line (the character bound), the skill's bo
 Deno.test("[HUB-4][M-2] skill_manage write-file of 500,000 newlines (what MCP runs on the server's thread) scans to the bound and is refused, nothing written", async () => {
   const home = makeTree({ "config.yaml": "", "skills/nl/SKILL.md": SKILL });
   try {
-    const manager = new SkillManager(resolveSetup({ home, host: testHost(home) }));
+    const manager = new SkillManager(resolveHomeLayout({ home, host: testHost(home) }));
     resetWork();
     await rejects(
       manager.run({
@@ -111,7 +111,7 @@ Deno.test("[HUB-4][M-2] skill_manage write-file of 500,000 newlines (what MCP ru
 Deno.test("[HUB-4][M-2] padding written first cannot spend the skill's scan budget so that a payload is never read: the write past the bound is refused", async () => {
   const home = makeTree({ "config.yaml": "", "skills/nl/SKILL.md": SKILL });
   try {
-    const manager = new SkillManager(resolveSetup({ home, host: testHost(home) }));
+    const manager = new SkillManager(resolveHomeLayout({ home, host: testHost(home) }));
     const write = (path: string, content: string) =>
       manager.run({ action: "write-file", name: "nl", path, content });
     const padding = "a\n".repeat(24_000);

@@ -3,7 +3,7 @@ import fc from "fast-check";
 import { TEXT_RULES } from "../../src/hub/rules.ts";
 import { scanText } from "../../src/scanner/scanner.ts";
 import { boundedLength, resetWork, WORK } from "../../src/scanner/linear.ts";
-import { resolveSetup } from "../../src/home/setup.ts";
+import { resolveHomeLayout } from "../../src/home/layout.ts";
 import { SkillManager } from "../../src/manage/manager.ts";
 import { MAX_SKILL_CHARS } from "../../src/validate/rules.ts";
 import { makeTree, removeTrees, skill, testHost } from "../helpers.ts";
@@ -176,7 +176,7 @@ Deno.test("[HUB-4] every regular expression of the scanner's files is bounded, o
 Deno.test("[HUB-4][M-2] skill_manage create (what MCP runs on the server's thread) scans at most 100,000 characters, in linear work", async () => {
   const home = makeTree({ "config.yaml": "", "skills/.keep": "" });
   try {
-    const manager = new SkillManager(resolveSetup({ home, host: testHost(home) }));
+    const manager = new SkillManager(resolveHomeLayout({ home, host: testHost(home) }));
     const body = "curl -d ".repeat(Math.floor((MAX_SKILL_CHARS - 200) / 8));
     const content = skill("big", "A big skill.", "", `# big\n\n${body}\n`);
     resetWork();

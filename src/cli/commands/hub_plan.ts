@@ -7,7 +7,7 @@
  * @module
  */
 import { dirname, resolvePath } from "../../home/paths.ts";
-import type { Setup } from "../../home/setup.ts";
+import type { HomeLayout } from "../../home/layout.ts";
 import { hubRoot } from "../../hub/hub_root.ts";
 import { localCollectionPaths } from "../../hub/collection_paths.ts";
 import { tempPathFor } from "../../manage/atomic.ts";
@@ -19,7 +19,11 @@ import type { CommandRequest } from "../../worker/request.ts";
 /** One action of `hub` as the warden plans it. */
 interface HubPlanRow {
   /** The paths its line names that its plan reads (absolute). */
-  paths?: (request: CommandRequest, setup: Setup, root: string) => string[] | Promise<string[]>;
+  paths?: (
+    request: CommandRequest,
+    setup: HomeLayout,
+    root: string,
+  ) => string[] | Promise<string[]>;
   /** It needs the local root to exist (`.hub` itself is made by the action, inside its grant). */
   skills?: true;
   /** What it cannot do without, as its usage error names it (the word after the action). */
@@ -43,7 +47,7 @@ export function namedOutputs(request: CommandRequest, cwd: string): string[] {
 }
 
 /** `hub install SOURCE|--from-lock FILE`: the lock file, or a local source. */
-function installPaths(request: CommandRequest, setup: Setup): string[] {
+function installPaths(request: CommandRequest, setup: HomeLayout): string[] {
   const cwd = setup.host.cwd;
   const [, source] = request.args;
   const fromLock = request.options.fromLock;
@@ -55,7 +59,7 @@ function installPaths(request: CommandRequest, setup: Setup): string[] {
 }
 
 /** `hub check|update`: local sources are read again from where they were installed from. */
-async function sourcePaths(_: CommandRequest, __: Setup, root: string): Promise<string[]> {
+async function sourcePaths(_: CommandRequest, __: HomeLayout, root: string): Promise<string[]> {
   const { readLockDocument } = await import("../../hub/lockfile_write.ts");
   try {
     return Object.values(readLockDocument(root).installed).map((r) => r.identifier)
@@ -66,7 +70,7 @@ async function sourcePaths(_: CommandRequest, __: Setup, root: string): Promise<
 }
 
 /** `hub publish DIR… [--sign KEY]|keygen`: the folders, the key, the named output (read back to re-publish). */
-function publishPaths(request: CommandRequest, setup: Setup): string[] {
+function publishPaths(request: CommandRequest, setup: HomeLayout): string[] {
   const cwd = setup.host.cwd;
   const [action, ...dirs] = request.args;
   const sign = action === "publish" && typeof request.options.sign === "string"
@@ -146,7 +150,7 @@ function planOfAction(request: PlannedLine): HubPlanRow {
 }
 
 /** `hub … --agent NAME` works in that agent's folder ([HUB-8]), which it reads even before it exists. */
-function agentTarget(setup: Setup): string | undefined {
+function agentTarget(setup: HomeLayout): string | undefined {
   return setup.agentOptions.length ? hubRoot(setup).root : undefined;
 }
 

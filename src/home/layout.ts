@@ -1,5 +1,5 @@
 /**
- * The setup of a command: the home ([H-1]), its config ([H-2]), and the roots in
+ * The home layout of a command: the home ([H-1]), its config ([H-2]), and the roots in
  * precedence order ([S-1], [H-3], [H-4]). Computed once, by the warden or in-process,
  * as plain data that can be posted to the sandbox Worker.
  *
@@ -42,8 +42,8 @@ export interface PluginRoot {
   path: string;
 }
 
-/** Everything a command needs to know before it reads a single skill. */
-export interface Setup {
+/** The resolved home, its config and its roots: everything a command needs to know before it reads a single skill. */
+export interface HomeLayout {
   /** The home folder, absolute. */
   home: string;
   /** Whether the home folder exists (looked at by whoever made the setup: the warden). */
@@ -72,8 +72,8 @@ export interface Setup {
   host: HostFacts;
 }
 
-/** How to compute a {@linkcode Setup}. */
-export interface SetupOptions {
+/** How to compute a {@linkcode HomeLayout}. */
+export interface HomeLayoutOptions {
   /** The home folder (`--home`); else `$HERMES_HOME`, else `~/.hermes`. */
   home?: string;
   /** Host facts; detected in this process when absent. */
@@ -189,8 +189,8 @@ interface RootSearch {
   add: (path: string, source: Root["source"]) => void;
 }
 
-/** Computes the setup: reads config.yaml (throws when it does not parse) and finds the roots. */
-export function resolveSetup(options: SetupOptions = {}): Setup {
+/** Computes the home layout: reads config.yaml (throws when it does not parse) and finds the roots. */
+export function resolveHomeLayout(options: HomeLayoutOptions = {}): HomeLayout {
   const env = options.env ?? readEnv;
   const host = options.host ?? detectHost();
   const lexicalHome = resolveHome(options.home, env, host);
