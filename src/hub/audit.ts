@@ -14,7 +14,7 @@ import { ValidationError } from "../errors.ts";
 import { atomicWrite } from "../manage/atomic.ts";
 import { withLock } from "../manage/mutex.ts";
 import { lockFile } from "./lockfile.ts";
-import { type AuditHead, changeLockHeld, readLockDocument } from "./lockfile_write.ts";
+import { type AuditHead, changeLockHeld, readLockDocument } from "./lockfile.ts";
 
 /** What the audit log records. */
 export type AuditEvent = "INSTALL" | "UNINSTALL" | "UPDATE" | "BLOCKED";

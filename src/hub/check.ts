@@ -20,7 +20,8 @@ import {
 import { setSkillName } from "./collection.ts";
 import { removeScratch, scratchFolder, withScratch } from "./scratch.ts";
 import type { LockRecord } from "./lockfile.ts";
-import { hashFolder, installedHash, readLockDocument, updateLock } from "./lockfile_write.ts";
+import { readLockDocument, updateLock } from "./lockfile.ts";
+import { hashFolder, installedHash } from "./content_hash.ts";
 import { bindingRefusal } from "./signed_binding.ts";
 
 /** A skill's state against its lock and its source. */

@@ -14,7 +14,8 @@ import { basename, dirname, ensureDir, isLinkHere, joinPath } from "../home/path
 import type { HomeLayout } from "../home/layout.ts";
 import { validateName, validateSkillContent } from "../manage/validation.ts";
 import { appendAudit, auditText } from "./audit.ts";
-import { hashFolder, installFolder, readLockDocument, updateLock } from "./lockfile_write.ts";
+import { installFolder, readLockDocument, updateLock } from "./lockfile.ts";
+import { hashFolder } from "./content_hash.ts";
 import type { LockRecord } from "./lockfile.ts";
 import { decide } from "./policy.ts";
 import { type Fetched, fetchSource } from "./fetch.ts";

@@ -7,7 +7,8 @@ import { NotFoundError, SkillrtError, ValidationError } from "../errors.ts";
 import { isInside } from "../home/paths.ts";
 import { appendAudit, auditText } from "./audit.ts";
 import type { LockRecord } from "./lockfile.ts";
-import { installedHash, installFolder, readLockDocument, updateLock } from "./lockfile_write.ts";
+import { installFolder, readLockDocument, updateLock } from "./lockfile.ts";
+import { installedHash } from "./content_hash.ts";
 
 /** One line of `hub list`. */
 export interface InstalledSkill {

@@ -10,7 +10,7 @@
  */
 import { isWellKnownSource, parseSource } from "./source.ts";
 import type { LockRecord } from "./lockfile.ts";
-import { readLockDocument } from "./lockfile_write.ts";
+import { readLockDocument } from "./lockfile.ts";
 
 /** The `$schema` of a portable lock file. */
 export const LOCK_SCHEMA = "urn:skillrt:hub-lock:v1";

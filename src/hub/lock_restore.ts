@@ -22,10 +22,10 @@ import {
 } from "./install.ts";
 import { slugForm } from "./collection.ts";
 import { type LockInput, readLockInput, type RestoreEntry } from "./lock_input.ts";
-import { hashFolder, installedHash, installFolder, readLockDocument } from "./lockfile_write.ts";
+import { installFolder, readLockDocument } from "./lockfile.ts";
+import { hashFolder, installedHash, skillsLockHash } from "./content_hash.ts";
 import { nameInstall, TakenNames } from "./name_collision.ts";
 import { removeScratch, scratchFolder, withScratch } from "./scratch.ts";
-import { skillsLockHash } from "./skills_lock_hash.ts";
 import { decide } from "./policy.ts";
 import { scanFolder } from "../scanner/scanner.ts";
 

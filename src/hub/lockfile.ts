@@ -1,13 +1,20 @@
 /**
- * The hub lock file (`<local root>/.hub/lock.json`, [HUB-3]): its format, and reading it
- * without changing it — which skills came from the hub and with what trust. A file that
- * does not parse is reported, never reset. (Changing it: `lockfile_write.ts`; the
- * inter-process lock around a change is the file mutex of `manage/mutex.ts`.)
+ * The hub lock file (`<local root>/.hub/lock.json`, [HUB-3]), the one module of its document:
+ * its types (a {@linkcode LockDocument} of {@linkcode LockRecord}s; read for the runtime as a
+ * {@linkcode LockState} of {@linkcode LockEntry}s), reading it without changing it — which
+ * skills came from the hub and with what trust — and changing it. A file that does not parse
+ * is reported, never reset. The inter-process lock around a change is the file mutex of
+ * `manage/mutex.ts`; the hashes it keeps are `content_hash.ts`'s; the portable lock a team
+ * commits is `lock_export.ts`'s document, read back by `lock_input.ts`.
  *
  * @module
  */
 import { isMapping } from "../mapping.ts";
-import { basename, isInside, isLinkHere, joinPath, resolvePath } from "../home/paths.ts";
+import { ValidationError } from "../errors.ts";
+import { EXCLUDED_DIRS } from "../scan/walk.ts";
+import { atomicWriteJson } from "../manage/atomic.ts";
+import { withLock } from "../manage/mutex.ts";
+import { basename, ensureDir, isInside, isLinkHere, joinPath, resolvePath } from "../home/paths.ts";
 
 /** One installed skill in `lock.json`, as stored. */
 export interface LockRecord {
@@ -56,8 +63,35 @@ export interface LockEntry extends LockRecord {
   dir: string;
 }
 
+/** The audit log's chain head ([HUB-3]): the last line's `chain` value and the line count. */
+export interface AuditHead {
+  /** The last line's chain value (64 hex digits). */
+  chain: string;
+  /** How many lines the log has. */
+  lines: number;
+}
+
+/** The lock document. */
+export interface LockDocument {
+  /** Always 1. */
+  version: 1;
+  /** Installed skills by name. */
+  installed: Record<string, LockRecord>;
+  /** The audit log's chain head, written in the same locked step as each log line. */
+  audit?: AuditHead;
+}
+
+/** The chain head a lock records, or null when it records none (or not in the right shape). */
+function auditHeadOf(audit: unknown): AuditHead | null {
+  if (!isMapping(audit)) return null;
+  const { chain, lines } = audit;
+  if (typeof chain !== "string" || !/^[0-9a-f]{64}$/.test(chain)) return null;
+  if (typeof lines !== "number" || !Number.isInteger(lines) || lines < 1) return null;
+  return { chain, lines };
+}
+
 /** The lock file as stored: absent, not a lock, or its `installed` mapping and audit head. */
-export type LockJson =
+type LockJson =
   | { state: "absent" }
   | { state: "unparseable"; file: string; error: string }
   | { state: "ok"; file: string; installed: Record<string, unknown>; audit?: unknown };
@@ -76,7 +110,7 @@ export function lockFile(localRoot: string): string {
  * The `installed` mapping of a local root's lock file, as stored: absent when there is no
  * file, unparseable when it is not JSON or not a lock (an object with `installed`).
  */
-export function readLockJson(localRoot: string): LockJson {
+function readLockJson(localRoot: string): LockJson {
   const file = lockFile(localRoot);
   let text: string;
   try {
@@ -99,6 +133,20 @@ export function readLockJson(localRoot: string): LockJson {
   } catch (error) {
     return { state: "unparseable", file, error: (error as Error).message };
   }
+}
+
+/**
+ * The audit chain head the lock file of a local root records, or null when it records none.
+ * @throws {ValidationError} when the lock file does not parse (the head cannot be known).
+ */
+export function readAuditHead(localRoot: string): AuditHead | null {
+  const json = readLockJson(localRoot);
+  if (json.state === "unparseable") {
+    throw new ValidationError(
+      `Hub lock file '${json.file}' does not parse, so the audit log's chain head cannot be checked.`,
+    );
+  }
+  return json.state === "ok" ? auditHeadOf(json.audit) : null;
 }
 
 /** Reads the lock file of a local root. */
@@ -150,4 +198,90 @@ export function hubMayHave(lock: LockState, skillDir: string, name: string): boo
  */
 export function trustIn(lock: LockState, skillDir: string): string | undefined {
   return lock.state === "unparseable" ? "community" : entryIn(lock, skillDir)?.trust_level;
+}
+
+/** True for `name` or `category/name`: plain folder names, none hidden or reserved. */
+export function plainInstallPath(path: unknown): boolean {
+  if (typeof path !== "string") return false;
+  const parts = path.split("/");
+  return parts.length >= 1 && parts.length <= 2 &&
+    parts.every((p) => /^[A-Za-z0-9_][A-Za-z0-9._-]*$/.test(p) && !EXCLUDED_DIRS.has(p));
+}
+
+/**
+ * The folder of an install path (`name` or `category/name`) below `root`, checked to be
+ * reached without a symbolic link: a category folder that is a link (an agent's folder is
+ * written by other programs too, [H-5]) would put the install, its `--force` removal or
+ * an uninstall wherever the link points ([X-6], [S-9]).
+ * @throws {ValidationError} when a folder on the way is a link or not a folder.
+ */
+export function installFolder(root: string, rel: string): string {
+  const parts = rel.split("/");
+  let at = root;
+  for (const part of parts.slice(0, -1)) {
+    at = joinPath(at, part);
+    let info: Deno.FileInfo;
+    try {
+      info = Deno.lstatSync(at);
+    } catch {
+      break; // Not there yet: it is made as a folder.
+    }
+    if (info.isSymlink || !info.isDirectory) {
+      throw new ValidationError(
+        `Refusing to use '${at}': it is ${
+          info.isSymlink ? "a symbolic link" : "not a folder"
+        }, and skillrt never installs or removes through one.`,
+      );
+    }
+  }
+  return joinPath(root, rel);
+}
+
+/** Reads the lock for writing: missing → empty; unparseable → an error (never reset). */
+export function readLockDocument(localRoot: string): LockDocument {
+  // What is changed is never read through a link ([S-9]): an agent's folder is written by
+  // other programs too, and a link there would make its target's bytes the lock's. (The
+  // runtime still reads a linked lock for trust: a community skill stays community.)
+  const file = lockFile(localRoot);
+  if (isLinkHere(file)) {
+    throw new ValidationError(
+      `Hub lock file '${file}' is a symbolic link, which skillrt never reads through; it was left as it is. Fix or remove it first.`,
+      { file },
+    );
+  }
+  const json = readLockJson(localRoot);
+  if (json.state === "absent") return { version: 1, installed: {} };
+  if (json.state === "ok") {
+    const audit = auditHeadOf(json.audit);
+    const installed = json.installed as Record<string, LockRecord>;
+    for (const [name, record] of Object.entries(installed)) {
+      if (!plainInstallPath(record.install_path)) {
+        throw new ValidationError(
+          `Hub lock file '${json.file}' records '${name}' at '${record.install_path}', which is not a skill folder of the local root; it was left as it is.`,
+          { file: json.file },
+        );
+      }
+    }
+    return { version: 1, installed, ...(audit ? { audit } : {}) };
+  }
+  throw new ValidationError(
+    `Hub lock file '${json.file}' does not parse; it was left as it is. Fix or remove it first.`,
+    { file: json.file },
+  );
+}
+
+/** Changes the lock and writes it atomically; the caller holds the lock's inter-process lock. */
+export function changeLockHeld(localRoot: string, change: (lock: LockDocument) => void): void {
+  const lock = readLockDocument(localRoot);
+  change(lock);
+  atomicWriteJson(lockFile(localRoot), lock);
+}
+
+/** Changes the lock under its inter-process lock and writes it atomically. */
+export async function updateLock(
+  localRoot: string,
+  change: (lock: LockDocument) => void,
+): Promise<void> {
+  ensureDir(joinPath(localRoot, ".hub"));
+  await withLock(lockFile(localRoot), () => changeLockHeld(localRoot, change));
 }

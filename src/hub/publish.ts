@@ -16,7 +16,7 @@ import { UsageError } from "../errors.ts";
 import { isInside, joinPath, resolvePath } from "../home/paths.ts";
 import { atomicWrite, linkRefusal } from "../manage/atomic.ts";
 import { sha256Hex } from "../hash/sha256.ts";
-import { filesBelow } from "./lockfile_write.ts";
+import { filesBelow } from "./content_hash.ts";
 import { collectSkills, type PublishSkill } from "./publish_collect.ts";
 import { SIGNATURE_SUFFIX, signBytes } from "./signing.ts";
 import { siteForm } from "./signed_site.ts";

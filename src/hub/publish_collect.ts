@@ -18,7 +18,7 @@ import { parseFrontmatter } from "../frontmatter/parse.ts";
 import { basename, joinPath, resolvePath } from "../home/paths.ts";
 import { validateSkillContent } from "../manage/validation.ts";
 import { sha256Hex } from "../hash/sha256.ts";
-import { filesBelow } from "./lockfile_write.ts";
+import { filesBelow } from "./content_hash.ts";
 import { type ScanFinding, scanFolder, type Verdict } from "../scanner/scanner.ts";
 import { indexNameOk, indexPathOk, skillDigest } from "./well_known_index.ts";
 

@@ -23,7 +23,7 @@ import { assertCleanFileName } from "../manage/file_names.ts";
 import { withLock } from "../manage/mutex.ts";
 import { Catalog } from "../scan/catalog.ts";
 import { walkRoot } from "../scan/walk.ts";
-import { filesBelow } from "./lockfile_write.ts";
+import { filesBelow } from "./content_hash.ts";
 import {
   FOLDERS,
   MANIFEST,

@@ -9,8 +9,7 @@
 import { ValidationError } from "../../errors.ts";
 import { readAuditLog, verifyAudit } from "../../hub/audit.ts";
 import { resolvePath } from "../../home/paths.ts";
-import { readLockJson } from "../../hub/lockfile.ts";
-import { auditHeadOf } from "../../hub/lockfile_write.ts";
+import { readAuditHead } from "../../hub/lockfile.ts";
 import { scanFolder } from "../../scanner/scanner.ts";
 import { hubRoot } from "../../hub/hub_root.ts";
 import { runInstall } from "./hub_install.ts";
@@ -181,13 +180,7 @@ function audit({ runtime, request }: HubCall): Outcome {
 
 /** `hub audit --verify`: the log's hash chain against the head the lock records. */
 function verifyChain(runtime: SkillRuntime, request: CommandRequest, text: string): Outcome {
-  const lock = readLockJson(hubRoot(runtime.setup).root);
-  if (lock.state === "unparseable") {
-    throw new ValidationError(
-      `Hub lock file '${lock.file}' does not parse, so the audit log's chain head cannot be checked.`,
-    );
-  }
-  const check = verifyAudit(text, lock.state === "ok" ? auditHeadOf(lock.audit) : null);
+  const check = verifyAudit(text, readAuditHead(hubRoot(runtime.setup).root));
   if (!check.intact) {
     throw new ValidationError(
       `The audit log was tampered with at line ${check.broken!.line}: ${check.broken!.reason}.`,

@@ -60,7 +60,7 @@ function installPaths(request: CommandRequest, setup: HomeLayout): string[] {
 
 /** `hub check|update`: local sources are read again from where they were installed from. */
 async function sourcePaths(_: CommandRequest, __: HomeLayout, root: string): Promise<string[]> {
-  const { readLockDocument } = await import("../../hub/lockfile_write.ts");
+  const { readLockDocument } = await import("../../hub/lockfile.ts");
   try {
     return Object.values(readLockDocument(root).installed).map((r) => r.identifier)
       .filter((id) => id.startsWith("/"));

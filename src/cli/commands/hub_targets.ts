@@ -18,7 +18,7 @@ import { readLockInput } from "../../hub/lock_input.ts";
 import { artifactHosts, configuredIndexes } from "../../hub/well_known.ts";
 import type { Source } from "../../hub/source.ts";
 import { validateName } from "../../manage/validation.ts";
-import { readLockDocument } from "../../hub/lockfile_write.ts";
+import { readLockDocument } from "../../hub/lockfile.ts";
 import { refetchSource } from "../../hub/check.ts";
 import { creationTarget } from "../../manage/apply.ts";
 import type { SkillRuntime } from "../../runtime.ts";
