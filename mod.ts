@@ -45,7 +45,7 @@ export {
   UsageError,
   ValidationError,
 } from "./src/errors.ts";
-export type { Diagnostic, Severity } from "./src/diagnostics.ts";
+export type { Diagnostic, Notice, Severity } from "./src/diagnostics.ts";
 export type { SkillsConfig } from "./src/home/config.ts";
 export type { HostFacts } from "./src/home/host.ts";
 export type { AgentFolder } from "./src/home/agents.ts";

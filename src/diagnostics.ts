@@ -9,14 +9,23 @@
 /** How serious a diagnostic is; `validate` exits 1 when any is an error. */
 export type Severity = "error" | "warning" | "info";
 
-/** One finding about a skill, a root or the configuration. */
-export interface Diagnostic {
-  /** `error`, `warning` or `info`. */
-  severity: Severity;
-  /** A stable rule id, for example `frontmatter.unclosed`. */
-  code: string;
+/**
+ * A thing noticed about a skill, a root or the configuration: what every kind of notice has,
+ * a severity and one sentence for people. Each kind adds what noticed it and where:
+ * {@linkcode Diagnostic} (discovery, `doctor`), `validate`'s `Finding` (its rule and file);
+ * the security scanner's findings keep their own severity scale (`critical` … `low`).
+ */
+export interface Notice<S extends string = Severity> {
+  /** How serious it is: `error`, `warning` or `info` unless the kind says otherwise. */
+  severity: S;
   /** One sentence for people. */
   message: string;
+}
+
+/** A notice of discovery or `doctor` about a skill, a root or the configuration. */
+export interface Diagnostic extends Notice {
+  /** A stable rule id, for example `frontmatter.unclosed`: what noticed it. */
+  code: string;
   /** The file or folder concerned, when there is one. */
   path?: string;
   /** 1-based line in that file, when known. */

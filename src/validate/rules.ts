@@ -4,6 +4,7 @@
  *
  * @module
  */
+import type { Notice } from "../diagnostics.ts";
 import { placeholderLines } from "../manage/skeleton_skill.ts";
 import { type Fence, splitFrontmatter } from "../frontmatter/fence.ts";
 import { type Frontmatter, parseFrontmatter } from "../frontmatter/parse.ts";
@@ -22,17 +23,13 @@ export type Profile = "hermes" | "agentskills" | "claude";
 export const PROFILES: readonly Profile[] = ["hermes", "agentskills", "claude"];
 
 /** One finding of `validate` ([M-5]). */
-export interface Finding {
+export interface Finding extends Notice {
   /** The file checked. */
   file: string;
   /** 1-based line, or null when the finding is about the whole file. */
   line: number | null;
-  /** Rule id, for example `agentskills.name-matches-folder`. */
+  /** Rule id, for example `agentskills.name-matches-folder`: what noticed it. */
   rule: string;
-  /** `error`, `warning`, or `info` (a recommendation, never a failure). */
-  severity: "error" | "warning" | "info";
-  /** One sentence. */
-  message: string;
 }
 
 /** Most characters in a SKILL.md ([M-2]). */
