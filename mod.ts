@@ -72,7 +72,6 @@ export type { PromptFormat, PromptResult } from "./src/level0/prompt.ts";
 export type { ViewResult } from "./src/view/view.ts";
 export type { OutlineEntry } from "./src/view/outline.ts";
 export type { RequiredCommand, RequiredCredentialFile } from "./src/view/requirements.ts";
-export type { ReadinessAnswer, ReadinessAsk, ReadinessProbe } from "./src/home/readiness_probe.ts";
 export type { RequiredEnvVar } from "./src/view/env_vars.ts";
 export type { PromptReader, SetupQuestion, SetupResult } from "./src/home/skill_setup.ts";
 export type { ContentWarning } from "./src/view/warnings.ts";

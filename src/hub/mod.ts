@@ -51,9 +51,8 @@ export {
   type VerifiedSkill,
   verifyInstalled,
 } from "./installed.ts";
-export { type AuditHead, type LockDocument } from "./lockfile.ts";
+export type { AuditHead, LockDocument, LockRecord } from "./lockfile.ts";
 export { hashFolder } from "./content_hash.ts";
-export type { LockRecord } from "./lockfile.ts";
 export {
   type CheckedSkill,
   checkInstalled,
