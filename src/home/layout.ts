@@ -74,13 +74,25 @@ export interface HomeLayout {
 
 /** How to compute a {@linkcode HomeLayout}. */
 export interface HomeLayoutOptions {
-  /** The home folder (`--home`); else `$HERMES_HOME`, else `~/.hermes`. */
+  /**
+   * The home folder (`--home`).
+   * @default {`$HERMES_HOME`, else `~/.hermes`}
+   */
   home?: string;
-  /** Host facts; detected in this process when absent. */
+  /**
+   * Host facts.
+   * @default {detected in this process}
+   */
   host?: HostFacts;
-  /** Reads an environment variable; `Deno.env` (where permitted) when absent. */
+  /**
+   * Reads an environment variable.
+   * @default {`Deno.env`, where permitted}
+   */
   env?: (name: string) => string | undefined;
-  /** Agents whose skill folders are roots besides those of `skills.agents` (`--agent`, [H-5]). */
+  /**
+   * Agents whose skill folders are roots besides those of `skills.agents` (`--agent`, [H-5]).
+   * @default {[]}
+   */
   agents?: string[];
 }
 
@@ -189,7 +201,21 @@ interface RootSearch {
   add: (path: string, source: Root["source"]) => void;
 }
 
-/** Computes the home layout: reads config.yaml (throws when it does not parse) and finds the roots. */
+/**
+ * Computes the home layout: reads config.yaml and finds the roots.
+ *
+ * @example Where a home's skills are found
+ * ```ts
+ * import { resolveHomeLayout } from "@skillrt/skillrt";
+ *
+ * const layout = resolveHomeLayout({ home: "examples/home" });
+ * console.log(layout.localRoot, layout.roots.map((root) => root.source));
+ * ```
+ *
+ * @param options How to compute it.
+ * @returns The home, its config and its roots in precedence order.
+ * @throws {SkillrtError} when config.yaml does not parse.
+ */
 export function resolveHomeLayout(options: HomeLayoutOptions = {}): HomeLayout {
   const env = options.env ?? readEnv;
   const host = options.host ?? detectHost();

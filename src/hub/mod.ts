@@ -7,7 +7,7 @@
  * ```ts
  * import { scanFolder } from "@skillrt/skillrt/hub";
  *
- * const report = scanFolder("./downloaded-skill");
+ * const report = scanFolder("examples/home/skills/hello"); // a folder you downloaded
  * console.log(report.verdict, report.findings.length);
  * ```
  *
