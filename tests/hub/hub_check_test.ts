@@ -1,6 +1,5 @@
 import { deepEqual, equal, throws } from "node:assert/strict";
-import { readLock } from "../../src/hub/lockfile.ts";
-import { readLockDocument } from "../../src/hub/lockfile.ts";
+import { readLock, readLockDocument } from "../../src/hub/lockfile.ts";
 import { cliJson, makeTree, skill } from "../helpers.ts";
 
 const statuses = async (home: string) =>

@@ -4,7 +4,7 @@
  * type-checked and run as `deno test --doc` does, in a child process, and all pass.
  */
 import { equal, match } from "node:assert/strict";
-import { REPO } from "./helpers.ts";
+import { REPO } from "../helpers.ts";
 
 Deno.test("deno test --doc: every @example of mod.ts, main.ts and src/ type-checks and runs", () => {
   const out = new Deno.Command(Deno.execPath(), {

@@ -5,7 +5,7 @@
  * either is a decision made here, in review, not by accident.
  */
 import { deepEqual } from "node:assert/strict";
-import { REPO } from "./helpers.ts";
+import { REPO } from "../helpers.ts";
 
 /** `mod.ts`: the runtime, its options and results, the errors, and deprecated aliases. */
 const MOD = [
