@@ -16,19 +16,32 @@ import type { ReadinessProbe } from "./home/readiness_probe.ts";
 
 /** How to open a runtime. */
 export interface RuntimeOptions extends HomeLayoutOptions {
-  /** A setup computed elsewhere (the warden's); computed from the other options when absent. */
+  /**
+   * A home layout computed elsewhere (the warden's).
+   * @default {computed from the other options}
+   */
   setup?: HomeLayout;
-  /** The platform for `skills.platform_disabled` (`--platform`, else `$HERMES_PLATFORM`). */
+  /**
+   * The platform for `skills.platform_disabled` (`--platform`).
+   * @default {`$HERMES_PLATFORM`}
+   */
   platform?: string;
   /** The session id for `${HERMES_SESSION_ID}`. */
   sessionId?: string;
-  /** Available toolsets: when given, `requires_toolsets`/`fallback_for_toolsets` apply ([L0-5]). */
+  /**
+   * Available toolsets: when given, `requires_toolsets`/`fallback_for_toolsets` apply ([L0-5]).
+   * @default {undefined (those conditions are not applied)}
+   */
   toolsets?: string[];
-  /** Available tools: when given, `requires_tools`/`fallback_for_tools` apply. */
+  /**
+   * Available tools: when given, `requires_tools`/`fallback_for_tools` apply.
+   * @default {undefined (those conditions are not applied)}
+   */
   tools?: string[];
   /**
    * Keep scanned roots between calls, invalidated by a file watcher (for long-lived
    * processes; read them through `SkillRuntime.currentCatalog()`). Call `close()` when done.
+   * @default {false}
    */
   watch?: boolean;
   /**
@@ -39,13 +52,17 @@ export interface RuntimeOptions extends HomeLayoutOptions {
    * @ignore Internal: for the CLI's sandbox Worker and the MCP server.
    */
   scanHelper?: HelperSource;
-  /** With `watch`: a folder this process may write in, used to prove freshness (a temp folder when absent). */
+  /**
+   * With `watch`: a folder this process may write in, used to prove freshness.
+   * @default {a temp folder}
+   */
   watchSentinel?: string;
   /**
    * With `watch`: opens the file watchers, one per root. When absent they open in a
    * helper Worker this runtime starts, so that setting up thousands of watches never
    * blocks a call. A root it cannot watch is validated by modification times on every
    * call instead (and `doctor` names it).
+   * @default {a watch helper Worker this runtime starts}
    */
   watchOpener?: WatchOpener;
   /**
@@ -92,40 +109,73 @@ export interface CatalogOption {
 
 /** Options of `SkillRuntime.search()`. */
 export interface SearchOptions extends CatalogOption {
-  /** Who reads the answer: `model` leaves out `disable-model-invocation` skills and puts `when_to_use` in the description ([IO-3]); `people` by default. */
+  /**
+   * Who reads the answer: `model` leaves out `disable-model-invocation` skills and puts `when_to_use` in the description ([IO-3]).
+   * @default {"people"}
+   */
   audience?: Audience;
 }
 
 /** Options of `SkillRuntime.list()`. */
 export interface ListOptions extends SearchOptions {
-  /** Only skills of this top-level category. */
+  /**
+   * Only skills of this top-level category.
+   * @default {every category}
+   */
   category?: string;
-  /** Also the skills Level 0 hides (platform, environment, disabled, conditions), each with `hidden` ([L0-9]). */
+  /**
+   * Also the skills Level 0 hides (platform, environment, disabled, conditions), each with `hidden` ([L0-9]).
+   * @default {false}
+   */
   all?: boolean;
 }
 
 /** Options of `SkillRuntime.view()` and `SkillRuntime.invoke()`. */
 export interface ViewOptions extends CatalogOption {
-  /** Who reads it: the `model` is answered not-found for a `disable-model-invocation` skill ([IO-3]); `people` by default. */
+  /**
+   * Who reads it: the `model` is answered not-found for a `disable-model-invocation` skill ([IO-3]).
+   * @default {"people"}
+   */
   audience?: Audience;
-  /** Refuse a skill whose content has warnings ([V-6]). */
+  /**
+   * Refuse a skill whose content has warnings ([V-6]).
+   * @default {false}
+   */
   strict?: boolean;
   /** Text for `$ARGUMENTS`, `$ARGUMENTS[N]` and `$N` ([P-5]). */
   args?: string;
-  /** Load a `community`-trust skill even when it holds an injection instruction ([V-10]). */
+  /**
+   * Load a `community`-trust skill even when it holds an injection instruction ([V-10]).
+   * @default {false}
+   */
   allowUntrusted?: boolean;
-  /** `view` only: the outline and first paragraph instead of the content ([V-8]). */
+  /**
+   * `view` only: the outline and first paragraph instead of the content ([V-8]).
+   * @default {false}
+   */
   brief?: boolean;
-  /** `view` only: just these sections, by slug ([V-8]). */
+  /**
+   * `view` only: just these sections, by slug ([V-8]).
+   * @default {every section}
+   */
   sections?: readonly string[];
 }
 
 /** Options of `SkillRuntime.prompt()`. */
 export interface PromptOptions extends CatalogOption {
-  /** `xml` (default), `markdown` or `json`. */
+  /**
+   * `xml`, `markdown` or `json`.
+   * @default {"xml"}
+   */
   format?: PromptFormat;
-  /** Largest size in characters (preloaded content included); descriptions of the least-used skills go first. */
+  /**
+   * Largest size in characters (preloaded content included); descriptions of the least-used skills go first.
+   * @default {no limit}
+   */
   budgetChars?: number;
-  /** Skills whose full preprocessed content follows the block ([L0-10]). */
+  /**
+   * Skills whose full preprocessed content follows the block ([L0-10]).
+   * @default {[]}
+   */
   preload?: readonly string[];
 }
