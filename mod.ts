@@ -81,7 +81,6 @@ export type { Finding, Profile } from "./src/validate/rules.ts";
 export type { ValidateResult } from "./src/validate/validate.ts";
 export type { ErrorDetails } from "./src/errors.ts";
 export type { InvokeResult } from "./src/view/invoke.ts";
-export type { Catalog } from "./src/scan/catalog.ts";
 export type { Resolved } from "./src/resolve/resolve.ts";
 export type { Frontmatter } from "./src/frontmatter/parse.ts";
 export type { SkillFiles } from "./src/view/skill_files.ts";

@@ -115,6 +115,8 @@ export class SkillRuntime {
    * roots unchanged since the last call (proved fresh first); otherwise a fresh catalog,
    * already scanned whole (on two threads when a `scanHelper` was given). Pass it to
    * `list`, `search`, `prompt`.
+   *
+   * @ignore Internal: for the CLI's commands and the MCP server.
    */
   async currentCatalog(): Promise<Catalog> {
     // Without watch, and for the first call of a watching runtime ([PERF-5]): a fresh catalog.

@@ -40,7 +40,7 @@ export interface RuntimeOptions extends HomeLayoutOptions {
   tools?: string[];
   /**
    * Keep scanned roots between calls, invalidated by a file watcher (for long-lived
-   * processes; read them through `SkillRuntime.currentCatalog()`). Call `close()` when done.
+   * processes: every call reads the watched roots). Call `close()` when done.
    * @default {false}
    */
   watch?: boolean;
@@ -103,7 +103,11 @@ export interface RuntimeOptions extends HomeLayoutOptions {
  * a fresh scan.
  */
 export interface CatalogOption {
-  /** Read this catalog (several calls of one command share one). */
+  /**
+   * Read this catalog (several calls of one command share one).
+   *
+   * @ignore Internal: for the CLI's commands and the MCP server, which share one per request.
+   */
   catalog?: Catalog;
 }
 

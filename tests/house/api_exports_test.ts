@@ -13,7 +13,6 @@ const MOD = [
   "AgentFolderState",
   "AmbiguousError",
   "Audience",
-  "Catalog",
   "CatalogOption",
   "CategoriesResult",
   "CategoryInfo",
