@@ -66,16 +66,26 @@ export function rootSource(root: Root | PluginRoot): { source: SkillSource; name
 /**
  * Walks one root and reads every skill in it; outside the local root, links leaving
  * `realRoots` (every root of the setup; by default this root) are not followed ([S-9]).
+ * `keepDirs`: the scan notes the folders its walk read.
  */
 export function scanRoot(
   root: Root | PluginRoot,
   limits: WalkLimits,
   realRoots: readonly string[] = [root.path],
+  keepDirs = false,
 ): ScannedRoot {
   const { source, namespace } = rootSource(root);
-  const walk = walkRoot(root.path, root.path, limits, undefined, reachOf(source, realRoots));
+  const dirs: string[] | undefined = keepDirs ? [] : undefined;
+  const walk = walkRoot(
+    root.path,
+    root.path,
+    limits,
+    undefined,
+    reachOf(source, realRoots),
+    dirs && ((dir) => dirs.push(dir)),
+  );
   const records = walk.skills.map((s) =>
     readRecord(s.dir, s.rel, root.path, source, namespace, realRoots)
   );
-  return { records, flat: walk.flat, diagnostics: walk.diagnostics };
+  return { records, flat: walk.flat, diagnostics: walk.diagnostics, ...(dirs && { dirs }) };
 }
