@@ -42,8 +42,12 @@ export function helperUnitsWalked(): number {
   return helperUnits;
 }
 
-/** Gets a scan helper when a scan turns out to be worth one; undefined: scan alone. */
-export type HelperSource = () => ScanHelper | undefined;
+/**
+ * Gets a scan helper when a scan turns out to be worth one; undefined: scan alone.
+ * `started`: true when a helper is already on its way (the warden started it with the
+ * command's Worker), so the scan hands it units from the start.
+ */
+export type HelperSource = (() => ScanHelper | undefined) & { started?: () => boolean };
 
 /** Messages to the helper: the units and the counter they are claimed through, then `done`. */
 export type ToHelper = { kind: "units"; claims: Int32Array; tasks: UnitTask[] } | {
@@ -221,7 +225,9 @@ class SharedWalk {
    */
   async walkOwn(): Promise<void> {
     for (;;) {
-      if (!this.#asked && this.found >= this.batchSize) this.#attach();
+      if (!this.#asked && (this.found >= this.batchSize || this.source.started?.())) {
+        this.#attach();
+      }
       if (this.#helper?.takesAll) return;
       const id = Atomics.add(this.claims, 0, 1);
       if (id >= this.tasks.length) return;

@@ -130,7 +130,7 @@ async function call(data: WorkerMessage, run: CallHandler): Promise<void> {
     ask: promptWithWarden,
     choose: askLineOfWarden,
     channel,
-    scanHelper: askScanHelper,
+    scanHelper: Object.assign(askScanHelper, { started: () => helper !== undefined }),
     watchHelper: askWatchHelper,
   });
   if (takesAll) outcome.stderr += `skillrt: scan helper walked ${helperUnitsWalked()} folders\n`;

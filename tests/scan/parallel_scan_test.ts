@@ -210,13 +210,12 @@ Deno.test("[PERF-1][X-1] the CLI's list, search and prompt with the helper match
   // SKILLRT_SCAN_TRACE=1: the helper takes every batch and the CLI says how many it parsed.
   const env = { SKILLRT_SCAN_TRACE: "1" };
   const roots = [...runtime.setup.roots, ...runtime.setup.plugins];
-  // The home's units in name order: broken, bulk (600 skills: a batch is found, the helper
-  // is asked for), then the helper walks every unit left, in this root and the external one.
+  // The home has more than 8 folders at the top, so the warden starts the helper with the
+  // Worker, and it is handed every unit from the start (takesAll: it walks them all).
   const units = unitsOf(roots);
-  equal(units[1].top.rel, "bulk");
   // 11 at the top of the home (zz-link points into the tree's old place: it leads nowhere).
   equal(units.length, 13, "the home's 11 folders at the top, the external root's 2");
-  const traced = `skillrt: scan helper walked ${units.length - 2} folders\n`;
+  const traced = `skillrt: scan helper walked ${units.length} folders\n`;
   const list = await cli(["--home", home, "list", "--json"], { env });
   equal(list.code, 0, list.stderr);
   // The tree holds two skills without a description: `list` says so first ([L0-1], issue 26).
@@ -253,10 +252,10 @@ Deno.test("[PERF-2][X-1] a bare-name view through the CLI (helper on) loads what
     env: { SKILLRT_SCAN_TRACE: "1" },
   });
   equal(out.code, 0, out.stderr);
-  // Only the first root is walked for a bare name: the helper walks its units after bulk.
+  // Only the first root is walked for a bare name; the helper, started with the Worker, all of it.
   const units = unitsOf([{ path: `${home}/skills`, source: "local" }]);
   equal(units.length, 11);
-  equal(out.stderr, `skillrt: scan helper walked ${units.length - 2} folders\n`);
+  equal(out.stderr, `skillrt: scan helper walked ${units.length} folders\n`);
   const doc = JSON.parse(out.stdout);
   for (const key of ["name", "path", "skillDir", "content", "description"] as const) {
     deepEqual(doc[JSON_NAMES[key] ?? key], expected[key], key);
