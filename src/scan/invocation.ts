@@ -27,9 +27,14 @@ export const MAX_WHEN_TO_USE = 1024;
 /** `argument-hint` longer than this is cut. */
 export const MAX_ARGUMENT_HINT = 256;
 
+/** Each field's spellings: as written in Claude Code's docs, and with `_` for `-`. */
+const spellings = new Map<string, readonly string[]>();
+
 /** The first of a field's spellings that is set. */
 function field(data: Frontmatter, key: string): unknown {
-  for (const spelling of [key, key.replaceAll("-", "_")]) {
+  let both = spellings.get(key);
+  if (!both) spellings.set(key, both = [key, key.replaceAll("-", "_")]);
+  for (const spelling of both) {
     if (data[spelling] !== undefined && data[spelling] !== null) return data[spelling];
   }
   return undefined;

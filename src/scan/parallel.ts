@@ -1,82 +1,76 @@
 /**
- * Scanning with a helper thread (SPEC §19): this thread walks the roots and, as it finds
- * skill folders, posts them in batches to a scan helper Worker (`scan_helper.ts`) that
- * reads and parses their heads at the same time. The helper is asked for only when the
- * first batch is full, so a small home never pays for one; batches posted before it is
- * up wait in its port. When the walk is done, this thread reads the batches the helper
- * has not started, last first, so the two meet in the middle. Each batch is claimed once
- * through a shared array, and the records come back in walk order, so the result is
- * exactly that of `scanRoot`.
+ * Scanning with a helper thread (SPEC §19): this thread reads the top of each root, and
+ * every folder there becomes a unit of work (`walk_shared.ts`) that this thread and a
+ * scan helper Worker (`scan_helper.ts`) take in turn through a shared counter, each
+ * walking its units and reading their skills' heads. The helper is asked for only once a
+ * scan has found a batch of skills, so a small home never pays for one; the units are
+ * posted to it then, and it takes what is left. The results are put back together in
+ * walk order, so the scan is exactly that of `scanRoot` (a root whose links could make
+ * two units meet is walked again by this thread alone).
  *
  * @module
  */
 import type { PluginRoot, Root } from "../home/layout.ts";
 import type { ScannedRoot } from "./scanned.ts";
-import { reachOf } from "./containment.ts";
-import { readRecord, rootSource } from "./scan_root.ts";
+import { scanRoot } from "./scan_root.ts";
 import { aboutOf, type SkillRecord } from "./record.ts";
 import { invocationOf } from "./invocation.ts";
-import { type FoundSkill, type WalkLimits, type WalkResult, walkRoot } from "./walk.ts";
+import type { FoundSkill, WalkLimits } from "./walk.ts";
 import { joinPath } from "../home/paths.ts";
+import { mergeRoot, planRoot, type UnitDone, type UnitTask, walkUnit } from "./walk_shared.ts";
 
 /** A scan helper Worker, reached through a message port. */
 export interface ScanHelper {
   /** The port to the helper (messages posted before it is up wait in the port). */
   port: MessagePort;
-  /** Settles when the helper has failed: its batches are then read here. */
+  /** Settles when the helper has failed: its units are then walked here. */
   failed?: Promise<unknown>;
   /**
-   * Test hook: the helper reads every batch it is sent, and this thread only those it is
-   * not sent (or, should it fail, all it left), so that a test sees the helper's records.
+   * Test hook: once the helper is asked for, it walks every unit left and this thread
+   * none (or, should it fail, all it left), so that a test sees the helper's records.
    */
   takesAll?: boolean;
 }
 
-let helperBatches = 0;
+let helperUnits = 0;
 
 /**
- * Diagnostic counter: the batches scan helpers have read and answered to this isolate
+ * Diagnostic counter: the units scan helpers have walked and answered to this isolate
  * (their records were used), since it started.
  */
-export function helperBatchesParsed(): number {
-  return helperBatches;
+export function helperUnitsWalked(): number {
+  return helperUnits;
 }
-
-/** Gets a scan helper when a scan turns out to be worth one; undefined: scan alone. */
-export type HelperSource = () => ScanHelper | undefined;
-
-/** A batch the helper is asked to read: skill folders of one root. */
-export interface HelperBatch {
-  /** Always `batch`. */
-  kind: "batch";
-  /** The batch number (its slot in the claims array). */
-  id: number;
-  /** The root the folders are in. */
-  root: string;
-  /** The root's kind. */
-  source: SkillRecord["source"];
-  /** The plugin namespace, for plugin roots. */
-  namespace?: string;
-  /** The real paths of every root of the setup, for [S-9] (this root alone when absent). */
-  realRoots?: readonly string[];
-  /** The skill folders found. */
-  items: FoundSkill[];
-}
-
-/** Messages to the helper: the claims array once, then batches, then `done` (it closes). */
-export type ToHelper = { kind: "claims"; claims: Int32Array } | HelperBatch | { kind: "done" };
 
 /**
- * The helper's answer for one batch it claimed: the records as JSON text of
- * {@linkcode SlimRecord}s when JSON carries them exactly (parsing it costs this thread a
- * fraction of a structured clone), else the records themselves (a frontmatter holding
- * NaN, say).
+ * Gets a scan helper when a scan turns out to be worth one; undefined: scan alone.
+ * `started`: true when a helper is already on its way (the warden started it with the
+ * command's Worker), so the scan hands it units from the start.
  */
-export type HelperResult = { id: number; json: string } | { id: number; records: SkillRecord[] };
+export type HelperSource = (() => ScanHelper | undefined) & { started?: () => boolean };
+
+/** Messages to the helper: the units and the counter they are claimed through, then `done`. */
+export type ToHelper = { kind: "units"; claims: Int32Array; tasks: UnitTask[] } | {
+  kind: "done";
+};
 
 /**
- * What of a record the batch does not already say: name, description, category, tags,
- * related skills, frontmatter and diagnostics (the paths, root and kind come from the batch).
+ * The helper's answer for one unit it walked: as JSON text of {@linkcode UnitJson} when
+ * JSON carries it exactly (parsing it costs this thread a fraction of a structured clone),
+ * else the result itself (a frontmatter holding NaN, say).
+ */
+export type HelperResult = { id: number; json: string } | { id: number; done: UnitDone };
+
+/** A unit's result as JSON carries it: its folders as `[dir, rel]`, slim records, the rest. */
+type UnitJson = [
+  [string, string][],
+  SlimRecord[],
+  Omit<UnitDone, "skills" | "records">,
+];
+
+/**
+ * What of a record its folder and root do not already say: name, description, category, tags,
+ * related skills, frontmatter and diagnostics (the paths, root and kind come from the unit).
  */
 export type SlimRecord = [
   string,
@@ -88,7 +82,7 @@ export type SlimRecord = [
   SkillRecord["diagnostics"],
 ];
 
-/** The part of a record the batch does not say. */
+/** The part of a record its folder and root do not say. */
 export function slimRecord(r: SkillRecord): SlimRecord {
   return [
     r.name,
@@ -101,9 +95,13 @@ export function slimRecord(r: SkillRecord): SlimRecord {
   ];
 }
 
-/** The whole record of the `i`th folder of a batch, as `readRecord` builds it. */
-export function wholeRecord(batch: HelperBatch, i: number, slim: SlimRecord): SkillRecord {
-  const { dir, rel } = batch.items[i];
+/** The whole record of the skill in folder `found` of a root, as `readRecord` builds it. */
+export function wholeRecord(
+  root: { root: string; source: SkillRecord["source"]; namespace?: string },
+  found: FoundSkill,
+  slim: SlimRecord,
+): SkillRecord {
+  const { dir, rel } = found;
   const [name, description, category, tags, relatedSkills, frontmatter, diagnostics] = slim;
   return {
     name,
@@ -114,9 +112,9 @@ export function wholeRecord(batch: HelperBatch, i: number, slim: SlimRecord): Sk
     path: rel,
     skillDir: dir,
     file: joinPath(dir, "SKILL.md"),
-    root: batch.root,
-    source: batch.source,
-    ...(batch.namespace ? { namespace: batch.namespace } : {}),
+    root: root.root,
+    source: root.source,
+    ...(root.namespace ? { namespace: root.namespace } : {}),
     about: aboutOf(frontmatter), // derived from the frontmatter, so not sent
     invocation: invocationOf(frontmatter),
     frontmatter,
@@ -137,42 +135,42 @@ export function survivesJson(value: unknown): boolean {
 }
 
 /**
- * The helper's answer for a batch it read. Only the frontmatter needs checking: every
- * other field of a record is text, lists of text or our own diagnostics.
+ * The helper's answer for a unit it walked. Only the frontmatter needs checking: every
+ * other field is text, lists of text, numbers or our own diagnostics.
  */
-export function helperResult(id: number, records: SkillRecord[]): HelperResult {
-  return records.every((r) => survivesJson(r.frontmatter))
-    ? { id, json: JSON.stringify(records.map(slimRecord)) }
-    : { id, records };
+export function helperResult(id: number, done: UnitDone): HelperResult {
+  if (!done.records.every((r) => survivesJson(r.frontmatter))) return { id, done };
+  const { skills, records, ...rest } = done;
+  const json: UnitJson = [skills.map((s) => [s.dir, s.rel]), records.map(slimRecord), rest];
+  return { id, json: JSON.stringify(json) };
 }
 
-/** Claim values: free, taken by the helper, taken by this thread. */
-export const FREE = 0, HELPER = 1, OWN = 2;
-/** Skill folders per batch. */
+/** A unit's result from the helper's answer. */
+export function unitOf(task: UnitTask, result: HelperResult): UnitDone {
+  if ("done" in result) return result.done;
+  const [found, slim, rest] = JSON.parse(result.json) as UnitJson;
+  const skills = found.map(([dir, rel]) => ({ dir, rel }));
+  const records = slim.map((s, i) => wholeRecord(task, skills[i], s));
+  return { skills, records, ...rest };
+}
+
+/** Skills a scan finds before it asks for a helper. */
 export const BATCH = 256;
-/** Batches the claims array has room for; later ones are read here. */
-const MAX_BATCHES = 1 << 14;
-
-/** Reads the records of a batch (in either thread). */
-export function readBatch(batch: HelperBatch): SkillRecord[] {
-  return batch.items.map((s) =>
-    readRecord(s.dir, s.rel, batch.root, batch.source, batch.namespace, batch.realRoots)
-  );
-}
 
 /** What {@linkcode scanWithHelper} found, and how the work was shared. */
 export interface HelpedScan {
   /** One result per root, exactly as `scanRoot` gives it. */
   roots: ScannedRoot[];
-  /** Batches in all. */
-  batches: number;
-  /** Batches the helper read. */
+  /** Units in all. */
+  units: number;
+  /** Units the helper walked. */
   helped: number;
 }
 
 /**
- * Scans `roots` with a helper (got from `source` once a batch is full) reading skill
- * heads alongside; `realRoots` are every root of the setup (by default, `roots`), for [S-9].
+ * Scans `roots` with a helper (got from `source` once `batchSize` skills are found)
+ * walking and reading alongside; `realRoots` are every root of the setup (by default,
+ * `roots`), for [S-9]. `keepDirs`: each scan notes the folders its walk read.
  */
 export async function scanWithHelper(
   roots: (Root | PluginRoot)[],
@@ -182,116 +180,90 @@ export async function scanWithHelper(
   realRoots: readonly string[] = roots.map((r) => r.path),
   keepDirs = false,
 ): Promise<HelpedScan> {
-  const shared = new SharedScan(source, batchSize);
-  const walks = roots.map((root) => walkInBatches(root, limits, realRoots, shared, keepDirs));
-  shared.readOwn();
+  const plans = roots.map((root) => planRoot(root, limits, realRoots, keepDirs));
+  const shared = new SharedWalk(plans.flatMap((p) => p.tasks), source, batchSize);
+  shared.found = plans.reduce((n, p) => n + p.records.length, 0);
+  await shared.walkOwn();
   await shared.drain();
   let start = 0;
-  const scanned = walks.map(({ walk, end, dirs }): ScannedRoot => {
-    const mine = shared.batches.slice(start, end).flatMap((b) => shared.records(b));
-    start = end;
-    return { records: mine, flat: walk.flat, diagnostics: walk.diagnostics, ...(dirs && { dirs }) };
+  const scanned = plans.map((plan): ScannedRoot => {
+    const done = shared.done.slice(start, start += plan.tasks.length) as UnitDone[];
+    return mergeRoot(plan, done) ?? scanRoot(plan.root, limits, realRoots, keepDirs);
   });
-  return { roots: scanned, batches: shared.batches.length, helped: shared.results.size };
-}
-
-/** Walks one root, handing its skill folders to `shared` a batch at a time (and noting its folders). */
-function walkInBatches(
-  root: Root | PluginRoot,
-  limits: WalkLimits,
-  realRoots: readonly string[],
-  shared: SharedScan,
-  keepDirs: boolean,
-): { walk: WalkResult; end: number; dirs?: string[] } {
-  const dirs: string[] | undefined = keepDirs ? [] : undefined;
-  const { source, namespace } = rootSource(root);
-  let items: FoundSkill[] = [];
-  const flush = () => {
-    if (items.length === 0) return;
-    shared.add({ kind: "batch", id: 0, root: root.path, source, namespace, realRoots, items });
-    items = [];
-  };
-  const walk = walkRoot(
-    root.path,
-    root.path,
-    limits,
-    (found) => {
-      items.push(found);
-      if (items.length === shared.batchSize) flush();
-    },
-    reachOf(source, realRoots),
-    dirs && ((dir) => dirs.push(dir)),
-  );
-  flush();
-  return { walk, end: shared.batches.length, dirs };
+  return { roots: scanned, units: shared.tasks.length, helped: shared.helped };
 }
 
 /**
- * One scan shared with a helper: the batches, the claims array through which each is read
- * by one thread only, and the records each thread read.
+ * One walk shared with a helper: the units, the counter through which each is claimed by
+ * one thread only, and what each thread found.
  */
-class SharedScan {
-  readonly claims = new Int32Array(new SharedArrayBuffer(4 * MAX_BATCHES));
-  readonly batches: HelperBatch[] = [];
-  /** Records the helper read, by batch. */
-  readonly results = new Map<number, SkillRecord[]>();
-  /** Records this thread read, by batch. */
-  readonly read = new Map<number, SkillRecord[]>();
+class SharedWalk {
+  readonly claims = new Int32Array(new SharedArrayBuffer(4));
+  readonly tasks: UnitTask[];
+  /** Each unit's result, by unit number, from whichever thread walked it. */
+  readonly done: (UnitDone | undefined)[];
   readonly source: HelperSource;
   readonly batchSize: number;
+  /** Skills found so far by this thread. */
+  found = 0;
+  helped = 0;
   #helper?: ScanHelper;
   #asked = false;
-  #sentFrom = MAX_BATCHES; // the first batch posted to the helper
   #wake = () => {};
+  #tick?: MessageChannel;
 
-  constructor(source: HelperSource, batchSize: number) {
+  constructor(tasks: UnitTask[], source: HelperSource, batchSize: number) {
+    this.tasks = tasks;
+    this.done = new Array(tasks.length).fill(undefined);
     this.source = source;
     this.batchSize = batchSize;
   }
 
-  /** Numbers a batch and keeps it; the first full one asks for the helper, which gets the rest. */
-  add(batch: HelperBatch): void {
-    batch.id = this.batches.length;
-    this.batches.push(batch);
-    if (batch.items.length === this.batchSize && !this.#asked) this.#attach(batch.id);
-    if (this.#helper && batch.id < MAX_BATCHES) {
-      this.#helper.port.postMessage(batch satisfies ToHelper);
+  /**
+   * Walks the units this thread claims, asking for the helper once a batch is found; with
+   * a helper, it takes in the helper's answers between its own units (not all at the end).
+   */
+  async walkOwn(): Promise<void> {
+    for (;;) {
+      if (!this.#asked && (this.found >= this.batchSize || this.source.started?.())) {
+        this.#attach();
+      }
+      if (this.#helper?.takesAll) return;
+      const id = Atomics.add(this.claims, 0, 1);
+      if (id >= this.tasks.length) return;
+      const done = this.done[id] = walkUnit(this.tasks[id]);
+      this.found += done.records.length;
+      if (this.#helper) await this.#turn();
     }
   }
 
-  #attach(first: number): void {
+  /** One turn of the event loop, so that answers waiting in the helper's port are taken in. */
+  #turn(): Promise<void> {
+    this.#tick ??= new MessageChannel();
+    const tick = this.#tick;
+    return new Promise((resolve) => {
+      tick.port2.onmessage = () => resolve();
+      tick.port1.postMessage(0);
+    });
+  }
+
+  #attach(): void {
     this.#asked = true;
+    if (Atomics.load(this.claims, 0) >= this.tasks.length) return;
     const helper = this.#helper = this.source();
     if (!helper) return;
-    this.#sentFrom = first;
     helper.port.onmessage = (event: MessageEvent<HelperResult>) => {
-      const data = event.data;
-      const batch = this.batches[data.id];
-      helperBatches++;
-      this.results.set(
-        data.id,
-        "json" in data
-          ? (JSON.parse(data.json) as SlimRecord[]).map((slim, i) => wholeRecord(batch, i, slim))
-          : data.records,
-      );
+      const id = event.data.id;
+      helperUnits++;
+      this.helped++;
+      this.done[id] = unitOf(this.tasks[id], event.data);
       this.#wake();
     };
-    helper.port.postMessage({ kind: "claims", claims: this.claims } satisfies ToHelper);
+    const message: ToHelper = { kind: "units", claims: this.claims, tasks: this.tasks };
+    helper.port.postMessage(message);
   }
 
-  /** Reads, last first, every batch this thread claims before the helper does. */
-  readOwn(): void {
-    const leftToHelper = (id: number) =>
-      this.#helper?.takesAll && id >= this.#sentFrom && id < MAX_BATCHES;
-    for (let id = this.batches.length - 1; id >= 0; id--) {
-      if (leftToHelper(id)) continue;
-      if (id >= MAX_BATCHES || Atomics.compareExchange(this.claims, id, FREE, OWN) === FREE) {
-        this.read.set(id, readBatch(this.batches[id]));
-      }
-    }
-  }
-
-  /** Waits for the helper's batches (or its failure), then lets the helper go. */
+  /** Waits for the helper's units (or its failure, then walks them here), then lets it go. */
   async drain(): Promise<void> {
     const helper = this.#helper;
     if (!helper) return;
@@ -300,16 +272,14 @@ class SharedScan {
       failed = true;
       this.#wake();
     });
-    while (!failed && this.batches.some((b) => !this.read.has(b.id) && !this.results.has(b.id))) {
+    while (!failed && this.done.includes(undefined)) {
       await new Promise<void>((resolve) => (this.#wake = resolve));
     }
     helper.port.onmessage = null;
     // The helper is not needed any more: closing it now frees its memory before the output.
     helper.port.postMessage({ kind: "done" } satisfies ToHelper);
-  }
-
-  /** A batch's records: whichever thread read them, else read now (the helper failed). */
-  records(b: HelperBatch): SkillRecord[] {
-    return this.read.get(b.id) ?? this.results.get(b.id) ?? readBatch(b);
+    this.#tick?.port1.close();
+    this.#tick?.port2.close();
+    this.done.forEach((d, id) => d ?? (this.done[id] = walkUnit(this.tasks[id])));
   }
 }

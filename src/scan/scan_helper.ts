@@ -1,11 +1,12 @@
 /**
  * The scan helper Worker's entry ([X-1], SPEC §19): created by the warden next to a
- * command's Worker with the same permission plan, it receives a message port, then
- * batches of skill folders through it, and reads and parses each batch it claims.
+ * command's Worker with the same permission plan, it receives a message port, then the
+ * units of a scan through it, and walks and reads each unit it claims until none is left.
  *
  * @module
  */
-import { FREE, HELPER, helperResult, readBatch, type ToHelper } from "./parallel.ts";
+import { helperResult, type ToHelper } from "./parallel.ts";
+import { walkUnit } from "./walk_shared.ts";
 
 interface HelperScope {
   onmessage: ((event: MessageEvent<{ port: MessagePort }>) => void) | null;
@@ -14,16 +15,13 @@ interface HelperScope {
 
 const scope = globalThis as unknown as HelperScope;
 
-let claims: Int32Array | undefined;
-
 scope.onmessage = (event) => {
   const port = event.data.port;
   port.onmessage = (message: MessageEvent<ToHelper>) => {
     const data = message.data;
-    if (data.kind === "claims") claims = data.claims;
-    else if (data.kind === "done") scope.close();
-    else if (claims && Atomics.compareExchange(claims, data.id, FREE, HELPER) === FREE) {
-      port.postMessage(helperResult(data.id, readBatch(data)));
+    if (data.kind === "done") return scope.close();
+    for (let id; (id = Atomics.add(data.claims, 0, 1)) < data.tasks.length;) {
+      port.postMessage(helperResult(id, walkUnit(data.tasks[id])));
     }
   };
 };

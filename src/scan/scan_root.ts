@@ -14,7 +14,7 @@ import { HEAD_ROUNDS } from "../files/open_inside.ts";
 import { isEscape, leavingDiagnostic, openSkillFile, reachOf } from "./containment.ts";
 import { buildRecord, type SkillRecord, type SkillSource } from "./record.ts";
 import type { ScannedRoot } from "./scanned.ts";
-import { type WalkLimits, walkRoot } from "./walk.ts";
+import { type WalkLimits, type WalkResult, walkRoot } from "./walk.ts";
 
 /**
  * Reads the record of the skill in folder `dir` (`rel` below `root`). Outside the local
@@ -64,18 +64,41 @@ export function rootSource(root: Root | PluginRoot): { source: SkillSource; name
 }
 
 /**
+ * Walks one root as a scan does (outside the local root, links leaving `realRoots` are
+ * not followed, [S-9]); `onDir` hears of each folder read.
+ */
+export function walkOfRoot(
+  root: Root | PluginRoot,
+  limits: WalkLimits,
+  realRoots: readonly string[],
+  onDir?: (dir: string) => void,
+): WalkResult {
+  return walkRoot(
+    root.path,
+    root.path,
+    limits,
+    undefined,
+    reachOf(rootSource(root).source, realRoots),
+    onDir,
+  );
+}
+
+/**
  * Walks one root and reads every skill in it; outside the local root, links leaving
  * `realRoots` (every root of the setup; by default this root) are not followed ([S-9]).
+ * `keepDirs`: the scan notes the folders its walk read.
  */
 export function scanRoot(
   root: Root | PluginRoot,
   limits: WalkLimits,
   realRoots: readonly string[] = [root.path],
+  keepDirs = false,
 ): ScannedRoot {
   const { source, namespace } = rootSource(root);
-  const walk = walkRoot(root.path, root.path, limits, undefined, reachOf(source, realRoots));
+  const dirs: string[] | undefined = keepDirs ? [] : undefined;
+  const walk = walkOfRoot(root, limits, realRoots, dirs && ((dir) => dirs.push(dir)));
   const records = walk.skills.map((s) =>
     readRecord(s.dir, s.rel, root.path, source, namespace, realRoots)
   );
-  return { records, flat: walk.flat, diagnostics: walk.diagnostics };
+  return { records, flat: walk.flat, diagnostics: walk.diagnostics, ...(dirs && { dirs }) };
 }

@@ -15,11 +15,10 @@
  * @module
  */
 import type { PluginRoot, Root } from "../home/layout.ts";
-import { reachOf } from "./containment.ts";
-import { readRecord, rootSource } from "./scan_root.ts";
+import { readRecord, rootSource, walkOfRoot } from "./scan_root.ts";
 import type { SkillRecord } from "./record.ts";
 import type { ScannedRoot } from "./scanned.ts";
-import { type WalkLimits, walkRoot } from "./walk.ts";
+import type { WalkLimits } from "./walk.ts";
 import { joinPath } from "../home/paths.ts";
 import {
   checkStamps,
@@ -84,12 +83,10 @@ export function stampedScan(
   const { source, namespace } = rootSource(root);
   const dirs = new Map<string, string>();
   const now = Date.now();
-  const walk = walkRoot(
-    root.path,
-    root.path,
+  const walk = walkOfRoot(
+    root,
     limits,
-    undefined,
-    reachOf(source, realRoots),
+    realRoots,
     (dir) => dirs.set(dir, folderStampOf(dir, root.path, now)),
   );
   const before = new Map<string, number>();

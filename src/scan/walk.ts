@@ -76,16 +76,22 @@ export interface WalkResult {
   diagnostics: Diagnostic[];
 }
 
-interface Pending {
+/** A folder still to be walked. */
+export interface Pending {
+  /** The folder as reached. */
   dir: string;
+  /** Its real path as the walk knows it (the parent's joined with the name, or a link's target). */
   real: string;
+  /** The folder relative to the root. */
   rel: string;
+  /** Levels below the root. */
   depth: number;
+  /** True below a skill folder. */
   inSkill: boolean;
 }
 
 /** One root's walk in progress: what it found, where it has been, what it noted. */
-interface Walk {
+export interface Walk {
   root: string;
   limits: WalkLimits;
   reach: Reach;
@@ -93,6 +99,30 @@ interface Walk {
   result: WalkResult;
   visited: Set<string>;
   depthNoted: boolean;
+  /** Folders read so far (the dir bound counts them). */
+  dirsRead: number;
+  /** When kept: the real folders entered through links (a shared walk checks them). */
+  linked?: string[];
+}
+
+/** A walk of `root` that has seen `visited`, before it reads any folder. */
+export function newWalk(
+  root: string,
+  visited: Iterable<string>,
+  limits: WalkLimits = DEFAULT_WALK_LIMITS,
+  onSkill?: (found: FoundSkill) => void,
+  reach: Reach = null,
+): Walk {
+  return {
+    root,
+    limits,
+    reach,
+    onSkill,
+    result: { skills: [], flat: [], diagnostics: [] },
+    visited: new Set<string>(visited),
+    depthNoted: false,
+    dirsRead: 0,
+  };
 }
 
 /**
@@ -110,25 +140,27 @@ export function walkRoot(
   reach: Reach = null,
   onDir?: (dir: string) => void,
 ): WalkResult {
-  const walk: Walk = {
-    root,
-    limits,
-    reach,
-    onSkill,
-    result: { skills: [], flat: [], diagnostics: [] },
-    visited: new Set<string>([realRoot]),
-    depthNoted: false,
-  };
-  const stack: Pending[] = [{ dir: root, real: realRoot, rel: "", depth: 0, inSkill: false }];
-  let dirsRead = 0;
+  const walk = newWalk(root, [realRoot], limits, onSkill, reach);
+  walkFrom(walk, [topOf(root, realRoot)], onDir);
+  return walk.result;
+}
+
+/** The root itself, as the first folder of its walk. */
+export function topOf(root: string, realRoot: string): Pending {
+  return { dir: root, real: realRoot, rel: "", depth: 0, inSkill: false };
+}
+
+/** Walks depth first from the folders on `stack` (the last first) until done or the dir bound. */
+export function walkFrom(walk: Walk, stack: Pending[], onDir?: (dir: string) => void): void {
+  const { limits } = walk;
   while (stack.length > 0) {
-    if (++dirsRead > limits.maxDirs) {
+    if (++walk.dirsRead > limits.maxDirs) {
       walk.result.diagnostics.push(
         diagnostic(
           "warning",
           "walk.dir_limit",
           `Stopped walking after ${limits.maxDirs} directories; the rest of this root is not listed.`,
-          { path: root },
+          { path: walk.root },
         ),
       );
       break;
@@ -138,11 +170,10 @@ export function walkRoot(
     const children = visitFolder(walk, here);
     for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]);
   }
-  return walk.result;
 }
 
 /** Reads one folder: notes it when it is a skill, and its flat skills; returns the folders to enter. */
-function visitFolder(walk: Walk, here: Pending): Pending[] {
+export function visitFolder(walk: Walk, here: Pending): Pending[] {
   const entries = readEntries(here.dir, walk.result.diagnostics, here.depth === 0);
   if (!entries) return [];
   const hasSkill = isSkillFolder(walk, here, entries);
@@ -232,6 +263,7 @@ function childOf(
     return undefined;
   }
   walk.visited.add(real);
+  if (!e.isDirectory) walk.linked?.push(real);
   return {
     dir: path,
     real,

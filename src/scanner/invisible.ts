@@ -45,6 +45,8 @@
 export const INVISIBLE_CHARS =
   /(?![\t\n\r\f\u0600-\u0605\u06DD\u070F\u0890\u0891\u08E2\u{110BD}\u{110CD}])[\p{Cf}\p{Cc}\u034F\u115F\u1160\u17B4\u17B5\u180B-\u180F\u2060-\u206F\u2800\u3164\uFE00-\uFE0F\uFFA0\u{E0000}-\u{E0FFF}]/gu;
 const ANY_INVISIBLE = new RegExp(INVISIBLE_CHARS.source, "u");
+/** Printable ASCII and the layout controls the table leaves out: nothing invisible (fast to test). */
+const PLAIN_ASCII = /^[\x20-\x7e\t\n\r\f]*$/;
 
 const PICTOGRAPH = /[\p{Extended_Pictographic}\u{1F3FB}-\u{1F3FF}\uFE0F\u20E3]/u;
 const EMOJI = /\p{Emoji}/u;
@@ -251,7 +253,7 @@ const CONTROL = /\p{Cc}/u;
  * With `keepControls`, control characters stay (for text whose printing shows them as `^[`).
  */
 export function removeInvisible(text: string, keepControls = false): string {
-  if (!ANY_INVISIBLE.test(text)) return text;
+  if (PLAIN_ASCII.test(text) || !ANY_INVISIBLE.test(text)) return text;
   return text.split("\n").map((line) => {
     if (!ANY_INVISIBLE.test(line)) return line;
     const inPlace = placement(line);

@@ -9,7 +9,7 @@
  */
 import { writeAll } from "./write_all.ts";
 import type { JSONRPCMessage } from "../deps/mcp.ts";
-import { helperBatchesParsed, type ScanHelper } from "../scan/parallel.ts";
+import { helperUnitsWalked, type ScanHelper } from "../scan/parallel.ts";
 import type { EnvAsk } from "../preprocess/env_access.ts";
 import type { ProcessGroups } from "../preprocess/process_group.ts";
 import type { SetupQuestion } from "../home/skill_setup.ts";
@@ -130,10 +130,10 @@ async function call(data: WorkerMessage, run: CallHandler): Promise<void> {
     ask: promptWithWarden,
     choose: askLineOfWarden,
     channel,
-    scanHelper: askScanHelper,
+    scanHelper: Object.assign(askScanHelper, { started: () => helper !== undefined }),
     watchHelper: askWatchHelper,
   });
-  if (takesAll) outcome.stderr += `skillrt: scan helper parsed ${helperBatchesParsed()} batches\n`;
+  if (takesAll) outcome.stderr += `skillrt: scan helper walked ${helperUnitsWalked()} folders\n`;
   if (data.writeStdout) {
     writeAll(Deno.stdout, outcome.stdout);
     outcome.stdout = "";

@@ -4,16 +4,16 @@ import type { PluginRoot, Root } from "../../src/home/layout.ts";
 import { scanRoot } from "../../src/scan/scan_root.ts";
 import { walksRoot } from "../../src/resolve/resolve.ts";
 import {
-  BATCH,
-  helperBatchesParsed,
   helperResult,
+  helperUnitsWalked,
   type ScanHelper,
   scanWithHelper,
-  type SlimRecord,
   slimRecord,
   survivesJson,
-  wholeRecord,
+  type ToHelper,
+  unitOf,
 } from "../../src/scan/parallel.ts";
+import { planRoot, type UnitTask, walkUnit } from "../../src/scan/walk_shared.ts";
 import { DEFAULT_WALK_LIMITS } from "../../src/scan/walk.ts";
 import { cli, makeTree, skill } from "../helpers.ts";
 
@@ -50,11 +50,19 @@ function tree(bulk = 0): { dir: string; roots: (Root | PluginRoot)[] } {
   };
 }
 
+/** The units a scan of these roots makes: one per folder at the top of each root. */
+function unitsOf(roots: (Root | PluginRoot)[]): UnitTask[] {
+  return roots.flatMap((root) => planRoot(root, DEFAULT_WALK_LIMITS, [root.path], false).tasks);
+}
+
 /**
  * A real scan helper Worker reading only `dir`, ready once its first answer comes back.
- * It takes every batch it is sent (`takesAll`), so the test sees its records, every time.
+ * It takes every unit left once it is asked for (`takesAll`), so the test sees its records.
  */
-async function readyHelper(dir: string): Promise<{ helper: ScanHelper; worker: Worker }> {
+async function readyHelper(
+  dir: string,
+  roots: (Root | PluginRoot)[],
+): Promise<{ helper: ScanHelper; worker: Worker }> {
   const worker = new Worker(new URL("../../src/scan/scan_helper.ts", import.meta.url), {
     type: "module",
     deno: { permissions: { read: [dir] } },
@@ -62,53 +70,46 @@ async function readyHelper(dir: string): Promise<{ helper: ScanHelper; worker: W
   const channel = new MessageChannel();
   worker.postMessage({ port: channel.port2 }, [channel.port2]);
   const claims = new Int32Array(new SharedArrayBuffer(4));
-  channel.port1.postMessage({ kind: "claims", claims });
-  channel.port1.postMessage({ kind: "batch", id: 0, root: dir, source: "local", items: [] });
+  const tasks = unitsOf(roots).slice(0, 1);
+  channel.port1.postMessage({ kind: "units", claims, tasks } satisfies ToHelper);
   await new Promise((resolve) => (channel.port1.onmessage = resolve));
   channel.port1.onmessage = null;
   return { helper: { port: channel.port1, takesAll: true }, worker };
 }
 
-/** The batches a scan of these roots makes: each root's skills in batches of `size`. */
-function batchesOf(roots: { records: unknown[] }[], size: number): number {
-  return roots.reduce((n, r) => n + Math.ceil(r.records.length / size), 0);
-}
-
-Deno.test("[PERF-1][S-2] a scan shared with a helper Worker equals the one-thread scan, record for record", async () => {
+Deno.test("[PERF-1][S-2] a walk shared with a helper Worker equals the one-thread scan, record for record", async () => {
   const { dir, roots } = tree(400);
   const expected = roots.map((root) => scanRoot(root, DEFAULT_WALK_LIMITS));
-  const { helper, worker } = await readyHelper(dir);
-  const before = helperBatchesParsed();
+  const { helper, worker } = await readyHelper(dir, roots);
+  const before = helperUnitsWalked();
   const scan = await scanWithHelper(roots, DEFAULT_WALK_LIMITS, () => helper, 4);
   worker.terminate();
   deepEqual(scan.roots, expected);
-  // Root a's first batch is full, so the helper is asked for at once and sent every batch.
-  equal(scan.batches, batchesOf(expected, 4));
-  equal(scan.helped, scan.batches, "the helper parsed every batch");
-  equal(helperBatchesParsed() - before, scan.batches);
+  // Root a's units in name order: broken, bulk (400 skills: the batch of 4 is found), then
+  // the helper is asked for and walks every unit left.
+  const units = unitsOf(roots);
+  equal(units[1].top.rel, "bulk");
+  equal(scan.units, units.length);
+  equal(scan.helped, units.length - 2, "the helper walked every unit after bulk");
+  equal(helperUnitsWalked() - before, scan.helped);
   const odd = expected[0].records.find((r) => r.name === "odd")!;
   ok(Number.isNaN(odd.frontmatter.weight) && odd.frontmatter.floor === -Infinity);
-  // Such a record goes by structured clone, which keeps NaN and -Infinity; the rest as JSON.
-  deepEqual(helperResult(7, [odd]), { id: 7, records: [odd] });
-  const plain = expected[1].records;
-  const sent = helperResult(8, plain) as { id: number; json: string };
-  deepEqual(sent, { id: 8, json: JSON.stringify(plain.map(slimRecord)) });
-  const batch = {
-    kind: "batch" as const,
-    id: 8,
-    root: roots[1].path,
-    source: "external" as const,
-    items: plain.map((r) => ({ dir: r.skillDir, rel: r.path })),
-  };
-  deepEqual(
-    JSON.parse(sent.json).map((s: SlimRecord, i: number) => wholeRecord(batch, i, s)),
-    plain,
-  );
+  // A unit with such a record goes by structured clone, which keeps NaN and -Infinity.
+  const oddUnit = units.find((u) => u.top.rel === "odd")!;
+  const oddDone = walkUnit(oddUnit);
+  deepEqual(helperResult(7, oddDone), { id: 7, done: oddDone });
+  // The rest as JSON, which gives back the whole unit.
+  const plainUnit = units.find((u) => u.root === roots[1].path)!;
+  const plainDone = walkUnit(plainUnit);
+  const sent = helperResult(8, plainDone) as { id: number; json: string };
+  equal(typeof sent.json, "string");
+  deepEqual(unitOf(plainUnit, sent), plainDone);
+  deepEqual(plainDone.records.map(slimRecord), JSON.parse(sent.json)[1]);
   ok(expected[0].records.some((r) => r.name === "inner"));
   ok(!expected[0].records.some((r) => r.name === "ref"));
 });
 
-Deno.test("[PERF-1] a helper that answers nothing, or has failed, leaves every batch to this thread", async () => {
+Deno.test("[PERF-1] a helper that answers nothing, or has failed, leaves every unit to this thread", async () => {
   const { roots } = tree();
   const expected = roots.map((root) => scanRoot(root, DEFAULT_WALK_LIMITS));
   const silent = new MessageChannel();
@@ -116,28 +117,31 @@ Deno.test("[PERF-1] a helper that answers nothing, or has failed, leaves every b
   deepEqual(quiet.roots, expected);
   equal(quiet.helped, 0);
   silent.port1.close();
-  // A helper that claimed a batch and then died: its batch is read here once the failure is told.
+  // A helper that is left every unit, claims one and then dies: all are walked here.
   const dead = new MessageChannel();
   let fail = () => {};
   const failed = new Promise<void>((resolve) => (fail = resolve));
-  dead.port2.onmessage = (event) => {
+  let claimed = -1;
+  dead.port2.onmessage = (event: MessageEvent<ToHelper>) => {
     const data = event.data;
-    if (data.kind === "claims") Atomics.store(data.claims, 0, 1);
-    else if (data.kind === "batch" && data.id === 0) fail();
+    if (data.kind !== "units") return;
+    claimed = Atomics.add(data.claims, 0, 1);
+    fail();
   };
   const recovered = await scanWithHelper(
     roots,
     DEFAULT_WALK_LIMITS,
-    () => ({ port: dead.port1, failed }),
+    () => ({ port: dead.port1, failed, takesAll: true }),
     2,
   );
   deepEqual(recovered.roots, expected);
   equal(recovered.helped, 0);
+  ok(claimed > 0, "the dead helper had claimed a unit");
   dead.port1.close();
   dead.port2.close();
 });
 
-Deno.test("[PERF-1] a helper is asked for once, and only when the first batch is full", async () => {
+Deno.test("[PERF-1] a helper is asked for once, and only when a batch of skills is found", async () => {
   const { roots } = tree();
   const expected = roots.map((root) => scanRoot(root, DEFAULT_WALK_LIMITS));
   const skills = expected.reduce((n, r) => n + r.records.length, 0);
@@ -155,13 +159,13 @@ Deno.test("[PERF-1] a helper is asked for once, and only when the first batch is
   equal(big.helped, 0);
 });
 
-Deno.test("[PERF-1] batches posted before the helper is up wait in its port and are answered", async () => {
+Deno.test("[PERF-1] units posted before the helper is up wait in its port and are walked", async () => {
   const { dir, roots } = tree();
   const channel = new MessageChannel();
-  const claims = new Int32Array(new SharedArrayBuffer(8));
-  const items = [{ dir: `${dir}/a/cat-2/s-2-5`, rel: "cat-2/s-2-5" }];
-  channel.port1.postMessage({ kind: "claims", claims });
-  channel.port1.postMessage({ kind: "batch", id: 1, root: roots[0].path, source: "local", items });
+  const claims = new Int32Array(new SharedArrayBuffer(4));
+  const tasks = unitsOf(roots);
+  Atomics.store(claims, 0, tasks.length - 1); // this thread took all but the last
+  channel.port1.postMessage({ kind: "units", claims, tasks } satisfies ToHelper);
   // Only now is the helper started and given the other end, as the warden does.
   const worker = new Worker(new URL("../../src/scan/scan_helper.ts", import.meta.url), {
     type: "module",
@@ -171,19 +175,11 @@ Deno.test("[PERF-1] batches posted before the helper is up wait in its port and 
   const answer = await new Promise<MessageEvent>((resolve) => (channel.port1.onmessage = resolve));
   worker.terminate();
   channel.port1.close();
-  equal(answer.data.id, 1);
-  equal(Atomics.load(claims, 1), 1, "the helper claimed the batch");
-  const batch = {
-    kind: "batch" as const,
-    id: 1,
-    root: roots[0].path,
-    source: "local" as const,
-    items,
-  };
-  deepEqual(
-    JSON.parse(answer.data.json).map((s: SlimRecord, i: number) => wholeRecord(batch, i, s)),
-    scanRoot(roots[0], DEFAULT_WALK_LIMITS).records.filter((r) => r.name === "s-2-5"),
-  );
+  equal(answer.data.id, tasks.length - 1);
+  ok(Atomics.load(claims, 0) >= tasks.length, "the helper claimed the last unit");
+  const last = tasks[tasks.length - 1];
+  deepEqual(unitOf(last, answer.data), walkUnit(last));
+  equal(walkUnit(last).records[0].name, "plug:tool");
 });
 
 Deno.test("[PERF-1] records go as JSON only when JSON gives them back exactly", () => {
@@ -214,9 +210,12 @@ Deno.test("[PERF-1][X-1] the CLI's list, search and prompt with the helper match
   // SKILLRT_SCAN_TRACE=1: the helper takes every batch and the CLI says how many it parsed.
   const env = { SKILLRT_SCAN_TRACE: "1" };
   const roots = [...runtime.setup.roots, ...runtime.setup.plugins];
-  const batches = batchesOf(roots.map((r) => scanRoot(r, DEFAULT_WALK_LIMITS)), BATCH);
-  equal(batches, 4, "home: 655 skills in 3 batches, the external root 2 skills in 1");
-  const traced = `skillrt: scan helper parsed ${batches} batches\n`;
+  // The home has more than 8 folders at the top, so the warden starts the helper with the
+  // Worker, and it is handed every unit from the start (takesAll: it walks them all).
+  const units = unitsOf(roots);
+  // 11 at the top of the home (zz-link points into the tree's old place: it leads nowhere).
+  equal(units.length, 13, "the home's 11 folders at the top, the external root's 2");
+  const traced = `skillrt: scan helper walked ${units.length} folders\n`;
   const list = await cli(["--home", home, "list", "--json"], { env });
   equal(list.code, 0, list.stderr);
   // The tree holds two skills without a description: `list` says so first ([L0-1], issue 26).
@@ -253,12 +252,10 @@ Deno.test("[PERF-2][X-1] a bare-name view through the CLI (helper on) loads what
     env: { SKILLRT_SCAN_TRACE: "1" },
   });
   equal(out.code, 0, out.stderr);
-  // Only the first root is walked for a bare name: its 655 skills in 3 batches, all the helper's.
-  const batches = batchesOf([
-    scanRoot({ path: `${home}/skills`, source: "local" }, DEFAULT_WALK_LIMITS),
-  ], BATCH);
-  equal(batches, 3);
-  equal(out.stderr, `skillrt: scan helper parsed ${batches} batches\n`);
+  // Only the first root is walked for a bare name; the helper, started with the Worker, all of it.
+  const units = unitsOf([{ path: `${home}/skills`, source: "local" }]);
+  equal(units.length, 11);
+  equal(out.stderr, `skillrt: scan helper walked ${units.length} folders\n`);
   const doc = JSON.parse(out.stdout);
   for (const key of ["name", "path", "skillDir", "content", "description"] as const) {
     deepEqual(doc[JSON_NAMES[key] ?? key], expected[key], key);

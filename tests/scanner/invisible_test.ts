@@ -1,5 +1,6 @@
 import { deepEqual, equal } from "node:assert/strict";
 import { scanFolder, scanText } from "../../src/scanner/scanner.ts";
+import { removeInvisible } from "../../src/scanner/invisible.ts";
 import { sanitizeUntrusted } from "../../src/view/untrusted.ts";
 import { cli, cliJson, makeTree } from "../helpers.ts";
 
@@ -262,4 +263,13 @@ Deno.test("[V-10] a description carries no hidden text into the model's list or 
   } finally {
     Deno.removeSync(home, { recursive: true });
   }
+});
+
+Deno.test("[V-10] the sanitiser's short cut for plain ASCII: every printable character and the layout controls stay, DEL and the other controls do not", () => {
+  let printable = "";
+  for (let c = 0x20; c <= 0x7e; c++) printable += String.fromCharCode(c);
+  const layout = `${printable}\t\n\r\f`;
+  equal(removeInvisible(layout), layout);
+  equal(removeInvisible(`a\x7fb\x0bc\x00d`), "abcd");
+  equal(removeInvisible(`${printable}\x7f`), printable);
 });

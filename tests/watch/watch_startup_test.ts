@@ -90,9 +90,10 @@ Deno.test("[PERF-6] a file changed just before the first scan is read again at t
 
 Deno.test("[PERF-6] a category made in the root while the first scan walks is listed at the next call", async () => {
   const tree: Record<string, string> = {};
-  // Enough skills that the walk asks for a scan helper half-way (a batch is full), after
-  // it has read the root: that is when the category is made.
+  // Enough skills that the walk asks for a scan helper half-way (a batch is found in dev,
+  // and zz is still to walk), after it has read the root: that is when the category is made.
   for (let i = 0; i < 300; i++) tree[`skills/dev/s${i}/SKILL.md`] = skill(`s${i}`, "S");
+  tree["skills/zz/z/SKILL.md"] = skill("z", "Z");
   const home = makeTree(tree);
   age(home);
   let asked = 0;
