@@ -79,7 +79,7 @@ Deno.test("[HUB-1][X-2] the API's redirect to its codeload host installs; a redi
     deepEqual((plan.json.plan as { net: string[] }).net, [a, c]);
     const before = snapshot(home);
     const away = await install("away");
-    equal(away.code, 1, away.stdout);
+    equal(away.code, 3, away.stdout); // a host the sandbox does not grant ([X-2])
     equal(
       away.json.error,
       `Cannot download 'http://${a}/repos/team/tools/tarball/away': it redirects to '${t}', a host this source's sandbox does not grant.`,
